@@ -1,0 +1,239 @@
+package datalog
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ptxmm/ptxmm/source"
+)
+
+// lexer turns one file's text into tokens. It records problems in errs and
+// keeps going, so that one stray character does not hide later errors.
+type lexer struct {
+	file string
+	src  string
+	off  int
+	line int
+	col  int
+	errs *source.List
+}
+
+func newLexer(file, src string, errs *source.List) *lexer {
+	return &lexer{file: file, src: src, line: 1, col: 1, errs: errs}
+}
+
+func (l *lexer) pos() source.Pos { return source.Pos{File: l.file, Line: l.line, Col: l.col} }
+
+func (l *lexer) peekByte(ahead int) byte {
+	if l.off+ahead < len(l.src) {
+		return l.src[l.off+ahead]
+	}
+	return 0
+}
+
+// advance moves past n bytes, keeping line and column current.
+func (l *lexer) advance(n int) {
+	for i := 0; i < n && l.off < len(l.src); i++ {
+		if l.src[l.off] == '\n' {
+			l.line++
+			l.col = 1
+		} else {
+			l.col++
+		}
+		l.off++
+	}
+}
+
+func isIdentStart(c byte) bool {
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+}
+
+func isIdentChar(c byte) bool { return isIdentStart(c) || (c >= '0' && c <= '9') }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// skipSpace skips white space and comments, returning a doc comment token
+// when it meets a /// line, since doc comments are meaningful.
+func (l *lexer) skipSpace() (token, bool) {
+	for l.off < len(l.src) {
+		c := l.src[l.off]
+		switch {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+			l.advance(1)
+		case c == '/' && l.peekByte(1) == '/':
+			start := l.pos()
+			end := strings.IndexByte(l.src[l.off:], '\n')
+			if end < 0 {
+				end = len(l.src) - l.off
+			}
+			text := l.src[l.off : l.off+end]
+			l.advance(end)
+			if strings.HasPrefix(text, "///") && !strings.HasPrefix(text, "////") {
+				return token{kind: tokDoc, pos: start, text: strings.TrimSpace(text[3:])}, true
+			}
+		case c == '/' && l.peekByte(1) == '*':
+			l.skipBlockComment("/*", "*/")
+		case c == '(' && l.peekByte(1) == '*':
+			l.skipBlockComment("(*", "*)")
+		default:
+			return token{}, false
+		}
+	}
+	return token{}, false
+}
+
+func (l *lexer) skipBlockComment(open, close string) {
+	start := l.pos()
+	end := strings.Index(l.src[l.off+len(open):], close)
+	if end < 0 {
+		l.errs.Add(start, "unterminated comment: expected %q before the end of the file", close)
+		l.advance(len(l.src) - l.off)
+		return
+	}
+	l.advance(len(open) + end + len(close))
+}
+
+// next returns the next token.
+func (l *lexer) next() token {
+	if doc, ok := l.skipSpace(); ok {
+		return doc
+	}
+	start := l.pos()
+	if l.off >= len(l.src) {
+		return token{kind: tokEOF, pos: start}
+	}
+	c := l.src[l.off]
+	switch {
+	case isIdentStart(c):
+		n := 1
+		for l.off+n < len(l.src) && isIdentChar(l.src[l.off+n]) {
+			n++
+		}
+		text := l.src[l.off : l.off+n]
+		l.advance(n)
+		if text == "_" {
+			return token{kind: tokWildcard, pos: start, text: text}
+		}
+		return token{kind: tokIdent, pos: start, text: text}
+	case isDigit(c) || (c == '-' && isDigit(l.peekByte(1))):
+		n := 1
+		for l.off+n < len(l.src) && isDigit(l.src[l.off+n]) {
+			n++
+		}
+		text := l.src[l.off : l.off+n]
+		l.advance(n)
+		return token{kind: tokInt, pos: start, text: text}
+	case c == '"':
+		return l.lexString(start)
+	case c == '.' && isIdentStart(l.peekByte(1)):
+		n := 1
+		for l.off+n < len(l.src) && isIdentChar(l.src[l.off+n]) {
+			n++
+		}
+		text := l.src[l.off+1 : l.off+n]
+		l.advance(n)
+		return token{kind: tokDirective, pos: start, text: text}
+	}
+	two := ""
+	if l.off+2 <= len(l.src) {
+		two = l.src[l.off : l.off+2]
+	}
+	switch two {
+	case ":-":
+		l.advance(2)
+		return token{kind: tokIf, pos: start, text: two}
+	case "!=":
+		l.advance(2)
+		return token{kind: tokNeq, pos: start, text: two}
+	case "?-":
+		l.advance(2)
+		return token{kind: tokQuery, pos: start, text: two}
+	}
+	if strings.HasPrefix(l.src[l.off:], "^-1") {
+		l.advance(3)
+		return token{kind: tokInverse, pos: start, text: "^-1"}
+	}
+	if k, ok := singleCharToken(c); ok {
+		l.advance(1)
+		return token{kind: k, pos: start, text: string(c)}
+	}
+	r, size := utf8.DecodeRuneInString(l.src[l.off:])
+	if c == '^' {
+		l.errs.Add(start, "unexpected \"^\": the inverse operator is written ^-1")
+	} else {
+		l.errs.Add(start, "unexpected character %q", r)
+	}
+	l.advance(size)
+	return l.next()
+}
+
+// lexString reads a double-quoted string with \" and \\ escapes; strings may
+// not span lines, which keeps an unterminated string's error close to it.
+func (l *lexer) lexString(start source.Pos) token {
+	var b strings.Builder
+	i := l.off + 1
+	for i < len(l.src) {
+		c := l.src[i]
+		switch {
+		case c == '"':
+			l.advance(i + 1 - l.off)
+			return token{kind: tokString, pos: start, text: b.String()}
+		case c == '\n':
+			i = len(l.src)
+		case c == '\\' && i+1 < len(l.src) && (l.src[i+1] == '"' || l.src[i+1] == '\\'):
+			b.WriteByte(l.src[i+1])
+			i += 2
+		default:
+			b.WriteByte(c)
+			i++
+		}
+	}
+	l.errs.Add(start, "unterminated string: expected a closing \" on the same line")
+	end := strings.IndexByte(l.src[l.off:], '\n')
+	if end < 0 {
+		end = len(l.src) - l.off
+	}
+	l.advance(end)
+	return token{kind: tokString, pos: start, text: b.String()}
+}
+
+// singleCharToken maps the one-character punctuation tokens.
+func singleCharToken(c byte) (tokenKind, bool) {
+	switch c {
+	case '(':
+		return tokLParen, true
+	case ')':
+		return tokRParen, true
+	case '[':
+		return tokLBrack, true
+	case ']':
+		return tokRBrack, true
+	case ',':
+		return tokComma, true
+	case '.':
+		return tokDot, true
+	case ':':
+		return tokColon, true
+	case '!':
+		return tokBang, true
+	case '=':
+		return tokEq, true
+	case '|':
+		return tokBar, true
+	case '&':
+		return tokAmp, true
+	case '\\':
+		return tokBackslash, true
+	case ';':
+		return tokSemi, true
+	case '*':
+		return tokStar, true
+	case '+':
+		return tokPlus, true
+	case '?':
+		return tokQuestion, true
+	case '~':
+		return tokTilde, true
+	}
+	return 0, false
+}

@@ -1,0 +1,136 @@
+package datalog
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/ptxmm/ptxmm/source"
+)
+
+// ReadFunc reads a file named by the program (the main file or an include).
+type ReadFunc func(name string) ([]byte, error)
+
+// loadConfig holds what Load's options set.
+type loadConfig struct {
+	read    ReadFunc
+	slashed bool // names are slash-separated (fs.FS) rather than OS paths
+}
+
+// Option configures Load and LoadSource.
+type Option func(*loadConfig)
+
+// WithFS makes Load read the program and its includes from fsys, e.g. an
+// embed.FS holding the default model.
+func WithFS(fsys fs.FS) Option {
+	return func(c *loadConfig) {
+		c.read = func(name string) ([]byte, error) { return fs.ReadFile(fsys, name) }
+		c.slashed = true
+	}
+}
+
+// WithReader makes Load read files through read.
+func WithReader(read ReadFunc) Option {
+	return func(c *loadConfig) { c.read = read }
+}
+
+func newLoadConfig(opts []Option) *loadConfig {
+	c := &loadConfig{read: os.ReadFile}
+	for _, o := range opts {
+		o(c)
+	}
+	return c
+}
+
+// Load parses the program in file and every file it includes. The result
+// holds everything that parsed; the List holds every syntax error and
+// include problem, each at its file:line:col with the source line attached.
+func Load(file string, opts ...Option) (*Program, source.List) {
+	c := newLoadConfig(opts)
+	var errs source.List
+	src, err := c.read(file)
+	if err != nil {
+		errs.Add(source.Pos{File: file}, "cannot read model: %v", describeReadError(err))
+		return &Program{}, errs
+	}
+	prog := &Program{}
+	c.loadText(file, string(src), prog, []string{file}, &errs)
+	errs.Sort()
+	return prog, errs
+}
+
+// LoadSource parses src as if it were the contents of file; includes are
+// read relative to file's directory.
+func LoadSource(file, src string, opts ...Option) (*Program, source.List) {
+	c := newLoadConfig(opts)
+	var errs source.List
+	prog := &Program{}
+	c.loadText(file, src, prog, []string{file}, &errs)
+	errs.Sort()
+	return prog, errs
+}
+
+// AddSource parses src (named file) into an existing program, as the REPL
+// does with each line a user types.
+func AddSource(prog *Program, file, src string, opts ...Option) source.List {
+	c := newLoadConfig(opts)
+	var errs source.List
+	c.loadText(file, src, prog, []string{file}, &errs)
+	errs.Sort()
+	return errs
+}
+
+func (c *loadConfig) loadText(file, src string, prog *Program, stack []string, errs *source.List) {
+	prog.Files = append(prog.Files, file)
+	var local source.List
+	includes := parseFile(file, src, prog, &local)
+	for _, inc := range includes {
+		target := c.resolve(file, inc.path)
+		if i := indexOf(stack, target); i >= 0 {
+			cycle := append(append([]string{}, stack[i:]...), target)
+			local.Add(inc.pos, "include cycle: %s", strings.Join(cycle, " -> "))
+			continue
+		}
+		text, err := c.read(target)
+		if err != nil {
+			local.Add(inc.pos, "cannot include %q: %v", inc.path, describeReadError(err))
+			continue
+		}
+		c.loadText(target, string(text), prog, append(stack, target), errs)
+	}
+	local.AttachLines(file, src)
+	*errs = append(*errs, local...)
+}
+
+// resolve interprets an include path relative to the including file.
+func (c *loadConfig) resolve(from, inc string) string {
+	if c.slashed {
+		if path.IsAbs(inc) {
+			return strings.TrimPrefix(inc, "/")
+		}
+		return path.Join(path.Dir(from), inc)
+	}
+	if filepath.IsAbs(inc) {
+		return inc
+	}
+	return filepath.Join(filepath.Dir(from), inc)
+}
+
+func indexOf(list []string, s string) int {
+	for i, x := range list {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}
+
+func describeReadError(err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return errors.New("no such file")
+	}
+	return err
+}

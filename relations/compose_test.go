@@ -1,0 +1,70 @@
+package relations
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestComposeInto(t *testing.T) {
+	forCases(t, func(t *testing.T, rng *rand.Rand, n int, d float64) {
+		a, aref := randRel(rng, n, d)
+		b, bref := randRel(rng, n, 0.1)
+		dst, _ := randRel(rng, n, 0.5) // stale contents must be overwritten
+		ComposeInto(dst, a, b)
+		assertRel(t, refCompose(aref, bref), dst)
+
+		ComposeInto(dst, b, a)
+		assertRel(t, refCompose(bref, aref), dst)
+	})
+}
+
+func TestComposeUnionInto(t *testing.T) {
+	forCases(t, func(t *testing.T, rng *rand.Rand, n int, d float64) {
+		a, aref := randRel(rng, n, d)
+		b, bref := randRel(rng, n, 0.1)
+		dst, dref := randRel(rng, n, 0.05)
+
+		want := refCompose(aref, bref)
+		grew := false
+		for p := range want.pairs {
+			if !dref.pairs[p] {
+				grew = true
+			}
+			dref.pairs[p] = true
+		}
+		assert.Equal(t, grew, ComposeUnionInto(dst, a, b))
+		assertRel(t, dref, dst)
+		assert.False(t, ComposeUnionInto(dst, a, b), "second round derives nothing new")
+		assertRel(t, dref, dst)
+	})
+}
+
+func TestInverse(t *testing.T) {
+	forCases(t, func(t *testing.T, rng *rand.Rand, n int, d float64) {
+		r, ref := randRel(rng, n, d)
+		want := refInverse(ref)
+		assertRel(t, want, r.Inverse())
+
+		dst, _ := randRel(rng, n, 0.5)
+		InverseInto(dst, r)
+		assertRel(t, want, dst)
+		assertRel(t, ref, r) // the source is untouched
+	})
+}
+
+func TestTranspose64(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	var m, orig [64]uint64
+	for i := range m {
+		m[i] = rng.Uint64()
+	}
+	orig = m
+	transpose64(&m)
+	for i := range 64 {
+		for j := range 64 {
+			assert.Equal(t, orig[i]>>j&1, m[j]>>i&1, "entry (%d,%d)", i, j)
+		}
+	}
+}

@@ -1,0 +1,275 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/ptxmm/ptxmm/datalog"
+	"github.com/ptxmm/ptxmm/source"
+)
+
+// relID is a relation's index in a compiled Program.
+type relID int
+
+// relInfo is what evaluation needs to know about a relation.
+type relInfo struct {
+	id      relID
+	name    string
+	arity   int
+	kind    datalog.RelKind
+	def     *datalog.Relation
+	stratum int // -1 for inputs, orders and the universe
+}
+
+// stratum is one strongly connected component of the dependency graph: the
+// relations it defines and the rules that define them.
+type stratum struct {
+	index     int
+	rels      []relID
+	rules     []*rulePlan
+	recursive bool
+	// reads lists the relations outside the stratum that its rules read.
+	reads []relID
+	// closure is set when the stratum is a transitive closure the closure
+	// operator computes directly.
+	closure *closurePlan
+}
+
+// Program is a compiled model: plans for every rule, grouped in strata in
+// evaluation order, ready to run on any number of Instances. A Program is
+// immutable and safe for concurrent use.
+type Program struct {
+	model   *datalog.Model
+	rels    []*relInfo
+	byName  map[string]relID
+	strata  []*stratum
+	checks  []*checkPlan
+	orders  []*orderPlan
+	consts  []Value // constants the rules mention, interned into every domain
+	options compileOptions
+	// dependents[r] lists the strata that must be recomputed when r changes
+	// (directly or transitively).
+	dependents [][]int
+	// negDeps[r] is the set of base relations (inputs and orders) that r
+	// depends on through a negation; a check is monotone in a base relation
+	// it does not depend on negatively.
+	negDeps []map[relID]bool
+	// posDeps[r] is the set of base relations r depends on at all.
+	baseDeps []map[relID]bool
+}
+
+type compileOptions struct {
+	closureOperator bool
+	naive           bool
+}
+
+// CompileOption configures Compile.
+type CompileOption func(*compileOptions)
+
+// WithClosureOperator turns the recognition of transitive-closure strata on
+// or off (on by default). Off, such strata run through semi-naive
+// evaluation like any other recursion, which the benchmarks compare.
+func WithClosureOperator(on bool) CompileOption {
+	return func(o *compileOptions) { o.closureOperator = on }
+}
+
+// WithNaive makes every recursive stratum use naive evaluation (recompute
+// every rule from the full relations until nothing changes). It exists to
+// test semi-naive evaluation against, and implies no closure operator.
+func WithNaive(on bool) CompileOption {
+	return func(o *compileOptions) { o.naive = on }
+}
+
+// Model returns the checked model the program was compiled from.
+func (p *Program) Model() *datalog.Model { return p.model }
+
+// Compile turns a checked model into an executable Program. Its errors are
+// the ones only whole-program analysis finds: negation inside a recursive
+// cycle (reported with the cycle of relations), and .order relations whose
+// pairs depend on the order itself.
+func Compile(m *datalog.Model, opts ...CompileOption) (*Program, source.List) {
+	o := compileOptions{closureOperator: true}
+	for _, f := range opts {
+		f(&o)
+	}
+	if o.naive {
+		o.closureOperator = false
+	}
+	p := &Program{model: m, byName: map[string]relID{}, options: o}
+	for _, name := range m.Names {
+		r := m.Relations[name]
+		info := &relInfo{id: relID(len(p.rels)), name: name, arity: r.Arity, kind: r.Kind, def: r, stratum: -1}
+		p.rels = append(p.rels, info)
+		p.byName[name] = info.id
+	}
+	var errs source.List
+	p.stratify(&errs)
+	if errs.HasErrors() {
+		return nil, errs
+	}
+	consts := map[Value]bool{}
+	for _, s := range p.strata {
+		for _, rp := range s.rules {
+			for _, c := range rp.consts {
+				if !consts[c] {
+					consts[c] = true
+					p.consts = append(p.consts, c)
+				}
+			}
+		}
+	}
+	p.computeDeps()
+	p.compileChecks()
+	p.compileOrders(&errs)
+	if errs.HasErrors() {
+		return nil, errs
+	}
+	return p, errs
+}
+
+// stratify groups the rules into strata and compiles each rule's plan.
+func (p *Program) stratify(errs *source.List) {
+	m := p.model
+	edges := ruleDeps(m.Rules, p.byName)
+	succ := make([][]relID, len(p.rels))
+	for _, e := range edges {
+		succ[e.from] = append(succ[e.from], e.to)
+	}
+	comps := components(len(p.rels), succ)
+	name := func(r relID) string { return p.rels[r].name }
+	rulesOf := map[relID][]*datalog.Rule{}
+	for _, r := range m.Rules {
+		h := p.byName[r.Head.Pred]
+		rulesOf[h] = append(rulesOf[h], r)
+	}
+	for _, comp := range comps {
+		derived := false
+		for _, r := range comp {
+			if p.rels[r].kind == datalog.RelDerived {
+				derived = true
+			}
+		}
+		if !derived {
+			continue
+		}
+		if cycle, pos, ok := negationCycle(comp, edges, name); ok {
+			errs.Add(pos, "negation inside a recursive cycle: %s (a relation cannot depend on the negation of itself)", cycle)
+			continue
+		}
+		s := &stratum{index: len(p.strata), rels: comp}
+		inComp := map[relID]bool{}
+		for _, r := range comp {
+			inComp[r] = true
+			p.rels[r].stratum = s.index
+		}
+		readSet := map[relID]bool{}
+		for _, r := range comp {
+			for _, rule := range rulesOf[r] {
+				rp, err := p.compileRule(rule, inComp)
+				if err != nil {
+					errs.Add(rule.Pos, "%v", err)
+					continue
+				}
+				if len(rp.recOccs) > 0 {
+					s.recursive = true
+				}
+				s.rules = append(s.rules, rp)
+				for _, b := range rp.bodyRels {
+					if !inComp[b] && !readSet[b] {
+						readSet[b] = true
+						s.reads = append(s.reads, b)
+					}
+				}
+			}
+		}
+		if s.recursive && p.options.closureOperator {
+			s.closure = recognizeClosure(s, p)
+		}
+		p.strata = append(p.strata, s)
+	}
+}
+
+// computeDeps fills dependents, baseDeps and negDeps.
+func (p *Program) computeDeps() {
+	n := len(p.rels)
+	p.dependents = make([][]int, n)
+	p.baseDeps = make([]map[relID]bool, n)
+	p.negDeps = make([]map[relID]bool, n)
+	for i, r := range p.rels {
+		p.baseDeps[i] = map[relID]bool{}
+		p.negDeps[i] = map[relID]bool{}
+		if r.kind != datalog.RelDerived {
+			p.baseDeps[i][relID(i)] = true
+		}
+	}
+	// Strata are in dependency order, so one pass propagates everything.
+	for _, s := range p.strata {
+		base := map[relID]bool{}
+		neg := map[relID]bool{}
+		for _, rp := range s.rules {
+			for i, b := range rp.bodyRels {
+				for d := range p.baseDeps[b] {
+					base[d] = true
+					if rp.bodyNeg[i] {
+						neg[d] = true
+					}
+				}
+				for d := range p.negDeps[b] {
+					neg[d] = true
+				}
+			}
+		}
+		for _, r := range s.rels {
+			p.baseDeps[r] = base
+			p.negDeps[r] = neg
+		}
+	}
+	// A stratum must be recomputed when anything it reads changes, directly
+	// or through the strata it reads from; strata are in dependency order,
+	// so one pass computes every stratum's transitive reads.
+	reaches := make([]map[relID]bool, len(p.strata))
+	for _, s := range p.strata {
+		all := map[relID]bool{}
+		for _, r := range s.reads {
+			all[r] = true
+			if st := p.rels[r].stratum; st >= 0 {
+				for x := range reaches[st] {
+					all[x] = true
+				}
+			}
+		}
+		reaches[s.index] = all
+		for r := range all {
+			p.dependents[r] = append(p.dependents[r], s.index)
+		}
+	}
+	for r := range p.dependents {
+		sortInts(p.dependents[r])
+	}
+}
+
+func sortInts(a []int) {
+	for i := 1; i < len(a); i++ {
+		for j := i; j > 0 && a[j] < a[j-1]; j-- {
+			a[j], a[j-1] = a[j-1], a[j]
+		}
+	}
+}
+
+// RelationNames lists every relation the program knows, in declaration
+// order, generated relations included.
+func (p *Program) RelationNames() []string {
+	out := make([]string, len(p.rels))
+	for i, r := range p.rels {
+		out[i] = r.name
+	}
+	return out
+}
+
+// Arity returns the arity of the named relation, or an error naming it.
+func (p *Program) Arity(name string) (int, error) {
+	id, ok := p.byName[name]
+	if !ok {
+		return 0, fmt.Errorf("unknown relation %s", name)
+	}
+	return p.rels[id].arity, nil
+}

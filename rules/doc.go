@@ -1,0 +1,17 @@
+// Package rules owns evaluation: it compiles a checked datalog.Model into
+// per-rule plans, orders the relations into strata by their strongly
+// connected components, and runs each stratum to a fixpoint with semi-naive
+// evaluation over bitset relations (package relations). Rules whose bodies
+// are chains of binary atoms become relation-algebra plans (composition,
+// intersection, masks, AND-NOT); linear transitive closures run as a closure
+// operator; everything else falls back to a general join, so every valid
+// program runs.
+//
+// An Instance holds one evaluation: the atoms of the domain, the input
+// relations supplied by the host, and every derived relation. After an
+// input changes, only the strata that depend on it are recomputed, which is
+// what makes checking thousands of candidate executions cheap. The package
+// also evaluates the named checks with witnesses, and searches the .order
+// relations (the run-time orders of a memory model) for a choice that makes
+// every check hold, pruning with checks that are monotone in the order.
+package rules

@@ -1,0 +1,201 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/ptxmm/ptxmm/datalog"
+	"github.com/ptxmm/ptxmm/relations"
+)
+
+// Instance is one evaluation of a Program over a fixed domain: the input
+// relations the host supplies and every derived relation. Setting an input
+// marks the strata that depend on it; Run recomputes only those. An Instance
+// is not safe for concurrent use; create one per goroutine.
+type Instance struct {
+	p      *Program
+	dom    *Domain
+	n      int
+	stores []store
+	delta  []store // per relation of a recursive stratum, allocated on demand
+	next   []store
+	dirty  []bool // per stratum
+	pool   tempPool
+	// ruleConsts[s][r] maps rule r of stratum s's constants to atoms.
+	ruleConsts map[*rulePlan][]int
+	universe   relID
+	// record, when set, receives every derived tuple with its rule
+	// (provenance for explanations, off unless asked for).
+	record func(rp *rulePlan, head relID, tuple []int)
+}
+
+// NewInstance prepares an evaluation over dom. It adds the program's
+// constants to dom, whose size is then fixed: add every host atom first.
+func (p *Program) NewInstance(dom *Domain) *Instance {
+	for _, c := range p.consts {
+		dom.Intern(c)
+	}
+	n := dom.Len()
+	in := &Instance{p: p, dom: dom, n: n, pool: tempPool{n: n}, ruleConsts: map[*rulePlan][]int{}}
+	in.stores = make([]store, len(p.rels))
+	in.delta = make([]store, len(p.rels))
+	in.next = make([]store, len(p.rels))
+	for i, r := range p.rels {
+		in.stores[i] = newStore(r.arity, n)
+		if r.kind == datalog.RelUniverse {
+			in.stores[i].set = relations.FullSet(n)
+			in.universe = relID(i)
+		}
+	}
+	for _, s := range p.strata {
+		for _, rp := range s.rules {
+			atoms := make([]int, len(rp.consts))
+			for i, c := range rp.consts {
+				atoms[i] = dom.Intern(c)
+			}
+			in.ruleConsts[rp] = atoms
+		}
+		if s.recursive {
+			for _, r := range s.rels {
+				in.delta[r] = newStore(p.rels[r].arity, n)
+				in.next[r] = newStore(p.rels[r].arity, n)
+			}
+		}
+	}
+	in.dirty = make([]bool, len(p.strata))
+	for i := range in.dirty {
+		in.dirty[i] = true
+	}
+	return in
+}
+
+// Domain returns the instance's domain.
+func (in *Instance) Domain() *Domain { return in.dom }
+
+// Program returns the compiled program the instance evaluates.
+func (in *Instance) Program() *Program { return in.p }
+
+func (in *Instance) lookup(name string, arity int, settable bool) (relID, error) {
+	id, ok := in.p.byName[name]
+	if !ok {
+		return 0, fmt.Errorf("unknown relation %s", name)
+	}
+	r := in.p.rels[id]
+	if arity > 0 && r.arity != arity {
+		return 0, fmt.Errorf("relation %s has %d column(s), not %d", name, r.arity, arity)
+	}
+	if settable && r.kind != datalog.RelInput && r.kind != datalog.RelOrder {
+		return 0, fmt.Errorf("relation %s is not an .input relation of the model", name)
+	}
+	return id, nil
+}
+
+// invalidate marks every stratum depending on r for recomputation.
+func (in *Instance) invalidate(r relID) {
+	for _, s := range in.p.dependents[r] {
+		in.dirty[s] = true
+	}
+}
+
+// SetSet replaces the tuples of a unary input relation.
+func (in *Instance) SetSet(name string, s *relations.Set) error {
+	id, err := in.lookup(name, 1, true)
+	if err != nil {
+		return err
+	}
+	if s.N() != in.n {
+		return fmt.Errorf("relation %s: set over %d atoms, but the domain has %d", name, s.N(), in.n)
+	}
+	if !in.stores[id].set.Equal(s) {
+		in.stores[id].set.CopyFrom(s)
+		in.invalidate(id)
+	}
+	return nil
+}
+
+// SetRel replaces the tuples of a binary input relation.
+func (in *Instance) SetRel(name string, r *relations.Rel) error {
+	id, err := in.lookup(name, 2, true)
+	if err != nil {
+		return err
+	}
+	if r.N() != in.n {
+		return fmt.Errorf("relation %s: relation over %d atoms, but the domain has %d", name, r.N(), in.n)
+	}
+	if !in.stores[id].rel.Equal(r) {
+		in.stores[id].rel.CopyFrom(r)
+		in.invalidate(id)
+	}
+	return nil
+}
+
+// SetTuples replaces the tuples of an input relation of any arity.
+func (in *Instance) SetTuples(name string, t *relations.Tuples) error {
+	id, err := in.lookup(name, t.Arity(), true)
+	if err != nil {
+		return err
+	}
+	st := in.stores[id]
+	st.clear()
+	buf := make([]int, t.Arity())
+	for tu := range t.All() {
+		for i, a := range tu {
+			if a < 0 || a >= in.n {
+				return fmt.Errorf("relation %s: atom %d is outside the domain of %d atoms", name, a, in.n)
+			}
+			buf[i] = a
+		}
+		st.add(buf)
+	}
+	in.invalidate(id)
+	return nil
+}
+
+// Set returns the tuples of a unary relation (derived relations are current
+// as of the last Run). The result must not be modified.
+func (in *Instance) Set(name string) (*relations.Set, error) {
+	id, err := in.lookup(name, 1, false)
+	if err != nil {
+		return nil, err
+	}
+	return in.stores[id].set, nil
+}
+
+// Rel returns the tuples of a binary relation. The result must not be modified.
+func (in *Instance) Rel(name string) (*relations.Rel, error) {
+	id, err := in.lookup(name, 2, false)
+	if err != nil {
+		return nil, err
+	}
+	return in.stores[id].rel, nil
+}
+
+// Tuples returns the tuples of any relation as a fresh Tuples value.
+func (in *Instance) Tuples(name string) (*relations.Tuples, error) {
+	id, err := in.lookup(name, 0, false)
+	if err != nil {
+		return nil, err
+	}
+	st := in.stores[id]
+	out := relations.NewTuples(st.arity)
+	st.each(func(t []int) bool { out.Add(t); return true })
+	return out, nil
+}
+
+// Size returns the number of tuples of a relation.
+func (in *Instance) Size(name string) (int, error) {
+	id, err := in.lookup(name, 0, false)
+	if err != nil {
+		return 0, err
+	}
+	return in.stores[id].size(), nil
+}
+
+// Run brings every derived relation up to date.
+func (in *Instance) Run() {
+	for i, s := range in.p.strata {
+		if in.dirty[i] {
+			in.runStratum(s)
+			in.dirty[i] = false
+		}
+	}
+}
