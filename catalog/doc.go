@@ -1,0 +1,14 @@
+// Package catalog owns the base relations a memory model may read with
+// .input: their names, arities and meanings (Entries), the check that a
+// model asks only for relations the catalog provides (Validate), and the
+// code that fills them from a candidate execution (Filler).
+//
+// Sets are upper case, as in herd7's cat models (R, W, F, ACQ, GPU, ...);
+// binary relations are lower case (po, rf, loc, scta, ...). The catalog
+// reports facts about the execution only: what each instruction is, its
+// qualifiers, where its thread sits in the hierarchy, which addresses and
+// locations it touches, and the choices of the candidate (rf, barrier
+// groups). Every interpretation of those facts (which operations are
+// strong, which scopes include which threads, which operations are morally
+// strong) belongs to the model in spec.dl.
+package catalog

@@ -1,0 +1,102 @@
+package catalog
+
+import (
+	"fmt"
+
+	"github.com/ptxmm/ptxmm/datalog"
+	"github.com/ptxmm/ptxmm/source"
+)
+
+// Entry documents one base relation.
+type Entry struct {
+	Name  string
+	Arity int
+	Doc   string
+}
+
+// entries is the catalog, in the order docs/catalog.md lists it.
+func entries() []Entry {
+	return []Entry{
+		{"E", 1, "every event of the execution, initial writes included"},
+		{"IW", 1, "the initial writes W0, one per memory location (8.2.6)"},
+		{"M", 1, "memory events: R | W"},
+		{"R", 1, "reads: ld, suld, tld, cold, and the read of every atom and red"},
+		{"W", 1, "writes: st, sust, the write of every atom and red (a failed atom.cas writes nothing), and the initial writes"},
+		{"F", 1, "memory fences: fence.sc, fence.acq_rel, fence.acquire, fence.release, membar"},
+		{"PF", 1, "proxy fences: fence.proxy.alias, .surface, .texture, .constant"},
+		{"BAR", 1, "barrier arrivals: bar.sync and bar.arrive"},
+		{"BAR_SYNC", 1, "arrivals of bar.sync (and barrier.sync)"},
+		{"BAR_ARRIVE", 1, "arrivals of bar.arrive"},
+		{"LD", 1, "events of load instructions (ld, suld, tld, cold)"},
+		{"ST", 1, "events of store instructions (st, sust)"},
+		{"ATOM", 1, "events (read and write) of atom instructions"},
+		{"RED", 1, "events (read and write) of red instructions"},
+		{"WEAK", 1, "memory events of .weak instructions (ld and st without a qualifier are weak)"},
+		{"RLX", 1, "events of .relaxed instructions (atom and red without a qualifier are relaxed)"},
+		{"ACQ", 1, "events of .acquire instructions (fence.acquire included)"},
+		{"REL", 1, "events of .release instructions (fence.release included)"},
+		{"ACQ_REL", 1, "events of .acq_rel instructions (fence.acq_rel, and fence without a qualifier, included)"},
+		{"SC", 1, "fence.sc and membar events"},
+		{"VOL", 1, "events of .volatile instructions"},
+		{"MMIO", 1, "events of .mmio instructions"},
+		{"CTA", 1, "events of instructions with scope .cta (membar.cta included)"},
+		{"CLUSTER", 1, "events of instructions with scope .cluster"},
+		{"GPU", 1, "events of instructions with scope .gpu (membar.gl included)"},
+		{"SYS", 1, "events of instructions with scope .sys (membar.sys included)"},
+		{"GEN", 1, "events using the generic proxy: ld, st, atom, red, memory fences and barriers, and the initial writes"},
+		{"SUR", 1, "events using the surface proxy (sust, suld), and fence.proxy.surface"},
+		{"TEX", 1, "events using the texture proxy (tld), and fence.proxy.texture"},
+		{"CON", 1, "events using the constant proxy (cold), and fence.proxy.constant"},
+		{"ALIAS", 1, "fence.proxy.alias events"},
+		{"po", 2, "program order: each thread's events in the order the thread executes them (the read of an atom before its write); initial writes are in no program order (8.9.1)"},
+		{"rf", 2, "reads-from: the write each read takes its value from"},
+		{"rmw", 2, "from the read to the write of the same atom or red"},
+		{"addr", 2, "address dependency: from a read to a memory event whose address register depends on the value read"},
+		{"data", 2, "data dependency: from a read to a write whose value depends on the value read"},
+		{"ctrl", 2, "control dependency: from a read to every event after a branch whose condition depends on the value read"},
+		{"loc", 2, "memory events (initial writes included) on the same physical memory location, reflexive (8.2)"},
+		{"vaddr", 2, "memory events that use the same virtual address, reflexive (8.2.1); an initial write uses the address of the location's declaration"},
+		{"gaddr", 2, "memory events whose generic address is the same, reflexive: a surface, texture or constant reference has the generic address it aliases; a generic address is its own"},
+		{"sthd", 2, "events of the same thread, reflexive (initial writes belong to no thread)"},
+		{"scta", 2, "events of threads in the same CTA, reflexive"},
+		{"sclu", 2, "events of threads in the same cluster, reflexive"},
+		{"sgpu", 2, "events of threads on the same GPU, reflexive"},
+		{"bar", 2, "barrier arrivals that completed together (the same barrier, the same phase), irreflexive and symmetric"},
+	}
+}
+
+// Entries returns the catalog: every base relation a model may .input.
+func Entries() []Entry { return entries() }
+
+// Lookup returns the entry for a name.
+func Lookup(name string) (Entry, bool) {
+	for _, e := range entries() {
+		if e.Name == name {
+			return e, true
+		}
+	}
+	return Entry{}, false
+}
+
+// Validate checks that every .input relation of the model is a catalog
+// relation with the catalog's arity.
+func Validate(m *datalog.Model) source.List {
+	var errs source.List
+	for _, io := range m.IO {
+		if io.Kind != datalog.IOInput {
+			continue
+		}
+		e, ok := Lookup(io.Name)
+		if !ok {
+			errs.Add(io.Pos, ".input %s: the catalog has no relation %s (see docs/catalog.md for the base relations ptxmm provides)", io.Name, io.Name)
+			continue
+		}
+		if r := m.Relations[io.Name]; r != nil && r.Arity != e.Arity {
+			errs.Add(io.Pos, ".input %s: the catalog's %s has %d column(s), but the model declares %d", io.Name, io.Name, e.Arity, r.Arity)
+		}
+	}
+	return errs
+}
+
+// Describe prints an entry as "name/arity: doc".
+func (e Entry) Describe() string { return fmt.Sprintf("%s/%d: %s", e.Name, e.Arity, e.Doc) }

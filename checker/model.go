@@ -1,0 +1,65 @@
+package checker
+
+import (
+	"fmt"
+
+	"github.com/ptxmm/ptxmm/catalog"
+	"github.com/ptxmm/ptxmm/datalog"
+	"github.com/ptxmm/ptxmm/rules"
+	"github.com/ptxmm/ptxmm/source"
+)
+
+// Model is a compiled memory model ready to check tests. It is immutable
+// and safe for concurrent use.
+type Model struct {
+	Name    string
+	Syntax  *datalog.Model
+	Program *rules.Program
+	// Warnings are the diagnostics that did not stop loading.
+	Warnings source.List
+}
+
+// CoherenceRelation is the relation a model must define for tests that
+// observe final memory values: a location's final value is the value of a
+// write with no successor in it.
+const CoherenceRelation = "co"
+
+// LoadModel loads, checks and compiles the model in file (reading it and
+// its includes with the given options).
+func LoadModel(file string, opts ...datalog.Option) (*Model, error) {
+	prog, errs := datalog.Load(file, opts...)
+	if errs.HasErrors() {
+		return nil, errs
+	}
+	return BuildModel(file, prog, nil)
+}
+
+// BuildModel checks and compiles a parsed program, with compile options.
+func BuildModel(name string, prog *datalog.Program, copts []rules.CompileOption) (*Model, error) {
+	m, errs := datalog.Analyze(prog)
+	if errs.HasErrors() {
+		return nil, errs
+	}
+	if cerrs := catalog.Validate(m); cerrs.HasErrors() {
+		return nil, cerrs
+	}
+	p, cerrs := rules.Compile(m, copts...)
+	if cerrs.HasErrors() {
+		return nil, cerrs
+	}
+	warnings := append(source.List{}, m.Warnings...)
+	warnings = append(warnings, cerrs.Warnings()...)
+	return &Model{Name: name, Syntax: m, Program: p, Warnings: warnings}, nil
+}
+
+// hasCoherence reports whether the model defines the coherence order.
+func (m *Model) hasCoherence() error {
+	ar, err := m.Program.Arity(CoherenceRelation)
+	if err != nil {
+		return fmt.Errorf("the model defines no relation %s, which ptxmm needs to tell the final values of memory locations", CoherenceRelation)
+	}
+	if ar != 2 {
+		return fmt.Errorf("the model's %s has %d column(s); the coherence order must be binary", CoherenceRelation, ar)
+	}
+	return nil
+}

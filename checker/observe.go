@@ -1,0 +1,201 @@
+package checker
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/ptxmm/ptxmm/execution"
+	"github.com/ptxmm/ptxmm/litmus"
+)
+
+// Observable is a register or memory location a test's condition or
+// assertions mention; final states are shown and compared over these.
+type Observable struct {
+	IsLoc  bool
+	Thread int    // registers: the thread index
+	Reg    string // registers: the register name
+	Name   string // locations: the address name used in the condition
+	Loc    int    // locations: the physical location
+}
+
+// Val is an observed final value; a register of a thread that stopped at a
+// barrier before writing it has no value.
+type Val struct {
+	Defined bool
+	V       execution.Value
+}
+
+// State is a final state: one value per observable.
+type State []Val
+
+func (s State) key() string {
+	var b strings.Builder
+	for _, v := range s {
+		if !v.Defined {
+			b.WriteString("?;")
+			continue
+		}
+		if v.V.IsAddr {
+			b.WriteByte('&')
+		}
+		fmt.Fprintf(&b, "%d;", v.V.N)
+	}
+	return b.String()
+}
+
+// observables collects what a test looks at, registers first (by thread,
+// then name), then locations (by name).
+func observables(t *litmus.Test, l *execution.Layout) ([]Observable, error) {
+	var obs []Observable
+	seen := map[string]bool{}
+	var firstErr error
+	var walk func(e litmus.Expr)
+	addTerm := func(tm litmus.Term) {
+		switch tm.Kind {
+		case litmus.TermReg:
+			k := fmt.Sprintf("r%d:%s", tm.Thread, tm.Reg)
+			if !seen[k] {
+				seen[k] = true
+				obs = append(obs, Observable{Thread: tm.Thread, Reg: tm.Reg})
+			}
+		case litmus.TermLoc:
+			k := "l:" + tm.Loc
+			if seen[k] {
+				return
+			}
+			seen[k] = true
+			a, ok := l.Addr(tm.Loc)
+			if !ok {
+				if firstErr == nil {
+					firstErr = fmt.Errorf("%s: unknown location %s in the condition", tm.Pos, tm.Loc)
+				}
+				return
+			}
+			loc, err := finalLocation(t, l, a)
+			if err != nil && firstErr == nil {
+				firstErr = fmt.Errorf("%s: %v", tm.Pos, err)
+			}
+			obs = append(obs, Observable{IsLoc: true, Name: tm.Loc, Loc: loc})
+		}
+	}
+	walk = func(e litmus.Expr) {
+		switch e := e.(type) {
+		case *litmus.And:
+			walk(e.L)
+			walk(e.R)
+		case *litmus.Or:
+			walk(e.L)
+			walk(e.R)
+		case *litmus.Not:
+			walk(e.X)
+		case *litmus.Cmp:
+			addTerm(e.L)
+			addTerm(e.R)
+		}
+	}
+	if t.Condition != nil {
+		walk(t.Condition.Expr)
+	}
+	for _, a := range t.Assertions {
+		walk(a.Expr)
+	}
+	sort.SliceStable(obs, func(i, j int) bool {
+		a, b := obs[i], obs[j]
+		if a.IsLoc != b.IsLoc {
+			return !a.IsLoc
+		}
+		if a.IsLoc {
+			return a.Name < b.Name
+		}
+		if a.Thread != b.Thread {
+			return a.Thread < b.Thread
+		}
+		return a.Reg < b.Reg
+	})
+	return obs, firstErr
+}
+
+// finalLocation finds the physical location a condition's location name
+// denotes; a shared-memory name used by several CTAs is ambiguous.
+func finalLocation(t *litmus.Test, l *execution.Layout, addr int) (int, error) {
+	locs := map[int]bool{}
+	for _, th := range t.Threads {
+		locs[l.Loc(addr, execution.CTAKey(th))] = true
+	}
+	if len(locs) > 1 {
+		return 0, fmt.Errorf("%s is shared memory of several CTAs, so its final value is ambiguous", l.Addrs[addr].Name)
+	}
+	for loc := range locs {
+		return loc, nil
+	}
+	return l.Loc(addr, -1), nil
+}
+
+// evalExpr evaluates a condition on a final state; a comparison involving a
+// register without a value is false.
+func evalExpr(e litmus.Expr, obs []Observable, s State) bool {
+	switch e := e.(type) {
+	case *litmus.And:
+		return evalExpr(e.L, obs, s) && evalExpr(e.R, obs, s)
+	case *litmus.Or:
+		return evalExpr(e.L, obs, s) || evalExpr(e.R, obs, s)
+	case *litmus.Not:
+		return !evalExpr(e.X, obs, s)
+	case *litmus.BoolLit:
+		return e.Value
+	case *litmus.Cmp:
+		l, r := termVal(e.L, obs, s), termVal(e.R, obs, s)
+		if !l.Defined || !r.Defined {
+			return false
+		}
+		if e.Op == "!=" {
+			return l.V != r.V
+		}
+		return l.V == r.V
+	}
+	return false
+}
+
+func termVal(t litmus.Term, obs []Observable, s State) Val {
+	switch t.Kind {
+	case litmus.TermConst:
+		return Val{Defined: true, V: execution.Int(t.Value)}
+	case litmus.TermReg:
+		for i, o := range obs {
+			if !o.IsLoc && o.Thread == t.Thread && o.Reg == t.Reg {
+				return s[i]
+			}
+		}
+	case litmus.TermLoc:
+		for i, o := range obs {
+			if o.IsLoc && o.Name == t.Loc {
+				return s[i]
+			}
+		}
+	}
+	return Val{}
+}
+
+// FormatState prints a state herd-style: "P1:r0=1; x=2;", with "?" for a
+// register a blocked thread never wrote.
+func FormatState(t *litmus.Test, l *execution.Layout, obs []Observable, s State) string {
+	var b strings.Builder
+	for i, o := range obs {
+		if o.IsLoc {
+			b.WriteString(o.Name)
+		} else {
+			b.WriteString(t.Threads[o.Thread].Name + ":" + o.Reg)
+		}
+		b.WriteByte('=')
+		if !s[i].Defined {
+			b.WriteString("?")
+		} else if s[i].V.IsAddr {
+			b.WriteString(l.AddrNames()[s[i].V.N])
+		} else {
+			fmt.Fprintf(&b, "%d", s[i].V.N)
+		}
+		b.WriteString("; ")
+	}
+	return strings.TrimSpace(b.String())
+}

@@ -1,0 +1,84 @@
+package checker
+
+import (
+	"time"
+
+	"github.com/ptxmm/ptxmm/execution"
+	"github.com/ptxmm/ptxmm/litmus"
+	"github.com/ptxmm/ptxmm/rules"
+)
+
+// Result is what checking one test found.
+type Result struct {
+	Test   *litmus.Test
+	Layout *execution.Layout
+	// Observables are the registers and locations the states show.
+	Observables []Observable
+	// States are the distinct final states of the consistent executions,
+	// in the order first found.
+	States []State
+	// Positive and Negative count the consistent executions that satisfy
+	// and do not satisfy the herd condition.
+	Positive, Negative int
+	// Verdict is "Ok" or "No" for a herd condition, as herd7 prints it.
+	Verdict string
+	// Assertions are the outcomes of a .test file's commands.
+	Assertions []AssertionResult
+	// Candidates counts the candidate executions enumerated (with one per
+	// choice of final writes for the observed locations); Consistent the
+	// consistent ones.
+	Candidates, Consistent int
+	// Cut counts thread runs abandoned at the unrolling bound.
+	Cut int
+	// Sanity is false for a .test file whose "== v" restrictions no
+	// candidate execution meets, whatever the model.
+	Sanity bool
+	// Forbidden lists, when explanations were asked for, each outcome some
+	// candidate reaches but the model forbids.
+	Forbidden []Forbidden
+	// Blocked counts consistent executions in which a thread waits forever
+	// at a barrier.
+	Blocked int
+	// ThinAir counts consistent executions whose values are not determined
+	// (a cycle of reads-from and data dependencies the model allows).
+	ThinAir int
+	Elapsed time.Duration
+	// Err is set when the test could not be checked.
+	Err error
+}
+
+// AssertionResult is the outcome of one assert/permit/check command.
+type AssertionResult struct {
+	Name string
+	Kind litmus.AssertKind
+	// Holds reports whether the command holds: assert, every consistent
+	// execution satisfies it; permit, at least one does. For check it
+	// reports whether the condition always holds.
+	Holds bool
+	// Sometimes reports whether at least one consistent execution satisfies
+	// the condition (what a check command prints).
+	Sometimes bool
+}
+
+// Forbidden is an outcome the model forbids, with the checks that reject
+// the first candidate execution found reaching it.
+type Forbidden struct {
+	State    State
+	Failures []rules.CheckResult
+	// Execution is that candidate (a clone, safe to keep).
+	Execution *execution.Execution
+	// Finals are the final writes chosen for the observed locations.
+	Finals []int
+}
+
+// Observation summarises the positive and negative counts herd-style.
+func (r *Result) Observation() string {
+	switch {
+	case r.Positive == 0:
+		return "Never"
+	case r.Negative == 0:
+		return "Always"
+	default:
+		return "Sometimes"
+	}
+}

@@ -1,0 +1,133 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+
+	"github.com/ptxmm/ptxmm/checker"
+	"github.com/ptxmm/ptxmm/litmus"
+	"github.com/ptxmm/ptxmm/report"
+)
+
+// Exit statuses of ptxmm check.
+const (
+	ExitOK       = 0 // everything was checked, whatever the verdicts
+	ExitMismatch = 1 // an -expect comparison failed
+	ExitError    = 2 // unreadable input, model errors, or a test that could not be checked
+)
+
+// CheckConfig is what ptxmm check was asked to do.
+type CheckConfig struct {
+	Model   *checker.Model
+	Options checker.Options
+	JSON    bool
+	Expect  string // path of an expected-results CSV, or ""
+	Workers int
+	Files   []string
+}
+
+// item is one test (or a file that failed to parse) in output order.
+type item struct {
+	file string
+	test *litmus.Test
+	err  error
+	res  *checker.Result
+}
+
+// Check runs ptxmm check and returns the exit status.
+func Check(cfg CheckConfig, stdout, stderr io.Writer) int {
+	files, err := collectTests(cfg.Files)
+	if err != nil {
+		fmt.Fprintln(stderr, "ptxmm:", err)
+		return ExitError
+	}
+	var items []*item
+	for _, f := range files {
+		tests, err := litmus.ParseFile(f)
+		if err != nil {
+			items = append(items, &item{file: f, err: err})
+			continue
+		}
+		for _, t := range tests {
+			items = append(items, &item{file: f, test: t})
+		}
+	}
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	runAll(items, workers, func(it *item) { it.res = cfg.Model.Check(it.test, cfg.Options) })
+	status := ExitOK
+	var results []*checker.Result
+	for _, it := range items {
+		if it.err != nil {
+			status = ExitError
+			if cfg.JSON {
+				if err := report.ErrorJSON(stdout, it.file, it.err); err != nil {
+					fmt.Fprintln(stderr, "ptxmm:", err)
+				}
+			}
+			fmt.Fprintln(stderr, Quoted(it.err))
+			continue
+		}
+		if it.res.Err != nil {
+			status = ExitError
+			fmt.Fprintf(stderr, "ptxmm: %s: %v\n", it.test.Name, it.res.Err)
+		}
+		results = append(results, it.res)
+		if cfg.JSON {
+			if err := report.JSON(stdout, it.res); err != nil {
+				fmt.Fprintln(stderr, "ptxmm:", err)
+				return ExitError
+			}
+		} else {
+			report.Herd(stdout, it.res)
+		}
+	}
+	if cfg.Expect != "" {
+		exp, err := report.ReadExpected(cfg.Expect)
+		if err != nil {
+			fmt.Fprintln(stderr, "ptxmm:", err)
+			return ExitError
+		}
+		passed, failed := report.Compare(stdout, exp, results)
+		fmt.Fprintf(stdout, "%d passed, %d failed\n", passed, failed)
+		if failed > 0 && status == ExitOK {
+			status = ExitMismatch
+		}
+	}
+	return status
+}
+
+// runAll runs f on every parsed item with a pool of workers.
+func runAll(items []*item, workers int, f func(*item)) {
+	work := make(chan *item)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for it := range work {
+				f(it)
+			}
+		}()
+	}
+	for _, it := range items {
+		if it.test != nil {
+			work <- it
+		}
+	}
+	close(work)
+	wg.Wait()
+}
+
+// Quoted prints an error, with source lines when it carries them.
+func Quoted(err error) string {
+	type quoter interface{ Quoted() string }
+	if q, ok := err.(quoter); ok {
+		return q.Quoted()
+	}
+	return err.Error()
+}

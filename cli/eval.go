@@ -1,0 +1,287 @@
+package cli
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/ptxmm/ptxmm/datalog"
+	"github.com/ptxmm/ptxmm/relations"
+	"github.com/ptxmm/ptxmm/rules"
+	"github.com/ptxmm/ptxmm/source"
+)
+
+// EvalConfig is what ptxmm eval was asked to do.
+type EvalConfig struct {
+	Program  string // the .dl file
+	FactsDir string // -F: where .input relations' NAME.facts files are ("" = none)
+	OutDir   string // -D: where .output relations go ("-" = stdout, "" = current directory)
+	Naive    bool   // -naive: naive evaluation, for testing
+}
+
+// Eval runs ptxmm eval and returns the exit status: 0 when every check
+// holds, 1 when a check is violated, 2 on errors.
+func Eval(cfg EvalConfig, stdout, stderr io.Writer) int {
+	prog, errs := datalog.Load(cfg.Program)
+	if errs.HasErrors() {
+		fmt.Fprintln(stderr, errs.Quoted())
+		return ExitError
+	}
+	m, errs := datalog.Analyze(prog)
+	if errs.HasErrors() {
+		fmt.Fprintln(stderr, errs.Quoted())
+		return ExitError
+	}
+	for _, w := range m.Warnings {
+		fmt.Fprintln(stderr, w.Quoted())
+	}
+	var copts []rules.CompileOption
+	if cfg.Naive {
+		copts = append(copts, rules.WithNaive(true))
+	}
+	p, errs := rules.Compile(m, copts...)
+	if errs.HasErrors() {
+		fmt.Fprintln(stderr, errs.Quoted())
+		return ExitError
+	}
+	facts, err := readFacts(m, cfg.FactsDir)
+	if err != nil {
+		fmt.Fprintln(stderr, Quoted(err))
+		return ExitError
+	}
+	dom := rules.NewDomain()
+	for _, f := range facts {
+		for _, t := range f.tuples {
+			for _, v := range t {
+				dom.Intern(v)
+			}
+		}
+	}
+	inst := p.NewInstance(dom)
+	n := dom.Len()
+	for _, f := range facts {
+		tu := relations.NewTuples(f.arity)
+		for _, t := range f.tuples {
+			atoms := make([]int, len(t))
+			for i, v := range t {
+				atoms[i], _ = dom.Lookup(v)
+			}
+			tu.Add(atoms)
+		}
+		if err := setTuples(inst, f.name, f.arity, tu, n); err != nil {
+			fmt.Fprintln(stderr, "ptxmm eval:", err)
+			return ExitError
+		}
+	}
+	sol := inst.Solve()
+	if err := writeOutputs(inst, m, cfg.OutDir, stdout); err != nil {
+		fmt.Fprintln(stderr, "ptxmm eval:", err)
+		return ExitError
+	}
+	status := ExitOK
+	if sol.Consistent {
+		if len(p.Checks()) > 0 {
+			fmt.Fprintf(stdout, "all %d checks hold\n", len(p.Checks()))
+		}
+	} else {
+		status = ExitMismatch
+		for _, f := range sol.Failures {
+			fmt.Fprintf(stdout, "check %s violated: %s\n", f.Name, witnessText(f, dom))
+		}
+		if len(m.Orders) > 0 {
+			fmt.Fprintf(stdout, "no choice of the orders %s makes every check hold\n", orderList(m))
+		}
+	}
+	return status
+}
+
+func orderList(m *datalog.Model) string {
+	var names []string
+	for _, o := range m.Orders {
+		names = append(names, o.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// witnessText prints a check's witness in atom values.
+func witnessText(f rules.CheckResult, dom *rules.Domain) string {
+	var parts []string
+	for _, a := range f.Witness {
+		parts = append(parts, dom.Value(a).String())
+	}
+	switch f.Kind {
+	case datalog.CheckAcyclic:
+		return "cycle " + strings.Join(append(parts, parts[0]), " -> ") + " in " + f.Rel
+	case datalog.CheckIrreflexive:
+		return parts[0] + " is related to itself in " + f.Rel
+	}
+	return "(" + strings.Join(parts, ", ") + ") is in " + f.Rel
+}
+
+func setTuples(inst *rules.Instance, name string, arity int, tu *relations.Tuples, n int) error {
+	switch arity {
+	case 1:
+		s := relations.NewSet(n)
+		for t := range tu.All() {
+			s.Add(t[0])
+		}
+		return inst.SetSet(name, s)
+	case 2:
+		r := relations.NewRel(n)
+		for t := range tu.All() {
+			r.Add(t[0], t[1])
+		}
+		return inst.SetRel(name, r)
+	}
+	return inst.SetTuples(name, tu)
+}
+
+// factFile is the content of one NAME.facts file.
+type factFile struct {
+	name   string
+	arity  int
+	tuples [][]rules.Value
+}
+
+// readFacts reads DIR/NAME.facts for every .input relation. A missing file
+// means an empty relation only when no -F was given; with -F, it is an error
+// so that a misspelt directory is not silently an empty input.
+func readFacts(m *datalog.Model, dir string) ([]factFile, error) {
+	var out []factFile
+	for _, name := range m.Inputs() {
+		r := m.Relations[name]
+		if dir == "" {
+			continue
+		}
+		path := filepath.Join(dir, name+".facts")
+		data, err := os.ReadFile(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("input relation %s: no file %s (each .input relation reads DIR/NAME.facts)", name, path)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("input relation %s: %w", name, err)
+		}
+		f := factFile{name: name, arity: r.Arity}
+		var errs source.List
+		sc := bufio.NewScanner(strings.NewReader(string(data)))
+		line := 0
+		for sc.Scan() {
+			line++
+			text := strings.TrimRight(sc.Text(), "\r")
+			if text == "" {
+				continue
+			}
+			cells := strings.Split(text, "\t")
+			if len(cells) != r.Arity {
+				errs.Add(source.Pos{File: path, Line: line, Col: 1}, "%s has %d column(s), but this line has %d tab-separated field(s)", name, r.Arity, len(cells))
+				continue
+			}
+			var t []rules.Value
+			for i, c := range cells {
+				v, err := factValue(c, columnType(m, name, i))
+				if err != nil {
+					errs.Add(source.Pos{File: path, Line: line, Col: colOf(text, i)}, "%v", err)
+				}
+				t = append(t, v)
+			}
+			f.tuples = append(f.tuples, t)
+		}
+		if len(errs) > 0 {
+			errs.AttachLines(path, string(data))
+			return nil, errs
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+func columnType(m *datalog.Model, name string, i int) string {
+	for _, d := range m.Program.Decls {
+		if d.Name == name && i < len(d.Params) {
+			return d.Params[i].Type
+		}
+	}
+	return ""
+}
+
+// factValue reads one field: number columns hold integers, symbol columns
+// strings, and untyped or event columns integers when the field is one.
+func factValue(field, typ string) (rules.Value, error) {
+	n, err := strconv.ParseInt(field, 10, 64)
+	switch typ {
+	case "number":
+		if err != nil {
+			return rules.Value{}, fmt.Errorf("expected an integer in a number column, found %q", field)
+		}
+		return rules.Value{Kind: rules.KindInt, Int: n}, nil
+	case "symbol":
+		return rules.Value{Kind: rules.KindString, Str: field}, nil
+	}
+	if err == nil {
+		return rules.Value{Kind: rules.KindInt, Int: n}, nil
+	}
+	return rules.Value{Kind: rules.KindString, Str: field}, nil
+}
+
+func colOf(line string, field int) int {
+	col := 1
+	for i := 0; i < field; i++ {
+		j := strings.IndexByte(line[col-1:], '\t')
+		if j < 0 {
+			break
+		}
+		col += j + 1
+	}
+	return col
+}
+
+// writeOutputs writes .output relations (to DIR/NAME.csv, or stdout for
+// "-") and prints .printsize relations.
+func writeOutputs(inst *rules.Instance, m *datalog.Model, dir string, stdout io.Writer) error {
+	dom := inst.Domain()
+	for _, io := range m.IO {
+		switch io.Kind {
+		case datalog.IOPrintSize:
+			n, err := inst.Size(io.Name)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "%s\t%d\n", io.Name, n)
+		case datalog.IOOutput:
+			tu, err := inst.Tuples(io.Name)
+			if err != nil {
+				return err
+			}
+			var b strings.Builder
+			for t := range tu.All() {
+				for i, a := range t {
+					if i > 0 {
+						b.WriteByte('\t')
+					}
+					v := dom.Value(a)
+					if v.Kind == rules.KindString {
+						b.WriteString(v.Str)
+					} else {
+						b.WriteString(v.String())
+					}
+				}
+				b.WriteByte('\n')
+			}
+			if dir == "-" {
+				fmt.Fprintf(stdout, "---------------\n%s\n===============\n%s===============\n", io.Name, b.String())
+				continue
+			}
+			path := filepath.Join(dir, io.Name+".csv")
+			if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+				return fmt.Errorf("cannot write output %s: %w", io.Name, err)
+			}
+		}
+	}
+	return nil
+}

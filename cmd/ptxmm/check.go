@@ -1,0 +1,60 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/ptxmm/ptxmm"
+	"github.com/ptxmm/ptxmm/checker"
+	"github.com/ptxmm/ptxmm/cli"
+)
+
+func runCheck(args []string) int {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	opts := checker.DefaultOptions()
+	model := fs.String("model", "", "model `FILE.dl` to use instead of the embedded PTX model")
+	jsonOut := fs.Bool("json", false, "print one JSON object per test instead of herd7's layout")
+	expect := fs.String("expect", "", "compare verdicts with an expected-results `CSV` (FILE.csv or FILE.csv:COLUMN)")
+	fs.IntVar(&opts.Exec.Unroll, "unroll", opts.Exec.Unroll, "times a thread may take a backward branch before its run is cut")
+	fs.IntVar(&opts.MaxCandidates, "max-candidates", opts.MaxCandidates, "candidate executions allowed per test")
+	fs.IntVar(&opts.Exec.MaxRuns, "max-runs", opts.Exec.MaxRuns, "runs one thread may have")
+	fs.DurationVar(&opts.Timeout, "timeout", opts.Timeout, "time allowed per test")
+	fs.BoolVar(&opts.Explain, "explain", false, "for each forbidden outcome, print the checks that reject it with a witness")
+	workers := fs.Int("j", 0, "tests checked in parallel (default: one per CPU)")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: ptxmm check [flags] FILE|DIR...\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return cli.ExitError
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(os.Stderr, "ptxmm check: no tests given: name .litmus or .test files, or directories")
+		return cli.ExitError
+	}
+	m, err := loadModel(*model)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return cli.ExitError
+	}
+	return cli.Check(cli.CheckConfig{Model: m, Options: opts, JSON: *jsonOut, Expect: *expect, Workers: *workers, Files: fs.Args()}, os.Stdout, os.Stderr)
+}
+
+// loadModel loads -model FILE, or the embedded model when file is empty.
+func loadModel(file string) (*checker.Model, error) {
+	var m *checker.Model
+	var err error
+	if file == "" {
+		m, err = ptxmm.DefaultModel()
+	} else {
+		m, err = ptxmm.LoadModel(file)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s", cli.Quoted(err))
+	}
+	for _, w := range m.Warnings {
+		fmt.Fprintln(os.Stderr, w.Quoted())
+	}
+	return m, nil
+}

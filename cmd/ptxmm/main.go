@@ -1,0 +1,41 @@
+// Command ptxmm checks PTX litmus tests against the PTX memory consistency
+// model written as Datalog, evaluates standalone Datalog programs, and lets
+// you explore a model. Run "ptxmm help" for the subcommands.
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+const usage = `ptxmm: an executable PTX memory consistency model
+
+Usage:
+  ptxmm check [flags] FILE|DIR...   check litmus tests (.litmus, .test) against the model
+  ptxmm eval [flags] PROGRAM.dl     evaluate a standalone Datalog program
+  ptxmm help                        show this help
+
+Run "ptxmm COMMAND -h" for the flags of a command.
+`
+
+func run(args []string) int {
+	if len(args) == 0 {
+		fmt.Fprint(os.Stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "check":
+		return runCheck(args[1:])
+	case "eval":
+		return runEval(args[1:])
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(os.Stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(os.Stderr, "ptxmm: unknown command %q\n\n%s", args[0], usage)
+	return 2
+}

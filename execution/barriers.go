@@ -1,0 +1,306 @@
+package execution
+
+import (
+	"fmt"
+
+	"github.com/ptxmm/ptxmm/litmus"
+)
+
+// Barrier semantics (docs/model.md, "Barriers"):
+//
+//   - Arrivals at the same barrier are those of threads of one CTA with the
+//     same instance and the same logical barrier id (bar.cta is CTA-scoped).
+//   - Without a thread count, the barrier waits for every thread of the CTA
+//     whose code has a barrier of that instance whose id may equal the
+//     arrivals' id; the k-th arrivals of those threads complete together.
+//     If one of them never arrives, the barrier never completes.
+//   - With a count N, the arrivals complete in groups of exactly N; which
+//     arrivals form a group is chosen at run time; fewer than N left over
+//     never complete.
+//   - A bar.sync arrival whose barrier never completes blocks its thread
+//     forever; a bar.arrive never blocks.
+//   - Groups complete in an order: a thread that waited at one barrier
+//     arrives at the next only after the first completed, so a choice in
+//     which two groups wait for each other is not an execution (deadlock).
+
+// barrierArrival is one barrier event of a candidate.
+type barrierArrival struct {
+	ev      int // global event index
+	thread  int
+	cta     int
+	inst    int64
+	id      int64
+	count   int64
+	sync    bool
+	blocked bool // the thread's run ends blocked at this arrival
+	gen     int  // how many earlier arrivals of this thread share the key
+}
+
+type barrierKey struct {
+	cta      int
+	inst, id int64
+}
+
+// barrierGroupings lists every valid way the barrier arrivals of a
+// combination of runs complete. Each grouping is a list of groups of global
+// event indices. It returns nil when no grouping is consistent with the
+// runs (their blocked/passed statuses), and [][][]int{nil} when there are
+// no barriers.
+func barrierGroupings(t *litmus.Test, arrivals []barrierArrival) ([][][]int, error) {
+	if len(arrivals) == 0 {
+		return [][][]int{nil}, nil
+	}
+	byKey := map[barrierKey][]barrierArrival{}
+	var keys []barrierKey
+	for _, a := range arrivals {
+		k := barrierKey{a.cta, a.inst, a.id}
+		if _, ok := byKey[k]; !ok {
+			keys = append(keys, k)
+		}
+		byKey[k] = append(byKey[k], a)
+	}
+	// Options per barrier: each option is a list of groups.
+	var options [][][][]int
+	for _, k := range keys {
+		as := byKey[k]
+		count := as[0].count
+		for _, a := range as[1:] {
+			if (a.count < 0) != (count < 0) || (count >= 0 && a.count != count) {
+				return nil, fmt.Errorf("barrier instance %d, id %d in CTA %d is used with different thread counts", k.inst, k.id, k.cta)
+			}
+		}
+		var opts [][][]int
+		if count < 0 {
+			opts = groupsWithoutCount(t, k, as, arrivals)
+		} else {
+			opts = groupsWithCount(as, int(count))
+		}
+		if len(opts) == 0 {
+			return nil, nil
+		}
+		options = append(options, opts)
+	}
+	var out [][][]int
+	choice := make([]int, len(options))
+	for {
+		var groups [][]int
+		for i, o := range options {
+			groups = append(groups, o[choice[i]]...)
+		}
+		if groupingConsistent(groups, arrivals) {
+			out = append(out, groups)
+		}
+		i := 0
+		for ; i < len(options); i++ {
+			choice[i]++
+			if choice[i] < len(options[i]) {
+				break
+			}
+			choice[i] = 0
+		}
+		if i == len(options) {
+			return out, nil
+		}
+	}
+}
+
+// groupsWithoutCount: the k-th arrivals of every expected thread complete
+// together, provided every expected thread arrives.
+func groupsWithoutCount(t *litmus.Test, k barrierKey, as []barrierArrival, all []barrierArrival) [][][]int {
+	byGen := map[int][]barrierArrival{}
+	maxGen := 0
+	for _, a := range as {
+		byGen[a.gen] = append(byGen[a.gen], a)
+		if a.gen > maxGen {
+			maxGen = a.gen
+		}
+	}
+	var groups [][]int
+	for g := 0; g <= maxGen; g++ {
+		members := byGen[g]
+		arrived := map[int]bool{}
+		for _, a := range members {
+			arrived[a.thread] = true
+		}
+		complete := true
+		for _, th := range t.Threads {
+			if CTAKey(th) != k.cta || arrived[th.Index] || !mayUseBarrier(th, k) {
+				continue
+			}
+			// A thread that arrived at this instance with another id in this
+			// generation is waiting elsewhere, not here.
+			elsewhere := false
+			for _, o := range all {
+				if o.thread == th.Index && o.cta == k.cta && o.inst == k.inst && o.id != k.id && o.gen == g {
+					elsewhere = true
+				}
+			}
+			if !elsewhere {
+				complete = false
+			}
+		}
+		if complete {
+			var grp []int
+			for _, a := range members {
+				grp = append(grp, a.ev)
+			}
+			groups = append(groups, grp)
+		}
+	}
+	// Validity of blocked/passed statuses is checked by groupingConsistent.
+	return [][][]int{groups}
+}
+
+// mayUseBarrier reports whether a thread's code has a barrier instruction
+// that may arrive at the barrier k.
+func mayUseBarrier(th *litmus.Thread, k barrierKey) bool {
+	for _, in := range th.Instrs {
+		if in.Op != litmus.OpBarrier {
+			continue
+		}
+		if in.Instance.Kind == litmus.OperandImm && in.Instance.Imm != k.inst {
+			continue
+		}
+		if in.BarID.Kind == litmus.OperandImm && in.BarID.Imm != k.id {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// groupsWithCount lists every partition of the arrivals into groups of
+// exactly n (no thread twice in a group), leaving fewer than n unassigned.
+func groupsWithCount(as []barrierArrival, n int) [][][]int {
+	full := len(as) / n
+	var out [][][]int
+	used := make([]bool, len(as))
+	var groups [][]int
+	var rec func(start, left int)
+	rec = func(start, left int) {
+		if left == 0 {
+			out = append(out, append([][]int(nil), groups...))
+			return
+		}
+		first := -1
+		for i := start; i < len(as); i++ {
+			if !used[i] {
+				first = i
+				break
+			}
+		}
+		if first < 0 {
+			return
+		}
+		// Either the first free arrival starts a group...
+		used[first] = true
+		var pick func(from int, grp []int)
+		pick = func(from int, grp []int) {
+			if len(grp) == n {
+				groups = append(groups, append([]int(nil), grp...))
+				rec(first+1, left-1)
+				groups = groups[:len(groups)-1]
+				return
+			}
+			for j := from; j < len(as); j++ {
+				if used[j] || sameThreadIn(as, grp, as[j]) {
+					continue
+				}
+				used[j] = true
+				pick(j+1, append(grp, as[j].ev))
+				used[j] = false
+			}
+		}
+		pick(first+1, []int{as[first].ev})
+		used[first] = false
+		// ...or it is left over, when the leftovers stay fewer than n.
+		free := 0
+		for i := range as {
+			if !used[i] {
+				free++
+			}
+		}
+		if free-1 >= left*n {
+			used[first] = true
+			rec(first+1, left)
+			used[first] = false
+		}
+	}
+	rec(0, full)
+	return out
+}
+
+func sameThreadIn(as []barrierArrival, grp []int, a barrierArrival) bool {
+	for _, ev := range grp {
+		for _, b := range as {
+			if b.ev == ev && b.thread == a.thread {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// groupingConsistent checks that exactly the passed bar.sync arrivals are in
+// completed groups, and that the groups can complete in some order.
+func groupingConsistent(groups [][]int, arrivals []barrierArrival) bool {
+	groupOf := map[int]int{}
+	for gi, g := range groups {
+		for _, ev := range g {
+			groupOf[ev] = gi
+		}
+	}
+	for _, a := range arrivals {
+		_, inGroup := groupOf[a.ev]
+		if a.sync && inGroup == a.blocked {
+			return false
+		}
+	}
+	// Group g1 must complete before g2 when a thread waits at g1 and then
+	// arrives at g2.
+	succ := make([][]int, len(groups))
+	for _, a := range arrivals {
+		g2, ok := groupOf[a.ev]
+		if !ok {
+			continue
+		}
+		for _, b := range arrivals {
+			if b.thread != a.thread || b.ev >= a.ev || !b.sync {
+				continue
+			}
+			if g1, ok := groupOf[b.ev]; ok && g1 != g2 {
+				succ[g1] = append(succ[g1], g2)
+			}
+		}
+	}
+	return acyclicInts(succ)
+}
+
+// acyclicInts tests a small graph for cycles by repeated removal of sources.
+func acyclicInts(succ [][]int) bool {
+	indeg := make([]int, len(succ))
+	for _, ss := range succ {
+		for _, s := range ss {
+			indeg[s]++
+		}
+	}
+	var queue []int
+	for v, d := range indeg {
+		if d == 0 {
+			queue = append(queue, v)
+		}
+	}
+	seen := 0
+	for len(queue) > 0 {
+		v := queue[0]
+		queue = queue[1:]
+		seen++
+		for _, s := range succ[v] {
+			indeg[s]--
+			if indeg[s] == 0 {
+				queue = append(queue, s)
+			}
+		}
+	}
+	return seen == len(succ)
+}

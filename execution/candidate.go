@@ -1,0 +1,389 @@
+package execution
+
+import (
+	"github.com/ptxmm/ptxmm/litmus"
+)
+
+// Execution is one candidate execution: a run per thread, the initial
+// writes, the write each read reads from (and so every value), and the
+// barrier groups that completed. Enumerate reuses one Execution value for
+// consecutive candidates; call Clone to keep one.
+type Execution struct {
+	Test   *litmus.Test
+	Layout *Layout
+	// Events lists the initial writes (one per location, in location order)
+	// followed by each thread's events in program order.
+	Events []Event
+	Runs   []*Run
+	// ThreadStart[t] is the index of thread t's first event.
+	ThreadStart []int
+	// RF[i] is the write event read by read event i, and -1 for the others.
+	RF []int
+	// RMW, Addr, Data and Ctrl relate global event indices.
+	RMW, Addr, Data, Ctrl [][2]int
+	// BarGroups lists the barrier arrivals that completed together.
+	BarGroups [][]int
+	// Combo identifies the combination of runs (index of each thread's run).
+	Combo []int
+	// Undetermined is set when reads-from and data dependencies form a
+	// cycle, so that some values are not determined (out of thin air); the
+	// values of such reads are left at 0.
+	Undetermined bool
+	known        []bool
+}
+
+// Clone returns a copy that later enumeration steps do not modify.
+func (x *Execution) Clone() *Execution {
+	c := *x
+	c.Events = append([]Event(nil), x.Events...)
+	c.Runs = append([]*Run(nil), x.Runs...)
+	c.ThreadStart = append([]int(nil), x.ThreadStart...)
+	c.RF = append([]int(nil), x.RF...)
+	c.RMW = append([][2]int(nil), x.RMW...)
+	c.Addr = append([][2]int(nil), x.Addr...)
+	c.Data = append([][2]int(nil), x.Data...)
+	c.Ctrl = append([][2]int(nil), x.Ctrl...)
+	c.BarGroups = append([][]int(nil), x.BarGroups...)
+	c.Combo = append([]int(nil), x.Combo...)
+	c.known = append([]bool(nil), x.known...)
+	return &c
+}
+
+// Blocked reports whether thread t's run ends blocked at a barrier.
+func (x *Execution) Blocked(t int) bool { return x.Runs[t].Status == Blocked }
+
+// Label describes event i for people.
+func (x *Execution) Label(i int) string { return x.Events[i].Label(x.Test, x.Layout) }
+
+// Reg returns the final value of a thread's register: the value its run
+// last assigned, its initial value, or 0 if the thread finished without
+// writing it. A thread blocked at a barrier has no value for a register it
+// had not written (ok is false).
+func (x *Execution) Reg(t int, name string) (Value, bool) {
+	r := x.Runs[t]
+	s, ok := r.Regs[name]
+	if !ok {
+		return Int(0), r.Status == Finished
+	}
+	v, ok, err := s.eval(x.readValue(t))
+	if err != nil || !ok {
+		return Int(0), false
+	}
+	return v, true
+}
+
+// readValue returns the value lookup of thread t's reads.
+func (x *Execution) readValue(t int) func(int) (Value, bool) {
+	base := x.ThreadStart[t]
+	return func(local int) (Value, bool) {
+		g := base + local
+		return x.Events[g].Value, x.known[g]
+	}
+}
+
+// Stats counts what an enumeration visited.
+type Stats struct {
+	Combinations int // combinations of runs
+	Candidates   int // candidate executions yielded
+}
+
+// Enumerate calls yield for every candidate execution, until yield returns
+// false. It stops with a LimitError after maxCandidates candidates (0 means
+// no limit).
+func (a *Analysis) Enumerate(maxCandidates int, yield func(*Execution) bool) (Stats, error) {
+	var st Stats
+	t := a.Test
+	nth := len(t.Threads)
+	for _, runs := range a.Runs {
+		if len(runs) == 0 {
+			return st, nil
+		}
+	}
+	combo := make([]int, nth)
+	x := &Execution{Test: t, Layout: a.Layout, Runs: make([]*Run, nth), ThreadStart: make([]int, nth), Combo: combo}
+	for {
+		for i := range combo {
+			x.Runs[i] = a.Runs[i][combo[i]]
+		}
+		cont, err := a.enumerateCombo(x, &st, maxCandidates, yield)
+		if err != nil || !cont {
+			return st, err
+		}
+		i := 0
+		for ; i < nth; i++ {
+			combo[i]++
+			if combo[i] < len(a.Runs[i]) {
+				break
+			}
+			combo[i] = 0
+		}
+		if i == nth {
+			return st, nil
+		}
+	}
+}
+
+// comboSearch is the reads-from search of one combination of runs.
+type comboSearch struct {
+	a       *Analysis
+	x       *Execution
+	reads   []int
+	choices [][]int
+	owner   []int // thread of each event (-1 for initial writes)
+	st      *Stats
+	max     int
+	yield   func(*Execution) bool
+	err     error
+	stop    bool
+}
+
+// enumerateCombo builds the events of one combination of runs and searches
+// its reads-from choices.
+func (a *Analysis) enumerateCombo(x *Execution, st *Stats, maxCandidates int, yield func(*Execution) bool) (bool, error) {
+	l := a.Layout
+	x.Events = x.Events[:0]
+	for loc, info := range l.Locs {
+		x.Events = append(x.Events, Event{Kind: KindWrite, Thread: -1, Addr: info.Root, Loc: loc, Value: Int(info.Init), Sym: constSym(Int(info.Init))})
+	}
+	x.RMW, x.Addr, x.Data, x.Ctrl = x.RMW[:0], x.Addr[:0], x.Data[:0], x.Ctrl[:0]
+	owner := make([]int, len(l.Locs))
+	for i := range owner {
+		owner[i] = -1
+	}
+	for t, r := range x.Runs {
+		base := len(x.Events)
+		x.ThreadStart[t] = base
+		x.Events = append(x.Events, r.Events...)
+		for range r.Events {
+			owner = append(owner, t)
+		}
+		shift := func(dst *[][2]int, src [][2]int) {
+			for _, p := range src {
+				*dst = append(*dst, [2]int{p[0] + base, p[1] + base})
+			}
+		}
+		shift(&x.RMW, r.RMW)
+		shift(&x.Addr, r.Addr)
+		shift(&x.Data, r.Data)
+		shift(&x.Ctrl, r.Ctrl)
+	}
+	st.Combinations++
+	n := len(x.Events)
+	x.RF = resize(x.RF, n, -1)
+	x.known = x.known[:0]
+	for i := range x.Events {
+		x.known = append(x.known, x.Events[i].Thread < 0)
+	}
+	s := &comboSearch{a: a, x: x, owner: owner, st: st, max: maxCandidates, yield: yield}
+	for i, ev := range x.Events {
+		if ev.Kind != KindRead {
+			continue
+		}
+		var ws []int
+		for j, w := range x.Events {
+			if w.Kind == KindWrite && w.Loc == ev.Loc {
+				ws = append(ws, j)
+			}
+		}
+		s.reads = append(s.reads, i)
+		s.choices = append(s.choices, ws)
+	}
+	s.search(0)
+	return !s.stop, s.err
+}
+
+func resize(s []int, n, fill int) []int {
+	if cap(s) < n {
+		s = make([]int, n)
+	}
+	s = s[:n]
+	for i := range s {
+		s[i] = fill
+	}
+	return s
+}
+
+// search assigns reads-from to reads[k:], pruning as soon as a run's
+// constraint is decided false.
+func (s *comboSearch) search(k int) {
+	if s.stop {
+		return
+	}
+	x := s.x
+	if k == len(s.reads) {
+		s.leaf()
+		return
+	}
+	r := s.reads[k]
+	for _, w := range s.choices[k] {
+		x.RF[r] = w
+		if s.propagate() && s.constraintsHold(false) {
+			s.search(k + 1)
+		}
+		s.forgetValues()
+		if s.stop {
+			break
+		}
+	}
+	x.RF[r] = -1
+}
+
+// propagate computes every value the current reads-from determines. It
+// returns false only on an evaluation error (recorded in s.err).
+func (s *comboSearch) propagate() bool {
+	x := s.x
+	for changed := true; changed; {
+		changed = false
+		for _, r := range s.reads {
+			w := x.RF[r]
+			if w < 0 || x.known[r] {
+				continue
+			}
+			v, ok := s.writeValue(w)
+			if !ok {
+				continue
+			}
+			x.Events[r].Value = v
+			x.known[r] = true
+			changed = true
+		}
+	}
+	return s.err == nil
+}
+
+// writeValue computes a write's value if the reads it depends on are known.
+func (s *comboSearch) writeValue(w int) (Value, bool) {
+	x := s.x
+	ev := &x.Events[w]
+	if ev.Thread < 0 {
+		return ev.Value, true
+	}
+	v, ok, err := ev.Sym.eval(x.readValue(ev.Thread))
+	if err != nil {
+		s.err = errAt(ev.Instr.Pos, "%v (in %q)", err, ev.Instr.Text)
+		s.stop = true
+		return Value{}, false
+	}
+	return v, ok
+}
+
+// forgetValues resets the values of thread reads, to be recomputed for the
+// next choice.
+func (s *comboSearch) forgetValues() {
+	for _, r := range s.reads {
+		s.x.known[r] = false
+	}
+}
+
+// constraintsHold checks the constraints whose values are known; with all
+// set, an undecidable constraint (a thin-air value) is accepted.
+func (s *comboSearch) constraintsHold(final bool) bool {
+	x := s.x
+	for t, run := range x.Runs {
+		look := x.readValue(t)
+		for _, c := range run.Constraints {
+			v, ok, err := c.Cond.eval(look)
+			if err != nil {
+				s.err = errAt(c.Pos, "%v", err)
+				s.stop = true
+				return false
+			}
+			if ok && (v.N != 0) != c.Want {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// leaf completes a full reads-from choice: resolves the remaining values
+// and the barrier operands, and yields one candidate per barrier grouping.
+func (s *comboSearch) leaf() {
+	x := s.x
+	x.Undetermined = false
+	for _, r := range s.reads {
+		if !x.known[r] {
+			x.Undetermined = true
+			x.Events[r].Value = Int(0)
+		}
+	}
+	for i := range x.Events {
+		ev := &x.Events[i]
+		if ev.Kind == KindWrite && ev.Thread >= 0 {
+			if v, ok := s.writeValue(i); ok {
+				ev.Value = v
+			} else {
+				ev.Value = Int(0)
+			}
+		}
+	}
+	if s.stop {
+		return
+	}
+	arrivals, ok := s.arrivals()
+	if !ok {
+		return
+	}
+	groupings, err := barrierGroupings(s.a.Test, arrivals)
+	if err != nil {
+		s.err, s.stop = err, true
+		return
+	}
+	for _, g := range groupings {
+		x.BarGroups = g
+		s.st.Candidates++
+		if s.max > 0 && s.st.Candidates > s.max {
+			s.err = &LimitError{Limit: "candidate executions", Value: s.max, Flag: "-max-candidates",
+				What: "test " + s.a.Test.Name + " has more candidate executions than that"}
+			s.stop = true
+			return
+		}
+		if !s.yield(x) {
+			s.stop = true
+			return
+		}
+	}
+}
+
+// arrivals resolves the barrier arrivals of the candidate; it returns false
+// when a barrier operand is not determined.
+func (s *comboSearch) arrivals() ([]barrierArrival, bool) {
+	x := s.x
+	var out []barrierArrival
+	gens := map[[4]int64]int{}
+	for t, r := range x.Runs {
+		base := x.ThreadStart[t]
+		cta := CTAKey(s.a.Test.Threads[t])
+		look := x.readValue(t)
+		for i := range r.Events {
+			ev := &x.Events[base+i]
+			if ev.Kind != KindBarrier {
+				continue
+			}
+			vals := [3]int64{0, 0, -1}
+			for k, sym := range []*Sym{ev.BarInstSym, ev.BarIDSym, ev.BarCountSym} {
+				if sym == nil {
+					continue
+				}
+				v, ok, err := sym.eval(look)
+				if err != nil || !ok || v.IsAddr {
+					return nil, false
+				}
+				vals[k] = v.N
+			}
+			if ev.BarCountSym != nil && vals[2] <= 0 {
+				s.err = errAt(ev.Instr.Pos, "barrier thread count %d is not positive", vals[2])
+				s.stop = true
+				return nil, false
+			}
+			ev.BarInstance, ev.BarID, ev.BarCount = vals[0], vals[1], vals[2]
+			key := [4]int64{int64(t), int64(cta), vals[0], vals[1]}
+			out = append(out, barrierArrival{
+				ev: base + i, thread: t, cta: cta, inst: vals[0], id: vals[1], count: vals[2],
+				sync: ev.BarSync, blocked: r.Status == Blocked && i == len(r.Events)-1, gen: gens[key],
+			})
+			gens[key]++
+		}
+	}
+	return out, true
+}

@@ -1,0 +1,180 @@
+package execution
+
+import (
+	"fmt"
+
+	"github.com/ptxmm/ptxmm/litmus"
+	"github.com/ptxmm/ptxmm/source"
+)
+
+// Layout maps a test's address names to memory locations.
+//
+// Every plain declaration is a memory location; an alias names another
+// virtual address of an existing location. A memory operation has three
+// addresses the model can compare: its virtual address (the name it uses),
+// its generic address (for a surface, texture or constant reference, the
+// generic address the reference aliases; for a generic address, itself) and
+// its physical location. Shared-memory locations exist once per CTA.
+type Layout struct {
+	Addrs []AddrInfo
+	// Locs lists the physical locations: global ones once, shared ones once
+	// per CTA of the test.
+	Locs   []LocInfo
+	byName map[string]int
+	// locOf[a][cta] is the location of address a seen from a CTA (global
+	// addresses have the same location in every CTA).
+	locOf []map[int]int
+	names []string
+}
+
+// AddrInfo describes one address name.
+type AddrInfo struct {
+	Name    string
+	Kind    litmus.Proxy
+	Space   litmus.Space
+	Root    int // index of the plain declaration this address resolves to
+	Generic int // index of the generic address (itself for generic addresses)
+	Init    int64
+}
+
+// LocInfo describes one physical location.
+type LocInfo struct {
+	Root int // the address index of its plain declaration
+	CTA  int // the CTA owning it for shared memory, -1 for global memory
+	Init int64
+	Name string // "x", or "x@cta1" for per-CTA shared locations
+}
+
+// NewLayout resolves the test's addresses, reporting alias cycles and
+// aliases of undeclared names.
+func NewLayout(t *litmus.Test) (*Layout, error) {
+	l := &Layout{byName: map[string]int{}}
+	var errs source.List
+	for i, a := range t.Addresses {
+		if _, dup := l.byName[a.Name]; dup {
+			errs.Add(a.Pos, "address %s is declared twice", a.Name)
+			continue
+		}
+		l.byName[a.Name] = i
+		l.Addrs = append(l.Addrs, AddrInfo{Name: a.Name, Kind: a.Kind, Space: a.Space, Root: -1, Generic: -1, Init: a.Init})
+		l.names = append(l.names, a.Name)
+	}
+	if errs.HasErrors() {
+		return nil, errs
+	}
+	for i := range l.Addrs {
+		root, err := l.resolve(t, i)
+		if err != nil {
+			errs.Add(t.Addresses[i].Pos, "%v", err)
+			continue
+		}
+		l.Addrs[i].Root = root
+		l.Addrs[i].Space = l.Addrs[root].Space
+		l.Addrs[i].Init = l.Addrs[root].Init
+	}
+	if errs.HasErrors() {
+		return nil, errs
+	}
+	for i, a := range l.Addrs {
+		if a.Kind == litmus.ProxyGeneric {
+			l.Addrs[i].Generic = i
+			continue
+		}
+		// A surface/texture/constant reference reaches memory through the
+		// generic address it aliases (which may itself be a generic alias).
+		target := t.Addresses[i].AliasOf
+		g := l.byName[target]
+		for l.Addrs[g].Kind != litmus.ProxyGeneric {
+			g = l.byName[t.Addresses[g].AliasOf]
+		}
+		l.Addrs[i].Generic = g
+	}
+	ctas := map[int]bool{}
+	for _, th := range t.Threads {
+		ctas[CTAKey(th)] = true
+	}
+	l.locOf = make([]map[int]int, len(l.Addrs))
+	rootLoc := map[[2]int]int{}
+	for i, a := range l.Addrs {
+		l.locOf[i] = map[int]int{}
+		if a.Space == litmus.SpaceGlobal {
+			key := [2]int{a.Root, -1}
+			loc, ok := rootLoc[key]
+			if !ok {
+				loc = len(l.Locs)
+				l.Locs = append(l.Locs, LocInfo{Root: a.Root, CTA: -1, Init: a.Init, Name: l.Addrs[a.Root].Name})
+				rootLoc[key] = loc
+			}
+			l.locOf[i][-1] = loc
+			continue
+		}
+		for _, cta := range sortedKeys(ctas) {
+			key := [2]int{a.Root, cta}
+			loc, ok := rootLoc[key]
+			if !ok {
+				loc = len(l.Locs)
+				name := l.Addrs[a.Root].Name
+				if len(ctas) > 1 {
+					name = fmt.Sprintf("%s@gpu%d.cta%d", name, cta>>20, cta&(1<<20-1))
+				}
+				l.Locs = append(l.Locs, LocInfo{Root: a.Root, CTA: cta, Init: a.Init, Name: name})
+				rootLoc[key] = loc
+			}
+			l.locOf[i][cta] = loc
+		}
+	}
+	return l, nil
+}
+
+func (l *Layout) resolve(t *litmus.Test, i int) (int, error) {
+	seen := map[int]bool{}
+	for {
+		if seen[i] {
+			return 0, fmt.Errorf("address %s is part of an alias cycle", t.Addresses[i].Name)
+		}
+		seen[i] = true
+		target := t.Addresses[i].AliasOf
+		if target == "" {
+			return i, nil
+		}
+		j, ok := l.byName[target]
+		if !ok {
+			return 0, fmt.Errorf("address %s aliases %s, which is not declared", t.Addresses[i].Name, target)
+		}
+		i = j
+	}
+}
+
+// Addr returns the index of an address name.
+func (l *Layout) Addr(name string) (int, bool) {
+	i, ok := l.byName[name]
+	return i, ok
+}
+
+// Loc returns the physical location an address denotes for a thread in cta.
+func (l *Layout) Loc(addr, cta int) int {
+	if loc, ok := l.locOf[addr][-1]; ok {
+		return loc
+	}
+	return l.locOf[addr][cta]
+}
+
+// AddrNames lists the address names by index (for printing address values).
+func (l *Layout) AddrNames() []string { return l.names }
+
+func sortedKeys(m map[int]bool) []int {
+	var out []int
+	for k := range m {
+		out = append(out, k)
+	}
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j] < out[j-1]; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+// CTAKey identifies a thread's CTA across GPUs: CTA numbers restart on
+// every GPU.
+func CTAKey(th *litmus.Thread) int { return th.GPU<<20 | th.CTA }

@@ -1,0 +1,114 @@
+package execution
+
+import (
+	"sort"
+
+	"github.com/ptxmm/ptxmm/litmus"
+)
+
+// Options bound the enumeration.
+type Options struct {
+	// Unroll is how many times a run may take a backward branch (per
+	// thread) before it is cut.
+	Unroll int
+	// MaxRuns bounds the runs of one thread (-max-runs).
+	MaxRuns int
+	// SpinReduction leaves out failed spin-loop iterations (see
+	// explorer.jump). It is sound for models whose checks can only lose
+	// violations when events are removed (rules.Program.EventMonotone).
+	SpinReduction bool
+}
+
+// DefaultOptions are the bounds the command line starts from.
+func DefaultOptions() Options {
+	return Options{Unroll: 2, MaxRuns: 100000}
+}
+
+// Analysis is everything about a test that does not depend on the choices
+// made by a candidate execution: its memory layout and each thread's runs.
+type Analysis struct {
+	Test   *litmus.Test
+	Layout *Layout
+	// Runs lists each thread's runs (finished or blocked).
+	Runs [][]*Run
+	// Cut counts the runs abandoned at the unrolling bound, per thread.
+	Cut []int
+	// Spins counts failed spin-loop iterations left out, per thread.
+	Spins []int
+	opts  Options
+}
+
+// Prepare analyses a test: its layout and the runs of each thread.
+func Prepare(t *litmus.Test, opts Options) (*Analysis, error) {
+	l, err := NewLayout(t)
+	if err != nil {
+		return nil, err
+	}
+	addrValues := storedAddresses(t, l)
+	a := &Analysis{Test: t, Layout: l, opts: opts, Cut: make([]int, len(t.Threads)), Spins: make([]int, len(t.Threads))}
+	for _, th := range t.Threads {
+		ex := newExplorer(t, th, l, opts.Unroll, addrValues)
+		ex.spinReduction = opts.SpinReduction
+		var runs []*Run
+		ex.emit = func(r *Run) error {
+			runs = append(runs, r)
+			if len(runs) > opts.MaxRuns {
+				return &LimitError{Limit: "runs per thread", Value: opts.MaxRuns, Flag: "-max-runs",
+					What: "thread " + th.Name + " has more runs than that"}
+			}
+			return nil
+		}
+		s, err := ex.start()
+		if err != nil {
+			return nil, err
+		}
+		if err := ex.explore(s); err != nil {
+			return nil, err
+		}
+		a.Runs = append(a.Runs, runs)
+		a.Cut[th.Index] = ex.cut
+		a.Spins[th.Index] = ex.spins
+	}
+	return a, nil
+}
+
+// storedAddresses lists the addresses the program uses as values (in
+// register initialisations, moves and stores): the only addresses a
+// register loaded from memory can hold.
+func storedAddresses(t *litmus.Test, l *Layout) []int {
+	seen := map[int]bool{}
+	add := func(name string) {
+		if a, ok := l.Addr(name); ok {
+			seen[a] = true
+		}
+	}
+	for _, ri := range t.RegInits {
+		if ri.Addr != "" {
+			add(ri.Addr)
+		}
+	}
+	for _, th := range t.Threads {
+		for _, in := range th.Instrs {
+			for _, o := range []litmus.Operand{in.Src, in.Src2, in.A, in.B} {
+				if o.Kind == litmus.OperandAddr {
+					add(o.Addr)
+				}
+			}
+		}
+	}
+	var out []int
+	for a := range seen {
+		out = append(out, a)
+	}
+	sort.Ints(out)
+	return out
+}
+
+// CutRuns is the total number of runs cut at the unrolling bound.
+func (a *Analysis) CutRuns() int {
+	n := 0
+	for _, c := range a.Cut {
+		n += c
+	}
+	return n
+}

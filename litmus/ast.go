@@ -1,0 +1,397 @@
+package litmus
+
+import "github.com/ptxmm/ptxmm/source"
+
+// Format names the file format a test was read from.
+type Format int
+
+const (
+	// FormatHerd is the herd7 / Dartagnan .litmus format.
+	FormatHerd Format = iota
+	// FormatNV is NVIDIA's mixed-proxy .test format.
+	FormatNV
+)
+
+func (f Format) String() string {
+	if f == FormatNV {
+		return "nv-test"
+	}
+	return "herd"
+}
+
+// Test is one litmus test: memory, threads, and what to check about the
+// final states. A .test template yields one Test per table row.
+type Test struct {
+	File     string // the path as given by the user
+	Name     string // "MP" for herd files; the file's base name for .test files
+	Format   Format
+	Instance int // the template row (1-based) of a .test template; 0 otherwise
+	Pos      source.Pos
+
+	Addresses []*Address // every address name, in declaration order
+	RegInits  []*RegInit // initial register values (herd init block)
+	Threads   []*Thread
+
+	// Condition is the final condition of a herd test; nil for .test files.
+	Condition *Condition
+	// Assertions are the assert/permit/check commands of a .test file.
+	Assertions []*Assertion
+}
+
+// Space is a PTX state space.
+type Space int
+
+const (
+	// SpaceGlobal is device (global) memory, shared by every thread.
+	SpaceGlobal Space = iota
+	// SpaceShared is CTA-shared memory: each CTA has its own copy.
+	SpaceShared
+)
+
+func (s Space) String() string {
+	if s == SpaceShared {
+		return "shared"
+	}
+	return "global"
+}
+
+// Proxy is a method of memory access (8.6).
+type Proxy int
+
+const (
+	// ProxyGeneric is the generic proxy of ordinary ld/st/atom/red.
+	ProxyGeneric Proxy = iota
+	// ProxySurface is the surface proxy (sust, suld).
+	ProxySurface
+	// ProxyTexture is the texture proxy (tld).
+	ProxyTexture
+	// ProxyConstant is the constant proxy (cold).
+	ProxyConstant
+)
+
+var proxyNames = [...]string{"generic", "surface", "texture", "constant"}
+
+func (p Proxy) String() string { return proxyNames[p] }
+
+// Address is a named virtual address. A plain declaration names a fresh
+// memory location. An alias names a second virtual address for the memory
+// location of AliasOf:
+//
+//   - a generic (physical) alias, herd "y @ generic aliases x" or .test
+//     ".global y physically aliases x", is a distinct generic virtual address;
+//   - a surface, texture or constant reference, herd "s @ surface aliases x"
+//     or .test ".surfref s virtually aliases x", is the handle through which
+//     that proxy reaches the generic address AliasOf.
+type Address struct {
+	Name    string
+	Space   Space
+	Kind    Proxy  // ProxyGeneric for plain addresses and generic aliases
+	AliasOf string // "" for a plain declaration
+	Init    int64  // initial value; meaningful for plain declarations only
+	HasInit bool   // whether the test gave an initial value explicitly
+	Pos     source.Pos
+}
+
+// RegInit sets a register's value before the thread starts. Value is either
+// an integer or, when Addr is non-empty, the address of a location.
+type RegInit struct {
+	Thread int // index into Test.Threads
+	Reg    string
+	Value  int64
+	Addr   string
+	Pos    source.Pos
+}
+
+// Thread is one thread of the test with its place in the thread hierarchy.
+type Thread struct {
+	Name    string // "P0", or "d0.b1.t0" in .test files
+	Index   int
+	GPU     int
+	Cluster int // equals CTA unless the test names clusters (see docs/model.md)
+	CTA     int
+	Instrs  []*Instr
+	Pos     source.Pos
+}
+
+// Op is an instruction kind.
+type Op int
+
+const (
+	// OpLoad reads memory: ld, suld, tld, cold.
+	OpLoad Op = iota
+	// OpStore writes memory: st, sust.
+	OpStore
+	// OpAtom is an atom instruction: read, modify, write.
+	OpAtom
+	// OpRed is a red (reduction) instruction: an atomic update without a result.
+	OpRed
+	// OpFence is a memory fence: fence.sc, fence.acq_rel, fence.acquire,
+	// fence.release, membar.
+	OpFence
+	// OpProxyFence is fence.proxy.{alias,surface,texture,constant}.
+	OpProxyFence
+	// OpBarrier is bar{.cta}.sync / bar{.cta}.arrive / barrier{.cta}.sync.
+	OpBarrier
+	// OpMov sets a register: herd "ld r0, 1" or "mov r0, r1".
+	OpMov
+	// OpArith is register arithmetic: add, sub, mul, and, or, xor.
+	OpArith
+	// OpBranch is a conditional branch: beq, bne.
+	OpBranch
+	// OpGoto is an unconditional branch.
+	OpGoto
+	// OpLabel marks a branch target; it executes nothing.
+	OpLabel
+)
+
+// Sem is the memory-ordering qualifier of an instruction.
+type Sem int
+
+const (
+	// SemWeak is .weak (and the default of ld/st without a qualifier).
+	SemWeak Sem = iota
+	// SemRelaxed is .relaxed.
+	SemRelaxed
+	// SemAcquire is .acquire.
+	SemAcquire
+	// SemRelease is .release.
+	SemRelease
+	// SemAcqRel is .acq_rel.
+	SemAcqRel
+	// SemSC is .sc (fences only).
+	SemSC
+	// SemVolatile is .volatile: relaxed at system scope (8.4.2).
+	SemVolatile
+	// SemMMIO is .mmio: strong (8.4.1).
+	SemMMIO
+)
+
+var semNames = [...]string{"weak", "relaxed", "acquire", "release", "acq_rel", "sc", "volatile", "mmio"}
+
+func (s Sem) String() string { return semNames[s] }
+
+// Scope is the scope qualifier of a strong operation (8.5).
+type Scope int
+
+const (
+	// ScopeNone marks an operation without a scope (weak operations).
+	ScopeNone Scope = iota
+	// ScopeCTA is .cta.
+	ScopeCTA
+	// ScopeCluster is .cluster.
+	ScopeCluster
+	// ScopeGPU is .gpu (membar.gl).
+	ScopeGPU
+	// ScopeSys is .sys.
+	ScopeSys
+)
+
+var scopeNames = [...]string{"", "cta", "cluster", "gpu", "sys"}
+
+func (s Scope) String() string { return scopeNames[s] }
+
+// BarrierKind tells bar.sync from bar.arrive.
+type BarrierKind int
+
+const (
+	// BarSync waits for the barrier to complete.
+	BarSync BarrierKind = iota
+	// BarArrive signals arrival without waiting.
+	BarArrive
+)
+
+// OperandKind tells what an Operand holds.
+type OperandKind int
+
+const (
+	// OperandNone is an absent operand.
+	OperandNone OperandKind = iota
+	// OperandReg is a register.
+	OperandReg
+	// OperandImm is an integer constant.
+	OperandImm
+	// OperandAddr is an address name, used as a value or as the memory operand.
+	OperandAddr
+)
+
+// Operand is an instruction argument.
+type Operand struct {
+	Kind OperandKind
+	Reg  string
+	Imm  int64
+	Addr string
+	Pos  source.Pos
+}
+
+// Instr is one instruction. Which fields are meaningful depends on Op; the
+// parsers fill exactly those.
+type Instr struct {
+	Op    Op
+	Pos   source.Pos
+	Text  string // the instruction as written, whitespace-normalised, for display
+	Sem   Sem
+	Scope Scope
+	Proxy Proxy // memory ops: the proxy of the access; proxy fences: the proxy named (see Alias)
+	Alias bool  // fence.proxy.alias
+
+	// Memory operations.
+	Dst    string  // destination register of loads and atoms; "" if none
+	Addr   Operand // the memory operand: an address name or a register holding an address
+	Src    Operand // the value stored, or the first operand of an atom/red
+	Src2   Operand // the second operand of atom.cas (the new value)
+	AtomOp string  // add, sub, inc, dec, exch, cas, and, or, xor, min, max
+	Filter *int64  // .test "ld r0, [x] == 1": only executions where the load returns this value
+
+	// Barriers.
+	BarKind  BarrierKind
+	Instance Operand // which barrier instance (herd format: first argument)
+	BarID    Operand // the logical barrier (herd format: second argument; default 0)
+	Count    Operand // the number of threads expected; OperandNone when absent
+
+	// Register operations and control flow.
+	ArithOp string  // add, sub, mul, and, or, xor
+	A, B    Operand // operands of OpArith / OpBranch / OpMov (A only)
+	Cmp     string  // "eq" or "ne" for OpBranch
+	Label   string  // OpLabel's name, or the target of OpBranch / OpGoto
+}
+
+// CondKind is the quantifier of a herd condition.
+type CondKind int
+
+const (
+	// CondExists holds when some consistent execution satisfies the expression.
+	CondExists CondKind = iota
+	// CondNotExists holds when no consistent execution does.
+	CondNotExists
+	// CondForall holds when every consistent execution does.
+	CondForall
+)
+
+func (k CondKind) String() string {
+	switch k {
+	case CondNotExists:
+		return "~exists"
+	case CondForall:
+		return "forall"
+	default:
+		return "exists"
+	}
+}
+
+// Condition is the final condition of a herd test.
+type Condition struct {
+	Kind CondKind
+	Expr Expr
+	Pos  source.Pos
+}
+
+// AssertKind is the command of a .test assertion.
+type AssertKind int
+
+const (
+	// AssertAlways (assert) holds when every consistent execution satisfies it.
+	AssertAlways AssertKind = iota
+	// AssertSometimes (permit) holds when at least one does.
+	AssertSometimes
+	// AssertCheck (check) reports which of the two it is.
+	AssertCheck
+)
+
+func (k AssertKind) String() string {
+	switch k {
+	case AssertSometimes:
+		return "permit"
+	case AssertCheck:
+		return "check"
+	default:
+		return "assert"
+	}
+}
+
+// Assertion is one assert/permit/check command of a .test file.
+type Assertion struct {
+	Kind AssertKind
+	Expr Expr
+	Name string
+	Pos  source.Pos
+}
+
+// Expr is a boolean condition over final register and memory values.
+type Expr interface {
+	exprNode()
+	Position() source.Pos
+}
+
+// And is a conjunction (herd /\, .test &&).
+type And struct {
+	L, R Expr
+	Pos  source.Pos
+}
+
+// Or is a disjunction (herd \/, .test ||).
+type Or struct {
+	L, R Expr
+	Pos  source.Pos
+}
+
+// Not is a negation (herd ~, .test !).
+type Not struct {
+	X   Expr
+	Pos source.Pos
+}
+
+// BoolLit is true or false.
+type BoolLit struct {
+	Value bool
+	Pos   source.Pos
+}
+
+// Cmp compares two terms with "==" or "!=".
+type Cmp struct {
+	Op   string
+	L, R Term
+	Pos  source.Pos
+}
+
+func (*And) exprNode()     {}
+func (*Or) exprNode()      {}
+func (*Not) exprNode()     {}
+func (*BoolLit) exprNode() {}
+func (*Cmp) exprNode()     {}
+
+// Position returns where the expression starts.
+func (e *And) Position() source.Pos { return e.Pos }
+
+// Position returns where the expression starts.
+func (e *Or) Position() source.Pos { return e.Pos }
+
+// Position returns where the expression starts.
+func (e *Not) Position() source.Pos { return e.Pos }
+
+// Position returns where the expression starts.
+func (e *BoolLit) Position() source.Pos { return e.Pos }
+
+// Position returns where the expression starts.
+func (e *Cmp) Position() source.Pos { return e.Pos }
+
+// TermKind tells what a Term denotes.
+type TermKind int
+
+const (
+	// TermReg is a thread's register: herd P1:r0 or 1:r0, .test r0.
+	TermReg TermKind = iota
+	// TermLoc is the final value of a memory location.
+	TermLoc
+	// TermConst is an integer constant.
+	TermConst
+)
+
+// Term is one side of a comparison.
+type Term struct {
+	Kind   TermKind
+	Thread int // TermReg: index into Test.Threads
+	Reg    string
+	Loc    string // TermLoc: an address name
+	Value  int64
+	Pos    source.Pos
+}

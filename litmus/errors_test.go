@@ -1,0 +1,160 @@
+package litmus
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/ptxmm/ptxmm/source"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// herdWith builds a two-thread herd test whose single instruction row is
+// row (cells separated by '|'), so that each error case only spells out what
+// it breaks. The row is on line 4.
+func herdWith(row string) string {
+	return "PTX T\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n" + row + "\nexists (P1:r0 == 1)\n"
+}
+
+// nvWith builds a .test file whose first thread's body is body; the body
+// starts on line 3.
+func nvWith(body string) string {
+	return ".global x;\nd0.b0.t0 {\n" + body + "\n}\nd0.b1.t0 {\n  ld r0, [x];\n}\nassert (r0 == 0) as a;\n"
+}
+
+// errorCases are inputs that must be rejected, with a substring of the
+// expected message and its line:col.
+var errorCases = []struct {
+	name, file, src, msg, at string
+}{
+	// Herd format.
+	{"unknown instruction", "t.litmus", herdWith(" ldx.weak r0, x | ld r0, x ;"), `unknown instruction "ldx.weak": expected ld, st`, "4:2"},
+	{"unknown qualifier", "t.litmus", herdWith(" ld.foo r0, x | ld r0, x ;"), `unknown qualifier .foo on ld`, "4:4"},
+	{"store cannot acquire", "t.litmus", herdWith(" st.acquire.gpu x, 1 | ld r0, x ;"), `st cannot be .acquire: expected .weak, .relaxed, .release, .volatile or .mmio`, "4:4"},
+	{"fence without scope", "t.litmus", herdWith(" fence.sc | ld r0, x ;"), `fence.sc needs a scope`, "4:2"},
+	{"weak with scope", "t.litmus", herdWith(" ld.weak.gpu r1, x | ld r0, x ;"), `weak operations take no scope`, "4:9"},
+	{"scope without order", "t.litmus", herdWith(" ld.gpu r1, x | ld r0, x ;"), `scope .gpu needs a memory order`, "4:4"},
+	{"volatile with scope", "t.litmus", herdWith(" st.volatile.cta x, 1 | ld r0, x ;"), `volatile operations take no scope`, "4:13"},
+	{"unknown label", "t.litmus", herdWith(" goto L9 | ld r0, x ;"), `unknown label "L9": thread P0 has no such label`, "4:7"},
+	{"duplicate label", "t.litmus", "PTX T\n{ }\n P0@cta 0,gpu 0 ;\n L1: ;\n L1: ;\nexists (x == 0)\n", `duplicate label "L1" in thread P0 (first defined at line 4)`, "5:2"},
+	{"too many cells", "t.litmus", herdWith(" ld r1, x | ld r0, x | st x, 1 ;"), `row has 3 cells, expected 2`, "4:22"},
+	{"too few cells", "t.litmus", herdWith(" ld r1, x ;"), `row has 1 cells, expected 2`, "4:11"},
+	{"missing row terminator", "t.litmus", herdWith(" ld r1, x | ld r0, x"), `expected ';' at the end of the row, found "exists"`, "5:1"},
+	{"alias of undeclared", "t.litmus", "PTX T\n{ x=0; y @ generic aliases z; }\n P0@cta 0,gpu 0 ;\n ld r0, y ;\nexists (P0:r0 == 1)\n", `alias target "z" is not declared`, "2:28"},
+	{"alias cycle", "t.litmus", "PTX T\n{ y @ generic aliases z;\n z @ surface aliases y; }\n P0@cta 0,gpu 0 ;\n ld r0, y ;\nexists (P0:r0 == 1)\n", `alias cycle: y -> z -> y`, "2:3"},
+	{"unknown alias kind", "t.litmus", "PTX T\n{ x=0; y @ shared aliases x; }\n P0@cta 0,gpu 0 ;\n ld r0, y ;\nexists (P0:r0 == 1)\n", `expected the kind of alias (generic, surface, texture or constant)`, "2:12"},
+	{"duplicate address", "t.litmus", "PTX T\n{ x=0;\nx=1; }\n P0@cta 0,gpu 0 ;\n ld r0, x ;\nexists (P0:r0 == 1)\n", `address "x" is already declared at line 2`, "3:1"},
+	{"unknown thread in condition", "t.litmus", "PTX T\n{ x=0; }\n P0@cta 0,gpu 0 ;\n ld r0, x ;\nexists (P0:r0 == 1 /\\ P5:r0 == 0)\n", `unknown thread P5 in the condition: the test has threads P0 to P0`, "5:23"},
+	{"unknown location in condition", "t.litmus", "PTX T\n{ x=0; }\n P0@cta 0,gpu 0 ;\n ld r0, x ;\nexists (z == 1)\n", `unknown location "z" in the condition`, "5:9"},
+	{"bar.red unsupported", "t.litmus", herdWith(" bar.red.popc 0 | ld r0, x ;"), `bar.red is not supported`, "4:5"},
+	{"bar.warp unsupported", "t.litmus", herdWith(" bar.warp.sync 0 | ld r0, x ;"), `bar.warp.sync is not supported`, "4:5"},
+	{"fence.proxy kind unsupported", "t.litmus", herdWith(" fence.proxy.async | ld r0, x ;"), `fence.proxy.async is not supported`, "4:13"},
+	{"trailing garbage", "t.litmus", herdWith(" st x, 1 | ld r0, x ;") + "bogus\n", `unexpected "bogus" after the condition`, "6:1"},
+	{"unterminated herd comment", "t.litmus", "PTX T\n(* never closed\n{ x=0; }\n", `unterminated comment: expected *) before the end of the file`, "2:1"},
+	{"unterminated string", "t.litmus", "PTX T\n\"a comment\n{ x=0; }\n", `unterminated string`, "2:1"},
+	{"architecture", "t.litmus", "AArch64 T\n{ }\n P0 ;\n", `unsupported architecture "AArch64": expected PTX`, "1:1"},
+	{"missing placement", "t.litmus", "PTX T\n{ }\n P0 | P1@cta 0,gpu 0 ;\n ld r0, x | ld r1, x ;\nexists (x == 0)\n", `thread P0 has no placement: write P0@cta N,gpu M`, "3:2"},
+	{"missing gpu", "t.litmus", "PTX T\n{ }\n P0@cta 0 ;\n ld r0, x ;\nexists (x == 0)\n", `the placement of P0 lacks gpu`, "3:2"},
+	{"threads out of order", "t.litmus", "PTX T\n{ }\n P0@cta 0,gpu 0 | P2@cta 0,gpu 0 ;\n ld r0, x | ld r1, x ;\nexists (x == 0)\n", `expected thread P1 (threads are named P0, P1, ... in order), found "P2"`, "3:19"},
+	{"locations", "t.litmus", herdWith(" st x, 1 | ld r0, x ;\nlocations [x;]"), `locations is not supported`, "5:1"},
+	{"missing condition", "t.litmus", "PTX T\n{ }\n P0@cta 0,gpu 0 ;\n ld r0, x ;\n", `expected the final condition (exists, ~exists or forall), found end of file`, "5:1"},
+	{"register init of missing thread", "t.litmus", "PTX T\n{ P7:r0=1; }\n P0@cta 0,gpu 0 ;\n ld r0, x ;\nexists (x == 0)\n", `register init for thread P7, but the test has threads P0 to P0`, "2:3"},
+	{"atom without operation", "t.litmus", herdWith(" atom.relaxed.gpu r1, x, 1 | ld r0, x ;"), `atom needs an operation`, "4:2"},
+	{"red.cas", "t.litmus", herdWith(" red.relaxed.gpu.cas x, 1, 2 | ld r0, x ;"), `red.cas is not supported`, "4:17"},
+	{"load filter in herd", "t.litmus", herdWith(" ld r1, x == 1 | ld r0, x ;"), `load filters (== V) are only supported in .test files`, "4:11"},
+	{"malformed integer", "t.litmus", "PTX T\n{ x=12ab; }\n P0@cta 0,gpu 0 ;\n ld r0, x ;\nexists (x == 0)\n", `malformed integer "12ab"`, "2:5"},
+	{"integer overflow", "t.litmus", herdWith(" st x, 99999999999999999999 | ld r0, x ;"), `does not fit in 64 bits`, "4:8"},
+	{"unexpected character", "t.litmus", herdWith(" st x, 1 # | ld r0, x ;"), `unexpected character '#'`, "4:10"},
+	{"qualified register move", "t.litmus", "PTX T\n{ P0:r1=0; }\n P0@cta 0,gpu 0 ;\n ld.relaxed.gpu r0, r1 ;\nexists (x == 0)\n", `a register move (ld DST, REG) takes no memory order or scope`, "4:4"},
+	{"membar level", "t.litmus", herdWith(" membar.gpu | ld r0, x ;"), `membar.gpu is not supported: expected membar.cta, membar.gl or membar.sys`, "4:8"},
+	{"negative barrier", "t.litmus", herdWith(" bar.sync -1 | ld r0, x ;"), `barrier operands must not be negative`, "4:11"},
+	{"surface load with order", "t.litmus", herdWith(" suld.acquire.gpu r1, x | ld r0, x ;"), `suld cannot be .acquire: expected .weak`, "4:6"},
+	{"missing operand", "t.litmus", herdWith(" st x | ld r0, x ;"), `expected ',' after the address of st, found "|"`, "4:7"},
+	{"two memory orders", "t.litmus", herdWith(" ld.relaxed.acquire r1, x | ld r0, x ;"), `ld has two memory-order qualifiers, .relaxed and .acquire`, "4:12"},
+	{"init entry", "t.litmus", "PTX T\n{ int x = 0; }\n P0@cta 0,gpu 0 ;\n ld r0, x ;\nexists (x == 0)\n", `expected an init entry (x=0, P0:r0=0 or y @ generic aliases x), found "int"`, "2:3"},
+	{"unclosed paren", "t.litmus", "PTX T\n{ }\n P0@cta 0,gpu 0 ;\n ld r0, x ;\nexists (x == 0\n", `expected ')' to close the '(' at column 8, found end of file`, "6:1"},
+
+	// NV format.
+	{"ambiguous register", "t.test", ".global x;\nd0.b0.t0 { ld r0, [x]; }\nd0.b1.t0 { ld r0, [x]; }\nassert (r0 == 0) as a;\n", `register "r0" is ambiguous: it is used by threads d0.b0.t0 and d0.b1.t0`, "4:9"},
+	{"unknown name in condition", "t.test", nvWith("  st [x], 1;") + "permit (r9 == 1) as b;\n", `unknown name "r9": not a declared address nor a register of any thread`, "9:9"},
+	{"undeclared address", "t.test", nvWith("  st [z], 1;"), `undeclared address "z"`, "3:7"},
+	{"nv unbracketed address", "t.test", nvWith("  st x, 1;"), `expected a bracketed address such as [x] as the memory operand of st, found "x"`, "3:6"},
+	{"unterminated block comment", "t.test", ".global x;\n/* open\nd0.b0.t0 { }\n", `unterminated comment: expected */ before the end of the file`, "2:1"},
+	{"surfref physically", "t.test", ".global x;\n.surfref s physically aliases x;\n" + "d0.b0.t0 { ld r0, [x]; }\nassert (r0 == 0) as a;\n", `.surfref aliases are declared with "virtually"`, "2:12"},
+	{"surfref without alias", "t.test", ".global x;\n.surfref s;\n" + "d0.b0.t0 { ld r0, [x]; }\nassert (r0 == 0) as a;\n", `.surfref s must name the address it reaches`, "2:10"},
+	{"nv alias of undeclared", "t.test", ".global y physically aliases q;\nd0.b0.t0 { ld r0, [y]; }\nassert (r0 == 0) as a;\n", `alias target "q" is not declared`, "1:30"},
+	{"missing as", "t.test", nvWith("  st [x], 1;") + "permit (r0 == 1);\n", `expected 'as NAME' after the condition of permit, found ";"`, "9:17"},
+	{"malformed thread name", "t.test", ".global x;\nd0.t0 { ld r0, [x]; }\nassert (r0 == 0) as a;\n", `malformed thread name "d0.t0"`, "2:1"},
+	{"duplicate thread", "t.test", ".global x;\nd0.b0.t0 { ld r0, [x]; }\nd0.b0.t0 { ld r1, [x]; }\nassert (r0 == 0) as a;\n", `duplicate thread d0.b0.t0 (first at line 2)`, "3:1"},
+	{"same thread twice", "t.test", ".global x;\nd0.b0.t0 { ld r0, [x]; }\nd0.c0.b0.t0 { ld r1, [x]; }\nassert (r0 == 0) as a;\n", `thread d0.c0.b0.t0 is the same thread as d0.b0.t0`, "3:1"},
+	{"cluster conflict", "t.test", ".global x;\nd0.c0.b1.t0 { ld r0, [x]; }\nd0.c1.b1.t1 { ld r1, [x]; }\nassert (r0 == 0) as a;\n", `thread d0.c1.b1.t1 puts CTA 1 of GPU 0 in cluster 1, but thread d0.c0.b1.t0 puts it in cluster 0`, "3:1"},
+	{"nv barrier operands", "t.test", nvWith("  bar.sync 0, 2, 3;"), `unexpected "," after the operands of bar.sync`, "3:16"},
+	{"nv unknown declaration", "t.test", ".local x;\nd0.b0.t0 { ld r0, [x]; }\nassert (r0 == 0) as a;\n", `unknown declaration .local`, "1:1"},
+	{"nv filter operator", "t.test", nvWith("  ld r1, [x] != 1;"), `expected '==' in a load filter, found "!="`, "3:14"},
+	{"nv herd connective", "t.test", nvWith("  st [x], 1;") + "permit (r0 == 1 /\\ r0 == 0) as b;\n", `unexpected character '\\'`, "9:18"},
+	{"nv no threads", "t.test", ".global x;\n", `the test has no threads`, "2:1"},
+	{"nv no commands", "t.test", ".global x;\nd0.b0.t0 { st [x], 1; }\n", `the test has no assert, permit or check command`, "3:1"},
+	{"nv missing semicolon", "t.test", nvWith("  st [x], 1\n  ld r1, [x];"), `unexpected "ld" after the operands of st`, "4:3"},
+	{"nv missing brace", "t.test", ".global x;\nd0.b0.t0 {\n  st [x], 1;\n", `expected '}' to close thread d0.b0.t0 opened at line 2, found end of file`, "4:1"},
+
+	// Templates.
+	{"placeholder without cell", "t.test", ".global x;\nd0.b0.t0 {\n  $0 [x], $1;\n  ld r0, [x];\n}\nassert (r0 == 1) as a;\n$$\nst | 1\nst\n", `template row 2 has 1 cells, but the template uses $1 (it needs 2 cells)`, "9:1"},
+	{"too many template cells", "t.test", ".global x;\nd0.b0.t0 {\n  $0 [x], $1;\n  ld r0, [x];\n}\nassert (r0 == 1) as a;\n$$\nst | 1 | 2\n", `template row 1 has 3 cells, but the template only uses 2`, "8:10"},
+	{"error in a cell", "t.test", ".global x;\nd0.b0.t0 {\n  $0 [x], $1;\n  ld r0, [x];\n}\nassert (r0 == 1) as a;\n$$\nst | 1\n\nstx | 2\n", `unknown instruction "stx": expected ld, st, suld, sust, tld, cold, atom, red, fence, membar, bar, barrier, mov, add, sub, mul, and, or, xor, beq, bne or goto (template row 2)`, "10:1"},
+	{"error in a cell column", "t.test", ".global x;\nd0.b0.t0 {\n  $0 [x], $1;\n  ld r0, [x];\n}\nassert (r0 == 1) as a;\n$$\nst.release  |  1x\n", `malformed integer "1x" (template row 1)`, "8:16"},
+	{"error in template text", "t.test", ".global x;\nd0.b0.t0 {\n  $0 [x], $1;\n  ldd r0, [x];\n}\nassert (r0 == 1) as a;\n$$\nst | 1\nst | 2\n", `unknown instruction "ldd": expected ld, st, suld, sust, tld, cold, atom, red, fence, membar, bar, barrier, mov, add, sub, mul, and, or, xor, beq, bne or goto (template row 1)`, "4:3"},
+	{"template without rows", "t.test", ".global x;\nd0.b0.t0 { st [x], $0; }\nassert (x == 1) as a;\n$$\n\n", `template has no rows after $$`, "4:1"},
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, tc := range errorCases {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := FormatForPath(tc.file)
+			require.NoError(t, err)
+			tests, err := Parse(tc.file, []byte(tc.src), f)
+			require.Error(t, err, "input must be rejected")
+			assert.Nil(t, tests)
+			var list source.List
+			require.ErrorAs(t, err, &list)
+			var found []string
+			for _, e := range list {
+				assert.Equal(t, tc.file, e.Pos.File, "every diagnostic names the file")
+				assert.LessOrEqual(t, e.Pos.Line, strings.Count(tc.src, "\n")+1, "diagnostics point into the file: %s", e)
+				assert.GreaterOrEqual(t, e.Pos.Col, 1, "diagnostics have a column: %s", e)
+				at := fmt.Sprintf("%d:%d", e.Pos.Line, e.Pos.Col)
+				if strings.Contains(e.Msg, tc.msg) && at == tc.at {
+					return
+				}
+				found = append(found, e.Error())
+			}
+			t.Errorf("no diagnostic %q at %s; got:\n%s", tc.msg, tc.at, strings.Join(found, "\n"))
+		})
+	}
+}
+
+func TestErrorsAccumulate(t *testing.T) {
+	src := herdWith(" ldx r1, x | ld.foo r0, x ;\n st.acquire x, 1 | fence.sc ;")
+	_, err := ParseHerd("t.litmus", []byte(src))
+	var list source.List
+	require.ErrorAs(t, err, &list)
+	assert.Len(t, list, 4, "one diagnostic per broken cell: %v", list)
+	assert.Contains(t, list.Quoted(), "    ^", "diagnostics quote their line with a caret")
+}
+
+func TestErrorCasesCount(t *testing.T) {
+	assert.GreaterOrEqual(t, len(errorCases), 25)
+}
+
+func TestDeepNestingIsRejected(t *testing.T) {
+	deep := "PTX D\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st x, 1 ;\nexists " + strings.Repeat("(", 5000) + "x == 1" + strings.Repeat(")", 5000) + "\n"
+	_, err := ParseHerd("d.litmus", []byte(deep))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "d.litmus:5:")
+	assert.Contains(t, err.Error(), "condition nested too deeply")
+
+	nots := ".global x;\nd0.b0.t0 { st [x], 1; }\nassert " + strings.Repeat("!", 5000) + "(x == 1) as a;\n"
+	_, err = ParseNV("d.test", []byte(nots))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "condition nested too deeply")
+}

@@ -1,0 +1,105 @@
+package litmus
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/ptxmm/ptxmm/source"
+)
+
+// checkDiagnostics asserts what every rejected input must get: a
+// source.List whose diagnostics all point inside the file.
+func checkDiagnostics(t *testing.T, file string, src []byte, err error) {
+	t.Helper()
+	list, ok := err.(source.List)
+	if !ok {
+		t.Fatalf("error is %T, not a source.List: %v", err, err)
+	}
+	if len(list) == 0 {
+		t.Fatal("empty diagnostic list")
+	}
+	lines := bytes.Split(src, []byte("\n"))
+	for _, e := range list {
+		if e.Pos.File != file || e.Pos.Line < 1 || e.Pos.Line > len(lines) || e.Pos.Col < 1 || e.Pos.Col > len(lines[e.Pos.Line-1])+1 {
+			t.Fatalf("diagnostic outside the file: %s", e)
+		}
+		if e.Msg == "" {
+			t.Fatalf("diagnostic without a message at %s", e.Pos)
+		}
+	}
+}
+
+// lineColOffset turns a position back into a byte offset of src.
+func lineColOffset(src []byte, p source.Pos) int {
+	off := 0
+	for line := 1; line < p.Line; line++ {
+		i := bytes.IndexByte(src[off:], '\n')
+		if i < 0 {
+			return len(src)
+		}
+		off += i + 1
+	}
+	return min(off+p.Col-1, len(src))
+}
+
+func FuzzParseHerd(f *testing.F) {
+	f.Add([]byte("PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.acquire.gpu r0, y ;\n st.release.gpu y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 != 1)\n"))
+	f.Add([]byte("PTX L\n{ P0:r1=x; }\n P0@cta 0,gpu 0 ;\n L0: ;\n ld r0, [r1] ;\n bne r0, 1, L0 ;\nforall (x == 0 \\/ ~(0:r0 = 2))\n"))
+	f.Add([]byte("PTX B\n{}\n P0@cta 0,cluster 1,gpu 0 | P1@gpu 0,cta 0 ;\n bar.cta.sync 1, 0, 2 | bar.cta.arrive 1, r2 ;\n~exists (true)\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		const file = "fuzz.litmus"
+		test, err := ParseHerd(file, src)
+		if err != nil {
+			checkDiagnostics(t, file, src, err)
+			return
+		}
+		if len(test.Threads) == 0 || test.Condition == nil || test.Condition.Expr == nil {
+			t.Fatalf("accepted a test without threads or condition")
+		}
+		// The printed condition must parse back to itself.
+		printed := test.Condition.String()
+		_ = ExprString(test, test.Condition.Expr)
+		off := lineColOffset(src, test.Condition.Pos)
+		again, err := ParseHerd(file, append(bytes.Clone(src[:off]), printed...))
+		if err != nil && strings.Contains(err.Error(), "nested too deeply") {
+			return // printing adds parentheses, which may cross the limit
+		}
+		if err != nil {
+			t.Fatalf("printed condition %q does not parse back: %v", printed, err)
+		}
+		if got := again.Condition.String(); got != printed {
+			t.Fatalf("condition %q prints back as %q", printed, got)
+		}
+	})
+}
+
+func FuzzParseNV(f *testing.F) {
+	f.Add([]byte(".global x;\nd0.b0.t0 { st [x], 1; }\nd0.b1.t0 { ld r0, [x] == 1; }\nassert (r0 == 1) as a;\n"))
+	f.Add([]byte(".global x;\n.surfref s virtually aliases x;\nd0.b0.t0 {\n  $0, 1;\n  $1\n  ld r0, [x];\n}\n$2 (r0 $3 1) as r0;\n$$\nst [x] | | assert | ==\nsust [s] | fence.proxy.surface; | permit | !=\n"))
+	f.Add([]byte("/* c */ .shared x = 3; .global y physically aliases x;\nd0.c1.b0.t0 { L: atom.cas r1, [y], 0, 1; bne r1, 0, L; bar.sync 0, 2; }\ncheck (!(r1 != 0) && x == 1 || y == 2) as ok;\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		const file = "fuzz.test"
+		tests, err := ParseNV(file, src)
+		if err != nil {
+			checkDiagnostics(t, file, src, err)
+			return
+		}
+		if len(tests) == 0 {
+			t.Fatal("accepted a file without tests")
+		}
+		for i, test := range tests {
+			if len(tests) > 1 || test.Instance != 0 {
+				if test.Instance != i+1 {
+					t.Fatalf("instance %d numbered %d", i+1, test.Instance)
+				}
+			}
+			if len(test.Threads) == 0 || len(test.Assertions) == 0 {
+				t.Fatal("accepted a test without threads or commands")
+			}
+			for _, a := range test.Assertions {
+				_ = ExprString(test, a.Expr)
+			}
+		}
+	})
+}

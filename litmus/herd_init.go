@@ -1,0 +1,198 @@
+package litmus
+
+import (
+	"strconv"
+	"strings"
+)
+
+// This file parses the init block of a herd test: locations, aliases and
+// register initialisations.
+
+// pendingRegInit is a register initialisation whose thread is checked once
+// the thread header has been read.
+type pendingRegInit struct {
+	ri      *RegInit
+	off     int
+	written string // the thread as written: "P1" or "1"
+}
+
+// parseInit parses the init block. It returns nil when there is no block,
+// since nothing after it could then be read reliably.
+func (p *parser) parseInit(c *cursor, t *Test) *[]pendingRegInit {
+	open := c.peek()
+	if c.done() || !open.is("{") {
+		p.errorf(open.off, "expected '{' to start the init block, found %s", open.describe())
+		return nil
+	}
+	c.next()
+	regInits := []pendingRegInit{}
+	for {
+		if c.done() {
+			p.errorf(c.peek().off, "expected '}' to close the init block opened at line %d, found end of file", p.pos(open.off).Line)
+			return nil
+		}
+		if c.accept("}") {
+			break
+		}
+		if c.accept(";") {
+			continue
+		}
+		if ri := p.parseInitEntry(c, t); ri != nil {
+			regInits = append(regInits, *ri)
+		}
+		if n := c.peek(); !c.done() && (n.is(";") || n.is("}")) {
+			c.accept(";")
+			continue
+		}
+		if c.done() {
+			continue // reported as an unclosed block
+		}
+		n := c.peek()
+		p.errorf(n.off, "expected ';' or '}' after the init entry, found %s", n.describe())
+		c.skipTo(";", "}")
+	}
+	p.checkAliases()
+	// A register may hold the address of a location; such a location is a
+	// use, declared implicitly like the ones instructions use.
+	for _, pr := range regInits {
+		if a := pr.ri.Addr; a != "" && p.declared[a] == nil && t.AddressByName(a) == nil {
+			t.Addresses = append(t.Addresses, &Address{Name: a, Space: SpaceGlobal, Pos: pr.ri.Pos})
+		}
+	}
+	return &regInits
+}
+
+// parseInitEntry parses one entry of the init block: "x=0", "P1:r0=0",
+// "1:r0=x" or "y @ generic aliases x". On error it skips to the next ';'.
+func (p *parser) parseInitEntry(c *cursor, t *Test) *pendingRegInit {
+	first := c.peek()
+	second := c.peekAt(1)
+	inSlice := c.i+1 < len(c.toks)
+	switch {
+	case inSlice && (first.kind == tokIdent || first.kind == tokInt) && second.is(":"):
+		return p.parseRegInit(c, t)
+	case inSlice && first.kind == tokIdent && second.is("@"):
+		p.parseHerdAlias(c, t)
+	case inSlice && first.kind == tokIdent && second.is("="):
+		c.next()
+		c.next()
+		v, _, ok := p.intLit(c)
+		if !ok {
+			c.skipTo(";", "}")
+			return nil
+		}
+		if !isAddrName(first.text) {
+			p.errorf(first.off, "malformed location name %q: locations are plain names without dots (%%names are registers)", first.text)
+			return nil
+		}
+		p.declare(t, &Address{Name: first.text, Space: SpaceGlobal, Init: v, HasInit: true, Pos: p.pos(first.off)}, first.off, 0)
+	default:
+		p.errorf(first.off, "expected an init entry (x=0, P0:r0=0 or y @ generic aliases x), found %s", first.describe())
+		c.skipTo(";", "}")
+	}
+	return nil
+}
+
+// parseRegInit parses "P1:r0=V" or "1:r0=V", V an integer or an address.
+func (p *parser) parseRegInit(c *cursor, t *Test) *pendingRegInit {
+	th := c.next()
+	c.next()
+	idx, ok := threadIndex(th)
+	if !ok {
+		p.errorf(th.off, "expected a thread such as P0 or 0 before ':', found %s", th.describe())
+		c.skipTo(";", "}")
+		return nil
+	}
+	reg, ok := p.regOperand(c, "the init block", "register")
+	if !ok {
+		c.skipTo(";", "}")
+		return nil
+	}
+	if eq := c.peek(); c.done() || !eq.is("=") {
+		p.errorf(eq.off, "expected '=' after %s:%s, found %s", th.text, reg.Reg, eq.describe())
+		c.skipTo(";", "}")
+		return nil
+	}
+	c.next()
+	ri := &RegInit{Thread: idx, Reg: reg.Reg, Pos: p.pos(th.off)}
+	if startsInt(c) {
+		if ri.Value, _, ok = p.intLit(c); !ok {
+			c.skipTo(";", "}")
+			return nil
+		}
+	} else if v := c.peek(); !c.done() && v.kind == tokIdent && isAddrName(v.text) {
+		c.next()
+		ri.Addr = v.text
+	} else {
+		p.errorf(v.off, "expected an integer or an address as the initial value of %s:%s, found %s", th.text, reg.Reg, v.describe())
+		c.skipTo(";", "}")
+		return nil
+	}
+	for _, old := range t.RegInits {
+		if old.Thread == ri.Thread && old.Reg == ri.Reg {
+			p.errorf(th.off, "register %s:%s is already initialised at line %d", th.text, reg.Reg, old.Pos.Line)
+			return nil
+		}
+	}
+	t.RegInits = append(t.RegInits, ri)
+	return &pendingRegInit{ri: ri, off: th.off, written: th.text}
+}
+
+// threadIndex reads a herd thread reference: "P3" or "3".
+func threadIndex(t token) (int, bool) {
+	digits := t.text
+	switch {
+	case t.kind == tokIdent && strings.HasPrefix(digits, "P"):
+		digits = digits[1:]
+	case t.kind != tokInt:
+		return 0, false
+	}
+	n, err := strconv.Atoi(digits)
+	if err != nil || n < 0 || strconv.Itoa(n) != digits {
+		return 0, false
+	}
+	return n, true
+}
+
+// parseHerdAlias parses "y @ KIND aliases x".
+func (p *parser) parseHerdAlias(c *cursor, t *Test) {
+	name := c.next()
+	c.next()
+	kindTok := c.peek()
+	kinds := map[string]Proxy{"generic": ProxyGeneric, "surface": ProxySurface, "texture": ProxyTexture, "constant": ProxyConstant}
+	kind, ok := kinds[kindTok.text]
+	if c.done() || kindTok.kind != tokIdent || !ok {
+		p.errorf(kindTok.off, "expected the kind of alias (generic, surface, texture or constant) after '@', found %s", kindTok.describe())
+		c.skipTo(";", "}")
+		return
+	}
+	c.next()
+	if kw := c.peek(); c.done() || !kw.is("aliases") {
+		p.errorf(kw.off, "expected 'aliases' after %s @ %s, found %s", name.text, kindTok.text, kw.describe())
+		c.skipTo(";", "}")
+		return
+	}
+	c.next()
+	target := c.peek()
+	if c.done() || target.kind != tokIdent || !isAddrName(target.text) {
+		p.errorf(target.off, "expected the aliased address after 'aliases', found %s", target.describe())
+		c.skipTo(";", "}")
+		return
+	}
+	c.next()
+	if !isAddrName(name.text) {
+		p.errorf(name.off, "malformed address name %q: addresses are plain names without dots (%%names are registers)", name.text)
+		return
+	}
+	p.declare(t, &Address{Name: name.text, Space: SpaceGlobal, Kind: kind, AliasOf: target.text, Pos: p.pos(name.off)}, name.off, target.off)
+}
+
+// checkRegInits reports register initialisations of threads the test does
+// not have.
+func (p *parser) checkRegInits(t *Test, regInits []pendingRegInit) {
+	for _, pr := range regInits {
+		if pr.ri.Thread >= len(t.Threads) {
+			p.errorf(pr.off, "register init for thread %s, but the test has threads P0 to P%d", pr.written, len(t.Threads)-1)
+		}
+	}
+}

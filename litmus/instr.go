@@ -1,0 +1,222 @@
+package litmus
+
+import "strings"
+
+// This file parses statements (labels and one instruction) and the memory
+// instructions; instr_ops.go parses the others. Both formats share it: the
+// caller hands over exactly a statement's tokens (a herd cell, or a .test
+// statement without its ';').
+
+// instrKinds lists the mnemonics for the "unknown instruction" diagnostic.
+const instrKinds = "ld, st, suld, sust, tld, cold, atom, red, fence, membar, bar, barrier, mov, add, sub, mul, and, or, xor, beq, bne or goto"
+
+// parseStatement parses a herd cell or a .test statement: any number of
+// labels "L:" followed by at most one instruction, appended to tb's thread.
+func (p *parser) parseStatement(toks []token, stop token, tb *threadBuild) {
+	c := newCursor(toks, stop)
+	for c.i+1 < len(c.toks) && c.peek().kind == tokIdent && c.peekAt(1).is(":") {
+		t := c.next()
+		c.next()
+		if !isRegName(t.text) {
+			p.errorf(t.off, "malformed label %q: labels are plain names", t.text)
+			continue
+		}
+		in := &Instr{Op: OpLabel, Label: t.text, Pos: p.pos(t.off), Text: t.text + ":"}
+		tb.th.Instrs = append(tb.th.Instrs, in)
+		tb.labels = append(tb.labels, labelRef{in: in, off: t.off})
+	}
+	if c.done() {
+		return
+	}
+	if in := p.parseInstr(newCursor(c.toks[c.i:], stop), tb.th.Index, tb); in != nil {
+		tb.th.Instrs = append(tb.th.Instrs, in)
+	} else {
+		p.instrFailed = true
+	}
+}
+
+// parseInstr parses the instruction in c for thread tb. It returns nil,
+// after reporting why, when the instruction is malformed or unsupported.
+func (p *parser) parseInstr(c *cursor, thread int, tb *threadBuild) *Instr {
+	t := c.peek()
+	if t.kind != tokIdent || c.done() {
+		p.errorf(t.off, "expected an instruction, found %s", t.describe())
+		return nil
+	}
+	c.next()
+	op, qs, ok := p.splitMnemonic(t)
+	if !ok {
+		return nil
+	}
+	in := &Instr{Pos: p.pos(t.off), Text: p.text(t.off, c.lastEnd())}
+	m := mnemonic{text: t.text, op: op, qs: qs, off: t.off}
+	switch op {
+	case "ld", "suld", "tld", "cold":
+		ok = p.parseLoad(c, in, m, thread)
+	case "st", "sust":
+		ok = p.parseStore(c, in, m, thread)
+	case "atom", "red":
+		ok = p.parseAtom(c, in, m, thread)
+	case "fence":
+		ok = p.parseFence(c, in, m)
+	case "membar":
+		ok = p.parseMembar(c, in, m)
+	case "bar", "barrier":
+		ok = p.parseBarrier(c, in, m)
+	case "mov":
+		ok = p.parseMov(c, in, m, thread)
+	case "add", "sub", "mul", "and", "or", "xor":
+		ok = p.parseArith(c, in, m)
+	case "beq", "bne", "goto":
+		ok = p.parseBranch(c, in, m, tb)
+	default:
+		p.errorf(t.off, "unknown instruction %q: expected %s", t.text, instrKinds)
+		return nil
+	}
+	if !ok {
+		return nil
+	}
+	return in
+}
+
+// parseLoad parses ld, suld, tld and cold: "ld.SEM.SCOPE DST, ADDR". In
+// herd files "ld DST, IMM" and "ld DST, REG" are register moves, and in
+// .test files a load may end with "== V", a filter on its value.
+func (p *parser) parseLoad(c *cursor, in *Instr, m mnemonic, thread int) bool {
+	q, ok := p.readMemQuals(m, memSems(m.op), nil)
+	if !ok {
+		return false
+	}
+	scope, ok := p.ldstScope(m, q)
+	if !ok {
+		return false
+	}
+	in.Op, in.Sem, in.Scope, in.Proxy = OpLoad, q.sem, scope, proxyOf(m.op)
+	dst, ok := p.regOperand(c, m.op, "destination")
+	if !ok {
+		return false
+	}
+	in.Dst = dst.Reg
+	if !p.expectComma(c, m.op, "destination") {
+		return false
+	}
+	isImm, ok := p.memOperand(c, in, thread, m.op, m.op == "ld", q.firstOff)
+	if !ok {
+		return false
+	}
+	if isImm {
+		if q.firstOff >= 0 {
+			p.errorf(q.firstOff, "a register move (ld DST, IMM) takes no memory order or scope")
+			return false
+		}
+		toMov(in)
+		return p.endOperands(c, m.op)
+	}
+	if t := c.peek(); !c.done() && (t.is("==") || t.is("!=") || t.is("=")) {
+		if p.format != FormatNV {
+			p.errorf(t.off, "load filters (%s V) are only supported in .test files", t.text)
+			return false
+		}
+		if !t.is("==") {
+			p.errorf(t.off, "expected '==' in a load filter, found %s", t.describe())
+			return false
+		}
+		c.next()
+		v, _, ok := p.intLit(c)
+		if !ok {
+			return false
+		}
+		in.Filter = &v
+	}
+	return p.endOperands(c, m.op)
+}
+
+// toMov turns a herd "ld DST, SRC" into a register move, SRC being in.A.
+func toMov(in *Instr) {
+	in.Op, in.Sem, in.Scope, in.Proxy = OpMov, SemWeak, ScopeNone, ProxyGeneric
+	in.Addr = Operand{}
+}
+
+// parseStore parses st and sust: "st.SEM.SCOPE ADDR, VALUE".
+func (p *parser) parseStore(c *cursor, in *Instr, m mnemonic, thread int) bool {
+	q, ok := p.readMemQuals(m, memSems(m.op), nil)
+	if !ok {
+		return false
+	}
+	scope, ok := p.ldstScope(m, q)
+	if !ok {
+		return false
+	}
+	in.Op, in.Sem, in.Scope, in.Proxy = OpStore, q.sem, scope, proxyOf(m.op)
+	if _, ok := p.memOperand(c, in, thread, m.op, false, -1); !ok {
+		return false
+	}
+	if !p.expectComma(c, m.op, "address") {
+		return false
+	}
+	if !p.valueOperand(c, in, &in.Src, thread, m.op, "value") {
+		return false
+	}
+	return p.endOperands(c, m.op)
+}
+
+// parseAtom parses "atom.SEM.SCOPE.OP DST, ADDR, V[, V2]" and
+// "red.SEM.SCOPE.OP ADDR, V". Without a memory order they are .relaxed,
+// and without a scope .gpu, as the PTX ISA says for atom and red.
+func (p *parser) parseAtom(c *cursor, in *Instr, m mnemonic, thread int) bool {
+	ops := []string{"add", "sub", "inc", "dec", "exch", "cas", "and", "or", "xor", "min", "max"}
+	if m.op == "red" {
+		ops = []string{"add", "sub", "inc", "dec", "and", "or", "xor", "min", "max"}
+	}
+	q, ok := p.readMemQuals(m, []Sem{SemRelaxed, SemAcquire, SemRelease, SemAcqRel}, ops)
+	if !ok {
+		return false
+	}
+	if q.atomOpQ == nil {
+		p.errorf(m.off, "%s needs an operation: .%s", m.op, strings.Join(ops, ", ."))
+		return false
+	}
+	in.Op, in.Sem, in.Scope, in.Proxy, in.AtomOp = OpAtom, SemRelaxed, ScopeGPU, ProxyGeneric, q.atomOp
+	if m.op == "red" {
+		in.Op = OpRed
+	}
+	if q.semQ != nil {
+		in.Sem = q.sem
+	}
+	if q.scopeQ != nil {
+		in.Scope = q.scope
+	}
+	if m.op == "atom" {
+		dst, ok := p.regOperand(c, m.op, "destination")
+		if !ok {
+			return false
+		}
+		in.Dst = dst.Reg
+		if !p.expectComma(c, m.op, "destination") {
+			return false
+		}
+	}
+	if _, ok := p.memOperand(c, in, thread, m.op, false, -1); !ok {
+		return false
+	}
+	// inc and dec may leave out their operand: then they add or subtract
+	// one without a bound.
+	if (in.AtomOp == "inc" || in.AtomOp == "dec") && c.done() {
+		return true
+	}
+	if !p.expectComma(c, m.op, "address") {
+		return false
+	}
+	if !p.valueOperand(c, in, &in.Src, thread, m.op, "operand") {
+		return false
+	}
+	if in.AtomOp == "cas" {
+		if !p.expectComma(c, m.op, "compare value") {
+			return false
+		}
+		if !p.valueOperand(c, in, &in.Src2, thread, m.op, "new value") {
+			return false
+		}
+	}
+	return p.endOperands(c, m.op)
+}

@@ -1,0 +1,266 @@
+package litmus
+
+// This file parses the instructions that are not memory accesses: fences,
+// barriers, register operations and branches.
+
+// parseFence parses fence.SEM.SCOPE and fence.proxy.KIND.
+func (p *parser) parseFence(c *cursor, in *Instr, m mnemonic) bool {
+	if len(m.qs) > 0 && m.qs[0].name == "proxy" {
+		return p.parseProxyFence(c, in, m)
+	}
+	var semQ, scopeQ *qual
+	in.Op, in.Sem = OpFence, SemAcqRel // fence without a memory order is fence.acq_rel (PTX ISA)
+	for i := range m.qs {
+		x := &m.qs[i]
+		if s, ok := semOf(x.name); ok && (s == SemSC || s == SemAcqRel || s == SemAcquire || s == SemRelease) {
+			if semQ != nil {
+				p.errorf(x.off, "fence has two memory-order qualifiers, .%s and .%s", semQ.name, x.name)
+				return false
+			}
+			semQ, in.Sem = x, s
+			continue
+		}
+		if s, ok := scopeOf(x.name); ok {
+			if scopeQ != nil {
+				p.errorf(x.off, "fence has two scopes, .%s and .%s", scopeQ.name, x.name)
+				return false
+			}
+			scopeQ, in.Scope = x, s
+			continue
+		}
+		p.errorf(x.off, "fence.%s is not supported: expected fence.sc, fence.acq_rel, fence.acquire or fence.release with a scope, or fence.proxy.KIND", x.name)
+		return false
+	}
+	if scopeQ == nil {
+		p.errorf(m.off, "%s needs a scope: .cta, .cluster, .gpu or .sys", m.text)
+		return false
+	}
+	return p.endOperands(c, m.text)
+}
+
+// parseProxyFence parses fence.proxy.alias and the fences of the surface,
+// texture and constant proxies.
+func (p *parser) parseProxyFence(c *cursor, in *Instr, m mnemonic) bool {
+	if len(m.qs) < 2 {
+		p.errorf(m.off, "fence.proxy needs a kind: .alias, .surface, .texture or .constant")
+		return false
+	}
+	k := m.qs[1]
+	in.Op = OpProxyFence
+	switch k.name {
+	case "alias":
+		in.Alias = true
+	case "surface":
+		in.Proxy = ProxySurface
+	case "texture":
+		in.Proxy = ProxyTexture
+	case "constant":
+		in.Proxy = ProxyConstant
+	default:
+		p.errorf(k.off, "fence.proxy.%s is not supported: expected fence.proxy.alias, fence.proxy.surface, fence.proxy.texture or fence.proxy.constant", k.name)
+		return false
+	}
+	if len(m.qs) > 2 {
+		p.errorf(m.qs[2].off, "unexpected qualifier .%s after fence.proxy.%s", m.qs[2].name, k.name)
+		return false
+	}
+	return p.endOperands(c, m.text)
+}
+
+// parseMembar parses membar.cta, membar.gl and membar.sys, which PTX defines
+// as fence.sc at scope cta, gpu and sys.
+func (p *parser) parseMembar(c *cursor, in *Instr, m mnemonic) bool {
+	if len(m.qs) == 0 {
+		p.errorf(m.off, "membar needs a level: .cta, .gl or .sys")
+		return false
+	}
+	in.Op, in.Sem = OpFence, SemSC
+	switch m.qs[0].name {
+	case "cta":
+		in.Scope = ScopeCTA
+	case "gl":
+		in.Scope = ScopeGPU
+	case "sys":
+		in.Scope = ScopeSys
+	default:
+		p.errorf(m.qs[0].off, "membar.%s is not supported: expected membar.cta, membar.gl or membar.sys", m.qs[0].name)
+		return false
+	}
+	if len(m.qs) > 1 {
+		p.errorf(m.qs[1].off, "unexpected qualifier .%s after membar.%s", m.qs[1].name, m.qs[0].name)
+		return false
+	}
+	return p.endOperands(c, m.text)
+}
+
+// parseBarrier parses bar{.cta}.sync, bar{.cta}.arrive and their barrier
+// spellings. The operands differ between the formats: herd files write
+// "I[, B[, N]]" (instance, logical barrier, thread count), while .test
+// files use the PTX meaning "a[, b]" (logical barrier, thread count), where
+// the logical barrier also names the instance.
+func (p *parser) parseBarrier(c *cursor, in *Instr, m mnemonic) bool {
+	var ctaQ, kindQ *qual
+	for i := range m.qs {
+		x := &m.qs[i]
+		switch {
+		case x.name == "cta" && ctaQ == nil && kindQ == nil:
+			ctaQ = x
+		case (x.name == "sync" || x.name == "arrive") && kindQ == nil:
+			kindQ = x
+		case x.name == "red":
+			p.errorf(x.off, "%s.red is not supported", m.op)
+			return false
+		default:
+			p.errorf(x.off, "%s is not supported: expected bar.sync, bar.arrive, bar.cta.sync, bar.cta.arrive, barrier.sync, barrier.arrive, barrier.cta.sync or barrier.cta.arrive", m.text)
+			return false
+		}
+	}
+	if kindQ == nil {
+		p.errorf(m.off, "%s needs .sync or .arrive", m.text)
+		return false
+	}
+	in.Op, in.BarKind = OpBarrier, BarSync
+	if kindQ.name == "arrive" {
+		in.BarKind = BarArrive
+	}
+	var args []Operand
+	for {
+		o, ok := p.barOperand(c, m.text)
+		if !ok {
+			return false
+		}
+		args = append(args, o)
+		if c.done() {
+			break
+		}
+		max := 3
+		if p.format == FormatNV {
+			max = 2
+		}
+		if len(args) == max {
+			return p.endOperands(c, m.text)
+		}
+		if !p.expectComma(c, m.text, "barrier operand") {
+			return false
+		}
+	}
+	in.BarID = Operand{Kind: OperandImm, Imm: 0, Pos: in.Pos}
+	if p.format == FormatNV {
+		in.Instance, in.BarID = args[0], args[0]
+		if len(args) > 1 {
+			in.Count = args[1]
+		}
+		return true
+	}
+	in.Instance = args[0]
+	if len(args) > 1 {
+		in.BarID = args[1]
+	}
+	if len(args) > 2 {
+		in.Count = args[2]
+	}
+	return true
+}
+
+// barOperand reads a barrier operand: a non-negative integer or a register.
+func (p *parser) barOperand(c *cursor, mn string) (Operand, bool) {
+	off := c.peek().off
+	o, ok := p.immOrReg(c, mn, "barrier operand")
+	if ok && o.Kind == OperandImm && o.Imm < 0 {
+		p.errorf(off, "barrier operands must not be negative, found %d", o.Imm)
+		return o, false
+	}
+	return o, ok
+}
+
+// typeQualsOnly rejects every qualifier but data types, for the register
+// instructions.
+func (p *parser) typeQualsOnly(m mnemonic) bool {
+	for _, x := range m.qs {
+		if !isTypeQual(x.name) {
+			p.errorf(x.off, "unknown qualifier .%s on %s: expected a type such as .u32", x.name, m.op)
+			return false
+		}
+	}
+	return true
+}
+
+// parseMov parses "mov DST, SRC".
+func (p *parser) parseMov(c *cursor, in *Instr, m mnemonic, thread int) bool {
+	if !p.typeQualsOnly(m) {
+		return false
+	}
+	in.Op = OpMov
+	dst, ok := p.regOperand(c, m.op, "destination")
+	if !ok {
+		return false
+	}
+	in.Dst = dst.Reg
+	if !p.expectComma(c, m.op, "destination") {
+		return false
+	}
+	if !p.valueOperand(c, in, &in.A, thread, m.op, "source") {
+		return false
+	}
+	return p.endOperands(c, m.op)
+}
+
+// parseArith parses "OP DST, A, B" for add, sub, mul, and, or and xor.
+func (p *parser) parseArith(c *cursor, in *Instr, m mnemonic) bool {
+	if !p.typeQualsOnly(m) {
+		return false
+	}
+	in.Op, in.ArithOp = OpArith, m.op
+	dst, ok := p.regOperand(c, m.op, "destination")
+	if !ok {
+		return false
+	}
+	in.Dst = dst.Reg
+	if !p.expectComma(c, m.op, "destination") {
+		return false
+	}
+	if in.A, ok = p.immOrReg(c, m.op, "first operand"); !ok {
+		return false
+	}
+	if !p.expectComma(c, m.op, "first operand") {
+		return false
+	}
+	if in.B, ok = p.immOrReg(c, m.op, "second operand"); !ok {
+		return false
+	}
+	return p.endOperands(c, m.op)
+}
+
+// parseBranch parses "beq A, B, LABEL", "bne A, B, LABEL" and "goto LABEL".
+func (p *parser) parseBranch(c *cursor, in *Instr, m mnemonic, tb *threadBuild) bool {
+	if len(m.qs) > 0 {
+		p.errorf(m.qs[0].off, "unknown qualifier .%s on %s: it takes none", m.qs[0].name, m.op)
+		return false
+	}
+	in.Op = OpGoto
+	if m.op != "goto" {
+		in.Op, in.Cmp = OpBranch, m.op[1:]
+		var ok bool
+		if in.A, ok = p.immOrReg(c, m.op, "first operand"); !ok {
+			return false
+		}
+		if !p.expectComma(c, m.op, "first operand") {
+			return false
+		}
+		if in.B, ok = p.immOrReg(c, m.op, "second operand"); !ok {
+			return false
+		}
+		if !p.expectComma(c, m.op, "second operand") {
+			return false
+		}
+	}
+	t := c.peek()
+	if t.kind != tokIdent || !isRegName(t.text) || c.done() {
+		p.errorf(t.off, "expected a label as the target of %s, found %s", m.op, t.describe())
+		return false
+	}
+	c.next()
+	in.Label = t.text
+	tb.targets = append(tb.targets, labelRef{in: in, off: t.off})
+	return p.endOperands(c, m.op)
+}

@@ -1,0 +1,158 @@
+package litmus
+
+import "strings"
+
+// This file reads instruction operands: registers, integers, values and
+// memory operands.
+
+// isRegName reports whether a name can be a register: registers are plain
+// names, or PTX-style %names, without dots.
+func isRegName(s string) bool {
+	return s != "" && !strings.Contains(s, ".") && !strings.Contains(s[1:], "%")
+}
+
+// isAddrName reports whether a name can be an address: a plain name
+// without dots. A %name is always a register.
+func isAddrName(s string) bool {
+	return isRegName(s) && s[0] != '%'
+}
+
+// expectComma consumes the ',' between operands.
+func (p *parser) expectComma(c *cursor, mn, after string) bool {
+	if c.accept(",") {
+		return true
+	}
+	t := c.peek()
+	p.errorf(t.off, "expected ',' after the %s of %s, found %s", after, mn, t.describe())
+	return false
+}
+
+// regOperand reads a register name.
+func (p *parser) regOperand(c *cursor, mn, what string) (Operand, bool) {
+	t := c.peek()
+	if t.kind != tokIdent || !isRegName(t.text) || c.done() {
+		p.errorf(t.off, "expected a register as the %s of %s, found %s", what, mn, t.describe())
+		return Operand{}, false
+	}
+	c.next()
+	return Operand{Kind: OperandReg, Reg: t.text, Pos: p.pos(t.off)}, true
+}
+
+// intLit reads an integer with an optional minus sign.
+func (p *parser) intLit(c *cursor) (int64, int, bool) {
+	t := c.peek()
+	neg := false
+	if t.is("-") && !c.done() {
+		neg = true
+		c.next()
+		t = c.peek()
+	}
+	if t.kind != tokInt || c.done() {
+		p.errorf(t.off, "expected an integer, found %s", t.describe())
+		return 0, t.off, false
+	}
+	c.next()
+	v, err := parseIntLit(t.text, neg)
+	if err != nil {
+		p.errorf(t.off, "%v", err)
+		return 0, t.off, false
+	}
+	return v, t.off, true
+}
+
+// startsInt reports whether the next token begins an integer literal.
+func startsInt(c *cursor) bool {
+	if c.done() {
+		return false
+	}
+	t := c.peek()
+	return t.kind == tokInt || t.is("-") && c.peekAt(1).kind == tokInt && c.i+1 < len(c.toks)
+}
+
+// immOrReg reads an operand that is an integer or a register.
+func (p *parser) immOrReg(c *cursor, mn, what string) (Operand, bool) {
+	if startsInt(c) {
+		off := c.peek().off
+		v, _, ok := p.intLit(c)
+		return Operand{Kind: OperandImm, Imm: v, Pos: p.pos(off)}, ok
+	}
+	t := c.peek()
+	if t.kind != tokIdent || !isRegName(t.text) || c.done() {
+		p.errorf(t.off, "expected an integer or a register as the %s of %s, found %s", what, mn, t.describe())
+		return Operand{}, false
+	}
+	return p.regOperand(c, mn, what)
+}
+
+// valueOperand reads a value: an integer, or a name that is a register or
+// the address of a location (settled by resolution).
+func (p *parser) valueOperand(c *cursor, in *Instr, dst *Operand, thread int, mn, what string) bool {
+	if startsInt(c) {
+		off := c.peek().off
+		v, _, ok := p.intLit(c)
+		*dst = Operand{Kind: OperandImm, Imm: v, Pos: p.pos(off)}
+		return ok
+	}
+	t := c.peek()
+	if t.kind != tokIdent || !isRegName(t.text) || c.done() {
+		p.errorf(t.off, "expected an integer, a register or an address as the %s of %s, found %s", what, mn, t.describe())
+		return false
+	}
+	c.next()
+	*dst = Operand{Kind: OperandAddr, Addr: t.text, Pos: p.pos(t.off)}
+	p.refs = append(p.refs, nameRef{in: in, op: dst, role: roleValue, thread: thread, qualOff: -1})
+	return true
+}
+
+// memOperand reads a memory operand: "[x]" or, in herd files, "x". The
+// name is an address or a register holding one (settled by resolution).
+// ldSrc marks the second operand of herd "ld", which may also be a plain
+// integer or register to move; it returns isImm when it read an integer.
+func (p *parser) memOperand(c *cursor, in *Instr, thread int, mn string, ldSrc bool, qualOff int) (isImm bool, ok bool) {
+	t := c.peek()
+	bracket := t.is("[") && !c.done()
+	if !bracket {
+		if p.format == FormatNV {
+			p.errorf(t.off, "expected a bracketed address such as [x] as the memory operand of %s, found %s", mn, t.describe())
+			return false, false
+		}
+		if ldSrc && startsInt(c) {
+			off := c.peek().off
+			v, _, ok := p.intLit(c)
+			in.A = Operand{Kind: OperandImm, Imm: v, Pos: p.pos(off)}
+			return true, ok
+		}
+	} else {
+		c.next()
+		t = c.peek()
+	}
+	if t.kind != tokIdent || !isRegName(t.text) || c.done() {
+		p.errorf(t.off, "expected an address or a register as the memory operand of %s, found %s", mn, t.describe())
+		return false, false
+	}
+	c.next()
+	in.Addr = Operand{Kind: OperandAddr, Addr: t.text, Pos: p.pos(t.off)}
+	role := roleMem
+	if ldSrc && !bracket {
+		role = roleLdSrc
+	}
+	p.refs = append(p.refs, nameRef{in: in, op: &in.Addr, role: role, thread: thread, qualOff: qualOff})
+	if bracket {
+		if !c.accept("]") {
+			e := c.peek()
+			p.errorf(e.off, "expected ']' after the address of %s, found %s (address offsets are not supported)", mn, e.describe())
+			return false, false
+		}
+	}
+	return false, true
+}
+
+// endOperands reports anything left after an instruction's operands.
+func (p *parser) endOperands(c *cursor, mn string) bool {
+	if c.done() {
+		return true
+	}
+	t := c.peek()
+	p.errorf(t.off, "unexpected %s after the operands of %s", t.describe(), mn)
+	return false
+}

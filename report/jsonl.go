@@ -1,0 +1,70 @@
+package report
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/ptxmm/ptxmm/checker"
+)
+
+// jsonAssertion is one assertion outcome.
+type jsonAssertion struct {
+	Name  string `json:"name"`
+	Kind  string `json:"kind"`
+	Holds bool   `json:"holds"`
+}
+
+// jsonResult is the machine-readable form of one result, one per line: the
+// fields ../shared/tools/conformance reads (file, instance, verdict,
+// assertions, error) and the counts.
+type jsonResult struct {
+	File       string          `json:"file"`
+	Instance   int             `json:"instance"`
+	Name       string          `json:"name"`
+	Verdict    string          `json:"verdict,omitempty"`
+	Assertions []jsonAssertion `json:"assertions,omitempty"`
+	States     []string        `json:"states"`
+	Positive   int             `json:"positive"`
+	Negative   int             `json:"negative"`
+	Candidates int             `json:"candidates"`
+	Consistent int             `json:"consistent"`
+	Sanity     bool            `json:"sanity"`
+	Cut        int             `json:"cut,omitempty"`
+	TimeMS     float64         `json:"time_ms"`
+	Error      string          `json:"error,omitempty"`
+}
+
+// JSON writes one result as a single line of JSON.
+func JSON(w io.Writer, r *checker.Result) error {
+	t := r.Test
+	out := jsonResult{File: t.File, Instance: t.Instance, Name: t.Name, Verdict: r.Verdict,
+		Positive: r.Positive, Negative: r.Negative, Candidates: r.Candidates, Consistent: r.Consistent,
+		Sanity: r.Sanity, Cut: r.Cut, TimeMS: float64(r.Elapsed.Microseconds()) / 1000, States: []string{}}
+	if r.Err != nil {
+		out.Error = r.Err.Error()
+	} else {
+		for _, s := range r.States {
+			out.States = append(out.States, checker.FormatState(t, r.Layout, r.Observables, s))
+		}
+		for _, a := range r.Assertions {
+			out.Assertions = append(out.Assertions, jsonAssertion{Name: a.Name, Kind: a.Kind.String(), Holds: a.Holds})
+		}
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	_, err = w.Write(b)
+	return err
+}
+
+// ErrorJSON writes a line for a file that could not be parsed.
+func ErrorJSON(w io.Writer, file string, err error) error {
+	b, merr := json.Marshal(jsonResult{File: file, Error: err.Error(), States: []string{}})
+	if merr != nil {
+		return merr
+	}
+	_, werr := w.Write(append(b, '\n'))
+	return werr
+}
