@@ -1,0 +1,146 @@
+package ptxmm_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ptxmm/ptxmm"
+	"github.com/ptxmm/ptxmm/catalog"
+	"github.com/ptxmm/ptxmm/checker"
+	"github.com/ptxmm/ptxmm/execution"
+	"github.com/ptxmm/ptxmm/litmus"
+	"github.com/ptxmm/ptxmm/litmus/families"
+	"github.com/ptxmm/ptxmm/rules"
+)
+
+func mustModel(b *testing.B) *checker.Model {
+	b.Helper()
+	m, err := ptxmm.DefaultModel()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return m
+}
+
+func mustParse(b *testing.B, name, src string) *litmus.Test {
+	b.Helper()
+	t, err := litmus.ParseHerd(name+".litmus", []byte(src))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return t
+}
+
+// BenchmarkFamilies checks the shapes where brute-force enumeration
+// explodes (docs/benchmarks.md compares them with herd7).
+func BenchmarkFamilies(b *testing.B) {
+	m := mustModel(b)
+	cases := []struct{ name, src string }{
+		{"IRIW-4W+fence.sc", families.IRIW(4)},
+		{"SB-ring-6+fence.sc", families.SBRing(6)},
+		{"CoWR-5threads", families.CoWRThreads(5)},
+		{"MP-10payloads", families.MPPayload(10)},
+	}
+	for _, c := range cases {
+		tc := mustParse(b, c.name, c.src)
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			var cands int
+			for b.Loop() {
+				r := m.Check(tc, checker.DefaultOptions())
+				if r.Err != nil {
+					b.Fatal(r.Err)
+				}
+				cands = r.Candidates
+			}
+			b.ReportMetric(float64(cands), "candidates")
+		})
+	}
+}
+
+// corpusTests parses every test of the shared conformance corpora.
+func corpusTests(b *testing.B) []*litmus.Test {
+	b.Helper()
+	root := filepath.Join("..", "shared", "conformance")
+	if _, err := os.Stat(root); err != nil {
+		b.Skipf("shared conformance corpus not found at %s", root)
+	}
+	var tests []*litmus.Test
+	for _, dir := range []string{"dat3m", "nvlabs"} {
+		err := filepath.WalkDir(filepath.Join(root, dir), func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !(strings.HasSuffix(p, ".litmus") || strings.HasSuffix(p, ".test")) {
+				return err
+			}
+			ts, err := litmus.ParseFile(p)
+			if err != nil {
+				return err
+			}
+			tests = append(tests, ts...)
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	return tests
+}
+
+// BenchmarkCorpus checks every dat3m test and every nvlabs instance once per
+// iteration, on one core (the command line uses every core).
+func BenchmarkCorpus(b *testing.B) {
+	m := mustModel(b)
+	tests := corpusTests(b)
+	b.ReportAllocs()
+	var cands int
+	for b.Loop() {
+		cands = 0
+		for _, t := range tests {
+			r := m.Check(t, checker.DefaultOptions())
+			if r.Err != nil {
+				b.Fatal(r.Err)
+			}
+			cands += r.Candidates
+		}
+	}
+	b.ReportMetric(float64(len(tests)), "tests")
+	b.ReportMetric(float64(cands), "candidates")
+}
+
+// BenchmarkEvaluate measures one evaluation of spec.dl (every stratum, the
+// checks and the order search) on one candidate of an MP-sized test.
+func BenchmarkEvaluate(b *testing.B) {
+	m := mustModel(b)
+	for _, c := range []struct{ name, src string }{
+		{"MP", families.MPPayload(1)},
+		{"SB+fence.sc", families.SBRing(2)},
+	} {
+		tc := mustParse(b, c.name, c.src)
+		a, err := execution.Prepare(tc, execution.DefaultOptions())
+		if err != nil {
+			b.Fatal(err)
+		}
+		var x *execution.Execution
+		if _, err := a.Enumerate(0, func(e *execution.Execution) bool { x = e.Clone(); return false }); err != nil {
+			b.Fatal(err)
+		}
+		dom := rules.NewDomain()
+		for i := range x.Events {
+			dom.Intern(rules.Value{Kind: rules.KindHost, Str: x.Label(i)})
+		}
+		inst := m.Program.NewInstance(dom)
+		f := catalog.NewFiller(m.Syntax)
+		if err := f.Fill(inst, x); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				inst.Invalidate()
+				inst.Solve()
+			}
+			b.ReportMetric(float64(len(x.Events)), "events")
+		})
+	}
+}
