@@ -21,7 +21,7 @@ func mustModel(b *testing.B) *checker.Model {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return m
+	return m.Checker()
 }
 
 func mustParse(b *testing.B, name, src string) *litmus.Test {

@@ -19,8 +19,9 @@ import (
 // checkDir checks every test of dir with the default model.
 func checkDir(t *testing.T, dirs ...string) []*checker.Result {
 	t.Helper()
-	m, err := ptxmm.DefaultModel()
+	pm, err := ptxmm.DefaultModel()
 	require.NoError(t, err)
+	m := pm.Checker()
 	var results []*checker.Result
 	for _, dir := range dirs {
 		err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {

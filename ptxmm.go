@@ -1,17 +1,21 @@
 // Package ptxmm is the embedding API of ptxmm, an executable PTX memory
-// consistency model: load the default model (the PTX ISA's chapter 8 as
-// Datalog, embedded from spec.dl) or a model of your own, check litmus tests
-// against it, or hand in an execution of your own and get every derived
+// consistency model. Load the default model (PTX ISA chapter 8 as Datalog,
+// embedded from spec.dl) or a model of your own; check litmus tests against
+// it; or hand in an execution built by your own tool and get every derived
 // relation and each axiom's verdict with a witness.
 //
-// Everything here is safe for concurrent use.
+// A Model is immutable and safe for concurrent use by any number of
+// goroutines.
 package ptxmm
 
 import (
 	"embed"
+	"io/fs"
+	"time"
 
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/datalog"
+	"github.com/ptxmm/ptxmm/litmus"
 )
 
 //go:embed spec.dl
@@ -20,24 +24,111 @@ var models embed.FS
 // DefaultModelName is the name the embedded default model is known by.
 const DefaultModelName = "spec.dl"
 
-// DefaultModelSource returns the text of the embedded default model.
-func DefaultModelSource() []byte {
-	b, err := models.ReadFile(DefaultModelName)
-	if err != nil {
-		// The file is embedded at build time; failing to read it means the
-		// binary itself is broken.
-		panic("ptxmm: embedded spec.dl missing: " + err.Error())
-	}
-	return b
+// DefaultModelFS returns the file system holding the embedded spec.dl.
+func DefaultModelFS() fs.FS { return models }
+
+// Model is a compiled memory model.
+type Model struct {
+	m *checker.Model
 }
 
 // DefaultModel loads the embedded PTX model.
-func DefaultModel() (*checker.Model, error) {
-	return checker.LoadModel(DefaultModelName, datalog.WithFS(models))
+func DefaultModel() (*Model, error) {
+	m, err := checker.LoadModel(DefaultModelName, datalog.WithFS(models))
+	if err != nil {
+		return nil, err
+	}
+	return &Model{m: m}, nil
 }
 
-// LoadModel loads a model from a .dl file on disk (includes are resolved
-// relative to it).
-func LoadModel(path string) (*checker.Model, error) {
-	return checker.LoadModel(path)
+// LoadModel loads a model from a .dl file on disk; includes are resolved
+// relative to it.
+func LoadModel(path string) (*Model, error) {
+	m, err := checker.LoadModel(path)
+	if err != nil {
+		return nil, err
+	}
+	return &Model{m: m}, nil
+}
+
+// LoadModelSource loads a model from text; name is used in error messages
+// and includes are resolved relative to it.
+func LoadModelSource(name string, src []byte) (*Model, error) {
+	prog, errs := datalog.LoadSource(name, string(src))
+	if errs.HasErrors() {
+		return nil, errs
+	}
+	m, err := checker.BuildModel(name, prog, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &Model{m: m}, nil
+}
+
+// Checker returns the underlying checker model (for ptxmm's own commands).
+func (m *Model) Checker() *checker.Model { return m.m }
+
+// Checks lists the names of the model's checks (its axioms).
+func (m *Model) Checks() []string {
+	var out []string
+	for _, c := range m.m.Program.Checks() {
+		out = append(out, c.Name)
+	}
+	return out
+}
+
+// Option configures checking.
+type Option func(*checker.Options)
+
+// WithUnroll sets how many backward branches a thread may take.
+func WithUnroll(n int) Option { return func(o *checker.Options) { o.Exec.Unroll = n } }
+
+// WithMaxCandidates bounds the candidate executions of one test.
+func WithMaxCandidates(n int) Option { return func(o *checker.Options) { o.MaxCandidates = n } }
+
+// WithTimeout bounds the time spent on one test.
+func WithTimeout(d time.Duration) Option { return func(o *checker.Options) { o.Timeout = d } }
+
+// WithExplain records why each forbidden outcome is forbidden.
+func WithExplain() Option { return func(o *checker.Options) { o.Explain = true } }
+
+func options(opts []Option) checker.Options {
+	o := checker.DefaultOptions()
+	for _, f := range opts {
+		f(&o)
+	}
+	return o
+}
+
+// Result is the outcome of checking one test.
+type Result = checker.Result
+
+// ParseTests parses a litmus file's text (.litmus or .test, by the name's
+// extension) into tests; a .test template yields one test per row.
+func ParseTests(name string, src []byte) ([]*litmus.Test, error) {
+	f, err := litmus.FormatForPath(name)
+	if err != nil {
+		return nil, err
+	}
+	return litmus.Parse(name, src, f)
+}
+
+// Check checks one test. A test that cannot be checked (a resource limit,
+// a malformed execution) reports it in Result.Err.
+func (m *Model) Check(t *litmus.Test, opts ...Option) *Result {
+	return m.m.Check(t, options(opts))
+}
+
+// CheckFile parses and checks every test of a litmus file.
+func (m *Model) CheckFile(path string, opts ...Option) ([]*Result, error) {
+	tests, err := litmus.ParseFile(path)
+	if err != nil {
+		return nil, err
+	}
+	o := options(opts)
+	var out []*Result
+	for _, t := range tests {
+		out = append(out, m.m.Check(t, o))
+	}
+	return out, nil
 }

@@ -95,7 +95,7 @@ func Eval(cfg EvalConfig, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "check %s violated: %s\n", f.Name, witnessText(f, dom))
 		}
 		if len(m.Orders) > 0 {
-			fmt.Fprintf(stdout, "no choice of the orders %s makes every check hold\n", orderList(m))
+			fmt.Fprintf(stdout, "(every choice of the orders %s was tried; each failed at least one check)\n", orderList(m))
 		}
 	}
 	return status

@@ -13,21 +13,22 @@ import (
 // model is returned only together with errors.
 func Analyze(prog *Program) (*Model, source.List) {
 	a := &analyzer{
-		prog:    prog,
-		m:       &Model{Relations: map[string]*Relation{}, Program: prog, Queries: prog.Queries},
+		prog:     prog,
+		m:        &Model{Relations: map[string]*Relation{}, Program: prog, Queries: prog.Queries},
 		defArity: map[string]int{},
 	}
 	return a.run()
 }
 
 type analyzer struct {
-	prog     *Program
-	m        *Model
-	errs     source.List
-	defs     map[string]*Def
-	defArity map[string]int
+	prog      *Program
+	m         *Model
+	errs      source.List
+	defs      map[string]*Def
+	defArity  map[string]int
 	inferring map[string]bool
-	genCount map[string]int
+	badDef    map[string]bool // definitions whose arity contradicts their .decl
+	genCount  map[string]int
 }
 
 func (a *analyzer) run() (*Model, source.List) {
@@ -52,10 +53,12 @@ func (a *analyzer) run() (*Model, source.List) {
 	a.checkIO()
 	a.warnUnused()
 	a.errs.Sort()
+	a.prog.AttachLines(a.errs)
 	if a.errs.HasErrors() {
 		return nil, a.errs
 	}
 	a.m.Warnings.Sort()
+	a.prog.AttachLines(a.m.Warnings)
 	return a.m, a.errs
 }
 
@@ -107,7 +110,7 @@ func (a *analyzer) declare(defs []*Def, rules []*Rule) {
 		case r.Def != nil:
 			a.errs.Add(io.Pos, ".input %s: %s is defined by let at %s, so its tuples cannot also come from outside", io.Name, io.Name, r.Def.Pos)
 		case r.Kind == RelInput:
-			a.errs.Warn(io.Pos, ".input %s is given twice", io.Name)
+			a.m.Warnings.Warn(io.Pos, ".input %s is given twice", io.Name)
 		default:
 			r.Kind = RelInput
 		}
@@ -122,7 +125,7 @@ func (a *analyzer) declare(defs []*Def, rules []*Rule) {
 		case r.Kind != RelDerived || r.Def != nil:
 			a.errs.Add(o.Pos, ".order %s: %s is already an input or a definition", o.Name, o.Name)
 		case r.Arity != 2:
-			a.errs.Add(o.Pos, ".order %s: an order is a binary relation, but %s is declared with %d columns", o.Name, o.Name, r.Arity)
+			a.errs.Add(o.Pos, ".order %s: an order is a binary relation, but %s is declared with %d column(s)", o.Name, o.Name, r.Arity)
 		default:
 			r.Kind = RelOrder
 			if o.Doc != "" {
@@ -137,20 +140,29 @@ func (a *analyzer) declare(defs []*Def, rules []*Rule) {
 // arities are inferred on demand with a guard against cycles.
 func (a *analyzer) inferArities(defs []*Def) {
 	a.inferring = map[string]bool{}
+	a.badDef = map[string]bool{}
 	for _, d := range defs {
 		if a.defs[d.Name] != d {
 			continue
 		}
-		ar := a.defArityOf(d)
 		r := a.m.Relations[d.Name]
-		switch {
-		case ar == 0:
-			a.errs.Add(d.Pos, "cannot tell whether %s is a set or a relation: declare it with .decl", d.Name)
-		case r.Arity != 0 && r.Arity != ar:
-			a.errs.Add(d.Pos, "%s is declared with %d column(s) at %s, but its definition has %d", d.Name, r.Arity, r.Pos, ar)
-		default:
-			r.Arity = ar
+		if r.Arity != 0 {
+			// Declared: the expression must have the declared arity
+			// (defArityOf would just return the declared one).
+			if ar := a.exprArity(d.Expr, r.Arity); ar != 0 && ar != r.Arity {
+				a.errs.Add(d.Pos, "%s is declared with %d column(s) at %s, but its definition has %d", d.Name, r.Arity, r.Pos, ar)
+				a.badDef[d.Name] = true
+			}
+			continue
 		}
+		ar := a.defArityOf(d)
+		if ar == 0 {
+			if !a.reportUnknown(d.Expr, d.Name) {
+				a.errs.Add(d.Pos, "cannot tell whether %s is a set or a relation: declare it with .decl", d.Name)
+			}
+			continue
+		}
+		r.Arity = ar
 	}
 }
 
@@ -220,6 +232,25 @@ func (a *analyzer) exprArity(e Expr, want int) int {
 		}
 	}
 	return 0
+}
+
+// reportUnknown reports the relation names in e that name nothing, which
+// is why an arity cannot be inferred, and tells whether there were any.
+func (a *analyzer) reportUnknown(e Expr, owner string) bool {
+	switch e := e.(type) {
+	case *RelRef:
+		if a.m.Relations[e.Name] == nil {
+			a.errs.Add(e.Pos, "unknown relation %s in the definition of %s", e.Name, owner)
+			return true
+		}
+	case *Binary:
+		l := a.reportUnknown(e.L, owner)
+		r := a.reportUnknown(e.R, owner)
+		return l || r
+	case *Unary:
+		return a.reportUnknown(e.X, owner)
+	}
+	return false
 }
 
 // exprArityNoUniverse is exprArity where a bare _ does not decide the arity,

@@ -13,11 +13,28 @@ type Program struct {
 	Orders []*Order
 	IO     []*IODirective
 	// Edits are the variant edits (.redefine, .uncheck, ...) in source order;
-	// Resolve applies them.
+	// Analyze applies them.
 	Edits []*Edit
 	// Queries are "?- body." lines; the REPL answers them, eval ignores them.
 	Queries []*Query
+	// texts holds the text of every file read, for quoting source lines.
+	texts map[string]string
 }
+
+// AttachLines fills in the quoted source line of every diagnostic in l that
+// points into a file of the program, so that l.Quoted() shows the line and
+// a caret under the column. Analyze does this for its own diagnostics; a
+// host calls it for later ones (such as the rules package's).
+func (p *Program) AttachLines(l source.List) {
+	for file, text := range p.texts {
+		if text != noText {
+			l.AttachLines(file, text)
+		}
+	}
+}
+
+// noText marks a file name that was read with different texts.
+const noText = "\x00"
 
 // Param is one column of a declared relation.
 type Param struct {
@@ -204,9 +221,9 @@ const (
 type Edit struct {
 	Kind  EditKind
 	Name  string
-	Def   *Def   // EditRedefine of a definition
+	Def   *Def    // EditRedefine of a definition
 	Rules []*Rule // EditRedefine of rules
-	Check *Check // EditRecheck
+	Check *Check  // EditRecheck
 	Pos   source.Pos
 }
 

@@ -1,6 +1,10 @@
 package datalog
 
-import "github.com/ptxmm/ptxmm/source"
+import (
+	"fmt"
+
+	"github.com/ptxmm/ptxmm/source"
+)
 
 // Definitions and check expressions become ordinary rules. Every operator
 // node gets a relation of its own, named after the definition it belongs to
@@ -13,7 +17,7 @@ func (a *analyzer) desugarDef(d *Def) {
 		return
 	}
 	r := a.m.Relations[d.Name]
-	if r.Arity == 0 {
+	if r.Arity == 0 || a.badDef[d.Name] {
 		return // the arity error is already reported
 	}
 	a.desugarInto(d.Name, d.Expr, r.Arity, d.Name)
@@ -24,7 +28,9 @@ func (a *analyzer) desugarDef(d *Def) {
 func (a *analyzer) desugarTop(name string, e Expr, want int, owner string, pos source.Pos, doc string) int {
 	ar := a.exprArity(e, want)
 	if ar == 0 {
-		a.errs.Add(e.Position(), "cannot tell whether this expression is a set or a relation")
+		if !a.reportUnknown(e, owner) {
+			a.errs.Add(e.Position(), "cannot tell whether this expression is a set or a relation")
+		}
 		return 0
 	}
 	a.addRelation(&Relation{Name: name, Arity: ar, Kind: RelDerived, Doc: doc, Pos: pos, Generated: true, Text: ExprString(e), Owner: owner})
@@ -53,7 +59,9 @@ func (a *analyzer) operand(e Expr, want int, owner string) (string, int, bool) {
 	}
 	ar := a.exprArity(e, want)
 	if ar == 0 {
-		a.errs.Add(e.Position(), "cannot tell whether this expression is a set or a relation")
+		if !a.reportUnknown(e, owner) {
+			a.errs.Add(e.Position(), "cannot tell whether this expression is a set or a relation")
+		}
 		return "", 0, false
 	}
 	name := a.genName(owner)
@@ -64,12 +72,17 @@ func (a *analyzer) operand(e Expr, want int, owner string) (string, int, bool) {
 	return name, ar, true
 }
 
-// vars returns the head variables for an arity.
+// headVars returns the head variables for an arity: X, Y for sets and
+// binary relations, X1, X2, ... for relations of more columns (which union,
+// intersection, difference and complement accept).
 func headVars(ar int, pos source.Pos) []Term {
-	names := []string{"X", "Y"}
 	out := make([]Term, ar)
 	for i := range out {
-		out[i] = Term{Kind: TermVar, Name: names[i], Pos: pos}
+		name := fmt.Sprintf("X%d", i+1)
+		if ar <= 2 {
+			name = []string{"X", "Y"}[i]
+		}
+		out[i] = Term{Kind: TermVar, Name: name, Pos: pos}
 	}
 	return out
 }
@@ -101,11 +114,12 @@ func (a *analyzer) desugarInto(name string, e Expr, ar int, owner string) bool {
 		add(atom(name, pos, headVars(ar, pos)...), atom(src, pos, headVars(ar, pos)...))
 		return true
 	case *Universe:
-		if ar == 1 {
-			add(atom(name, pos, X), atom(UniverseName, pos, X))
-		} else {
-			add(atom(name, pos, X, Y), atom(UniverseName, pos, X), atom(UniverseName, pos, Y))
+		hv := headVars(ar, pos)
+		var body []Literal
+		for _, t := range hv {
+			body = append(body, atom(UniverseName, pos, t))
 		}
+		add(atom(name, pos, hv...), body...)
 		return true
 	case *Binary:
 		return a.desugarBinary(name, e, ar, owner, add, X, Y, Z)
@@ -125,7 +139,11 @@ func (a *analyzer) desugarBinary(name string, e *Binary, ar int, owner string, a
 			return false
 		}
 		if lar != 2 || rar != 2 {
-			a.errs.Add(pos, "\";\" composes binary relations, but an operand is a set; write [S] for the identity on a set S")
+			if lar == 1 || rar == 1 {
+				a.errs.Add(pos, "\";\" composes binary relations, but an operand is a set; write [S] for the identity on a set S")
+			} else {
+				a.errs.Add(pos, "\";\" composes binary relations, but an operand has %d columns", max(lar, rar))
+			}
 			return false
 		}
 		add(atom(name, pos, X, Y), atom(l, pos, X, Z), atom(r, pos, Z, Y))
@@ -149,7 +167,7 @@ func (a *analyzer) desugarBinary(name string, e *Binary, ar int, owner string, a
 		return false
 	}
 	if lar != ar || rar != ar {
-		a.errs.Add(pos, "the operands of %q must both be sets or both be relations (found %d and %d columns)", e.Op.String(), lar, rar)
+		a.errs.Add(pos, "the operands of %s must both be sets or both be relations (found %d and %d columns)", quoteText(e.Op.String()), lar, rar)
 		return false
 	}
 	hv := headVars(ar, pos)
@@ -183,7 +201,7 @@ func (a *analyzer) desugarUnary(name string, e *Unary, ar int, owner string, add
 	switch e.Op {
 	case OpIdent:
 		if xar != 1 {
-			a.errs.Add(pos, "[S] is the identity on a set, but its operand is a binary relation")
+			a.errs.Add(pos, "[S] is the identity on a set, but its operand is a relation of %d columns", xar)
 			return false
 		}
 		add(atom(name, pos, X, X), atom(x, pos, X))
@@ -200,7 +218,11 @@ func (a *analyzer) desugarUnary(name string, e *Unary, ar int, owner string, add
 		return true
 	}
 	if xar != 2 {
-		a.errs.Add(pos, "this operator applies to binary relations, but its operand is a set")
+		what := "a set"
+		if xar > 2 {
+			what = fmt.Sprintf("a relation of %d columns", xar)
+		}
+		a.errs.Add(pos, "%s applies to binary relations, but its operand is %s", unaryName(e.Op), what)
 		return false
 	}
 	switch e.Op {
@@ -222,4 +244,23 @@ func (a *analyzer) desugarUnary(name string, e *Unary, ar int, owner string, add
 		add(atom(name, pos, X, X), atom(UniverseName, pos, X))
 	}
 	return true
+}
+
+// unaryName names a unary operator in error messages.
+func unaryName(op UnOp) string {
+	switch op {
+	case OpPlus:
+		return "the closure +"
+	case OpStar:
+		return "the closure *"
+	case OpOpt:
+		return "the closure ?"
+	case OpInv:
+		return "the inverse ^-1"
+	case OpDomain:
+		return "domain()"
+	case OpRange:
+		return "range()"
+	}
+	return "this operator"
 }

@@ -142,6 +142,9 @@ func (p *parser) parsePrimary() Expr {
 	t := p.peek()
 	switch t.kind {
 	case tokIdent:
+		if t.text == "let" && p.peekAt(1).kind == tokIdent {
+			break // the next definition, not an operand (see startsOperand)
+		}
 		p.next()
 		if (t.text == "domain" || t.text == "range") && p.at(tokLParen) {
 			p.next()

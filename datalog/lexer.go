@@ -16,10 +16,15 @@ type lexer struct {
 	line int
 	col  int
 	errs *source.List
+	// prev is the kind of the last token returned and prevEnd the offset
+	// just past it, so that a period directly after a fact or a rule
+	// ("p(1).q(2).") is not taken for the start of a directive.
+	prev    tokenKind
+	prevEnd int
 }
 
 func newLexer(file, src string, errs *source.List) *lexer {
-	return &lexer{file: file, src: src, line: 1, col: 1, errs: errs}
+	return &lexer{file: file, src: src, line: 1, col: 1, errs: errs, prev: tokEOF, prevEnd: -1}
 }
 
 func (l *lexer) pos() source.Pos { return source.Pos{File: l.file, Line: l.line, Col: l.col} }
@@ -95,6 +100,24 @@ func (l *lexer) skipBlockComment(open, close string) {
 
 // next returns the next token.
 func (l *lexer) next() token {
+	t := l.scan()
+	l.prev, l.prevEnd = t.kind, l.off
+	return t
+}
+
+// endsStatement reports whether a period right after a token of kind k,
+// with nothing in between, ends the statement rather than starting a
+// directive: "p(1).q(2)." holds two facts.
+func endsStatement(k tokenKind) bool {
+	switch k {
+	case tokRParen, tokRBrack, tokIdent, tokWildcard, tokString, tokInt:
+		return true
+	}
+	return false
+}
+
+// scan reads the next token.
+func (l *lexer) scan() token {
 	if doc, ok := l.skipSpace(); ok {
 		return doc
 	}
@@ -125,7 +148,7 @@ func (l *lexer) next() token {
 		return token{kind: tokInt, pos: start, text: text}
 	case c == '"':
 		return l.lexString(start)
-	case c == '.' && isIdentStart(l.peekByte(1)):
+	case c == '.' && isIdentStart(l.peekByte(1)) && !(l.off == l.prevEnd && endsStatement(l.prev)):
 		n := 1
 		for l.off+n < len(l.src) && isIdentChar(l.src[l.off+n]) {
 			n++
@@ -164,7 +187,7 @@ func (l *lexer) next() token {
 		l.errs.Add(start, "unexpected character %q", r)
 	}
 	l.advance(size)
-	return l.next()
+	return l.scan()
 }
 
 // lexString reads a double-quoted string with \" and \\ escapes; strings may

@@ -57,7 +57,7 @@ func Load(file string, opts ...Option) (*Program, source.List) {
 		return &Program{}, errs
 	}
 	prog := &Program{}
-	c.loadText(file, string(src), prog, []string{file}, &errs)
+	c.loadText(file, string(src), prog, []string{c.clean(file)}, &errs)
 	errs.Sort()
 	return prog, errs
 }
@@ -68,7 +68,7 @@ func LoadSource(file, src string, opts ...Option) (*Program, source.List) {
 	c := newLoadConfig(opts)
 	var errs source.List
 	prog := &Program{}
-	c.loadText(file, src, prog, []string{file}, &errs)
+	c.loadText(file, src, prog, []string{c.clean(file)}, &errs)
 	errs.Sort()
 	return prog, errs
 }
@@ -78,29 +78,48 @@ func LoadSource(file, src string, opts ...Option) (*Program, source.List) {
 func AddSource(prog *Program, file, src string, opts ...Option) source.List {
 	c := newLoadConfig(opts)
 	var errs source.List
-	c.loadText(file, src, prog, []string{file}, &errs)
+	c.loadText(file, src, prog, []string{c.clean(file)}, &errs)
 	errs.Sort()
 	return errs
 }
 
 func (c *loadConfig) loadText(file, src string, prog *Program, stack []string, errs *source.List) {
 	prog.Files = append(prog.Files, file)
+	if prog.texts == nil {
+		prog.texts = map[string]string{}
+	}
+	if old, ok := prog.texts[file]; ok && old != src {
+		// The same name with another text (as a REPL may add): positions
+		// in it are ambiguous, so quote nothing from it.
+		prog.texts[file] = noText
+	} else {
+		prog.texts[file] = src
+	}
 	var local source.List
-	includes := parseFile(file, src, prog, &local)
-	for _, inc := range includes {
+	// An included file is read where its .include is, so its declarations,
+	// rules and edits come at that point of the program: a variant of a
+	// variant edits after the variant it includes.
+	parseFile(file, src, prog, &local, func(inc includeDirective) {
 		target := c.resolve(file, inc.path)
 		if i := indexOf(stack, target); i >= 0 {
 			cycle := append(append([]string{}, stack[i:]...), target)
 			local.Add(inc.pos, "include cycle: %s", strings.Join(cycle, " -> "))
-			continue
+			return
+		}
+		// Each file is read once, so that two files may both include a
+		// common one (a diamond) without declaring everything twice.
+		for _, f := range prog.Files {
+			if c.clean(f) == target {
+				return
+			}
 		}
 		text, err := c.read(target)
 		if err != nil {
 			local.Add(inc.pos, "cannot include %q: %v", inc.path, describeReadError(err))
-			continue
+			return
 		}
-		c.loadText(target, string(text), prog, append(stack, target), errs)
-	}
+		c.loadText(target, string(text), prog, append(stack[:len(stack):len(stack)], target), errs)
+	})
 	local.AttachLines(file, src)
 	*errs = append(*errs, local...)
 }
@@ -117,6 +136,15 @@ func (c *loadConfig) resolve(from, inc string) string {
 		return inc
 	}
 	return filepath.Join(filepath.Dir(from), inc)
+}
+
+// clean puts a file name in the form resolve gives included files, so that
+// an include cycle through the main file is found whatever its spelling.
+func (c *loadConfig) clean(name string) string {
+	if c.slashed {
+		return path.Clean(name)
+	}
+	return filepath.Clean(name)
 }
 
 func indexOf(list []string, s string) int {

@@ -52,7 +52,8 @@ type Model struct {
 	Queries []*Query
 	// Warnings holds the diagnostics that did not stop the analysis.
 	Warnings source.List
-	// Program is the syntax the model was built from, after variant edits.
+	// Program is the syntax the model was built from (Analyze applies its
+	// variant edits to copies; the Program itself is left unchanged).
 	Program *Program
 }
 

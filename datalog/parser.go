@@ -13,9 +13,10 @@ type parser struct {
 	i    int
 	errs *source.List
 	prog *Program
-	// includes collects the .include directives of this file for the loader.
-	includes []includeDirective
-	doc      string
+	// include loads an included file into prog when the parser meets its
+	// .include, so that the included items come where the directive is.
+	include func(includeDirective)
+	doc     string
 }
 
 type includeDirective struct {
@@ -23,8 +24,9 @@ type includeDirective struct {
 	pos  source.Pos
 }
 
-// parseFile parses one file's text into prog, without following includes.
-func parseFile(file, src string, prog *Program, errs *source.List) []includeDirective {
+// parseFile parses one file's text into prog, calling include for each
+// .include directive as it is met.
+func parseFile(file, src string, prog *Program, errs *source.List, include func(includeDirective)) {
 	lx := newLexer(file, src, errs)
 	var toks []token
 	for {
@@ -34,12 +36,11 @@ func parseFile(file, src string, prog *Program, errs *source.List) []includeDire
 			break
 		}
 	}
-	p := &parser{toks: toks, errs: errs, prog: prog}
+	p := &parser{toks: toks, errs: errs, prog: prog, include: include}
 	p.parseItems()
-	return p.includes
 }
 
-func (p *parser) peek() token       { return p.toks[p.i] }
+func (p *parser) peek() token { return p.toks[p.i] }
 func (p *parser) peekAt(n int) token {
 	if p.i+n < len(p.toks) {
 		return p.toks[p.i+n]
@@ -61,32 +62,25 @@ func (p *parser) at(k tokenKind) bool { return p.peek().kind == k }
 func (p *parser) expect(k tokenKind, context string) (token, bool) {
 	t := p.peek()
 	if t.kind != k {
-		p.errs.Add(t.pos, "expected %s %s, found %s", quoteText(k.String()), context, t.describe())
+		p.errs.Add(t.pos, "expected %s %s, found %s", k.expected(), context, t.describe())
 		return t, false
 	}
 	return p.next(), true
 }
 
 // recover skips to the end of the current statement, so that one syntax
-// error does not cascade: past the next period at the top level, or up to
-// the next directive, doc comment or definition.
+// error does not cascade: past the next period, or up to the next
+// directive, doc comment or definition.
 func (p *parser) recover() {
-	depth := 0
 	for !p.at(tokEOF) {
 		t := p.peek()
 		switch t.kind {
-		case tokLParen, tokLBrack:
-			depth++
-		case tokRParen, tokRBrack:
-			if depth > 0 {
-				depth--
-			}
 		case tokDot:
-			if depth == 0 {
-				p.next()
-				return
-			}
-		case tokDirective, tokDoc:
+			// A period cannot occur inside parentheses, so it ends the
+			// statement even when a parenthesis was left open.
+			p.next()
+			return
+		case tokDirective, tokDoc, tokQuery:
 			return
 		case tokIdent:
 			if t.text == "let" && p.peekAt(1).kind == tokIdent && p.peekAt(2).kind == tokEq {
@@ -169,8 +163,8 @@ func (p *parser) parseDirective() {
 	case "include":
 		p.doc = ""
 		s, ok := p.expect(tokString, "(the file to include, in double quotes) after .include")
-		if ok {
-			p.includes = append(p.includes, includeDirective{path: s.text, pos: s.pos})
+		if ok && p.include != nil {
+			p.include(includeDirective{path: s.text, pos: s.pos})
 		}
 	case "check":
 		if c := p.parseCheckBody(t.pos, "check"); c != nil {
@@ -228,6 +222,10 @@ func (p *parser) parseDecl(dir token) {
 		d.Params = append(d.Params, param)
 		if p.at(tokComma) {
 			p.next()
+			if p.at(tokRParen) {
+				p.expect(tokIdent, "(a column name) after \",\" in .decl "+name.text)
+				return
+			}
 			continue
 		}
 		if !p.at(tokRParen) {
@@ -448,6 +446,11 @@ func (p *parser) parseAtom() *Atom {
 		a.Args = append(a.Args, t)
 		if p.at(tokComma) {
 			p.next()
+			if p.at(tokRParen) {
+				t := p.peek()
+				p.errs.Add(t.pos, "expected a variable, _, a string or an integer after \",\" in the arguments of %s, found %s", name.text, t.describe())
+				return nil
+			}
 			continue
 		}
 		if !p.at(tokRParen) {
@@ -465,7 +468,13 @@ func (p *parser) parseAtom() *Atom {
 }
 
 func (p *parser) parseTerm() (Term, bool) {
-	t := p.next()
+	t := p.peek()
+	switch t.kind {
+	case tokIdent, tokWildcard, tokString, tokInt:
+		// A term; anything else is left for error recovery, which stops
+		// at a period.
+		p.next()
+	}
 	switch t.kind {
 	case tokIdent:
 		return Term{Kind: TermVar, Name: t.text, Pos: t.pos}, true

@@ -47,6 +47,20 @@ var tokenNames = map[tokenKind]string{
 
 func (k tokenKind) String() string { return tokenNames[k] }
 
+// expected names a token kind in "expected X" messages: "a name" for the
+// kinds that stand for many texts, the quoted text for punctuation.
+func (k tokenKind) expected() string {
+	switch k {
+	case tokIdent:
+		return "a name"
+	case tokString:
+		return "a string"
+	case tokInt:
+		return "an integer"
+	}
+	return quoteText(k.String())
+}
+
 // token is one lexical token with its position and text.
 type token struct {
 	kind tokenKind

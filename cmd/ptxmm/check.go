@@ -26,10 +26,11 @@ func runCheck(args []string) int {
 		fmt.Fprintf(fs.Output(), "Usage: ptxmm check [flags] FILE|DIR...\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
 		return cli.ExitError
 	}
-	if fs.NArg() == 0 {
+	if len(pos) == 0 {
 		fmt.Fprintln(os.Stderr, "ptxmm check: no tests given: name .litmus or .test files, or directories")
 		return cli.ExitError
 	}
@@ -38,21 +39,22 @@ func runCheck(args []string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return cli.ExitError
 	}
-	return cli.Check(cli.CheckConfig{Model: m, Options: opts, JSON: *jsonOut, Expect: *expect, Workers: *workers, Files: fs.Args()}, os.Stdout, os.Stderr)
+	return cli.Check(cli.CheckConfig{Model: m, Options: opts, JSON: *jsonOut, Expect: *expect, Workers: *workers, Files: pos}, os.Stdout, os.Stderr)
 }
 
 // loadModel loads -model FILE, or the embedded model when file is empty.
 func loadModel(file string) (*checker.Model, error) {
-	var m *checker.Model
+	var pm *ptxmm.Model
 	var err error
 	if file == "" {
-		m, err = ptxmm.DefaultModel()
+		pm, err = ptxmm.DefaultModel()
 	} else {
-		m, err = ptxmm.LoadModel(file)
+		pm, err = ptxmm.LoadModel(file)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s", cli.Quoted(err))
 	}
+	m := pm.Checker()
 	for _, w := range m.Warnings {
 		fmt.Fprintln(os.Stderr, w.Quoted())
 	}

@@ -18,13 +18,14 @@ func runEval(args []string) int {
 		fmt.Fprintf(fs.Output(), "Usage: ptxmm eval [flags] PROGRAM.dl\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
 		return cli.ExitError
 	}
-	if fs.NArg() != 1 {
+	if len(pos) != 1 {
 		fmt.Fprintln(os.Stderr, "ptxmm eval: expected exactly one program (PROGRAM.dl)")
 		return cli.ExitError
 	}
-	cfg.Program = fs.Arg(0)
+	cfg.Program = pos[0]
 	return cli.Eval(cfg, os.Stdout, os.Stderr)
 }
