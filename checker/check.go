@@ -37,60 +37,106 @@ func (e errTimeout) Error() string {
 	return fmt.Sprintf("checking took longer than the time limit of %s; raise it with -timeout", e.limit)
 }
 
-// session holds the per-test state of a check.
+// IsTimeout reports whether err is an exhausted time limit.
+func IsTimeout(err error) bool {
+	var t errTimeout
+	return errors.As(err, &t)
+}
+
+// modelRun is the state of one model during a check.
+type modelRun struct {
+	m      *Model
+	filler *catalog.Filler
+	insts  map[int]*rules.Instance
+	res    *Result
+	seen   map[string]bool
+	forbid map[string]bool
+}
+
+// verdict is one model's judgement of one candidate (with one choice of
+// final writes).
+type verdict struct {
+	consistent bool
+	failures   []rules.CheckResult
+}
+
+// session holds the per-test state of a check of one or more models over
+// one shared enumeration of candidates.
 type session struct {
-	m        *Model
 	opts     Options
 	t        *litmus.Test
 	a        *execution.Analysis
-	res      *Result
 	obs      []Observable
-	filler   *catalog.Filler
-	insts    map[int]*rules.Instance
-	seen     map[string]bool
-	forbid   map[string]bool
-	start    time.Time
-	finals   []int // observed location indices (into obs) that need a final write
-	finalBuf []int // chosen final write per entry of finals
-	coName   string
+	finals   []int // indices into obs of the observed locations
+	finalBuf []int // the final write chosen for each of finals
+	runs     []*modelRun
+	// observe, when set, sees every candidate with every model's verdict.
+	observe func(x *execution.Execution, st State, vs []verdict)
 }
 
 // Check checks one test against the model.
 func (m *Model) Check(t *litmus.Test, opts Options) *Result {
-	start := time.Now()
-	res := &Result{Test: t, Sanity: true}
-	err := m.check(t, opts, res, start)
-	res.Elapsed = time.Since(start)
-	if err != nil {
-		res.Err = err
-	}
-	return res
+	return CheckAll([]*Model{m}, t, opts)[0]
 }
 
-func (m *Model) check(t *litmus.Test, opts Options, res *Result, start time.Time) error {
+// CheckAll checks one test against several models, enumerating its
+// candidate executions once and evaluating every model on each.
+func CheckAll(models []*Model, t *litmus.Test, opts Options) []*Result {
+	return checkAllWith(models, t, opts, nil, nil)
+}
+
+// checkAllWith is CheckAll with a hook that sees every candidate and every
+// model's verdict on it, and a hook that receives the session before
+// enumeration starts.
+func checkAllWith(models []*Model, t *litmus.Test, opts Options, observe func(*execution.Execution, State, []verdict), setup func(*session)) []*Result {
+	start := time.Now()
+	s := &session{opts: opts, t: t, observe: observe}
+	if setup != nil {
+		setup(s)
+	}
+	for _, m := range models {
+		s.runs = append(s.runs, &modelRun{m: m, filler: catalog.NewFiller(m.Syntax), insts: map[int]*rules.Instance{},
+			res: &Result{Test: t, Sanity: true}, seen: map[string]bool{}, forbid: map[string]bool{}})
+	}
+	err := s.check(start)
+	out := make([]*Result, len(s.runs))
+	for i, r := range s.runs {
+		r.res.Elapsed = time.Since(start)
+		if err != nil {
+			r.res.Err = err
+		}
+		out[i] = r.res
+	}
+	return out
+}
+
+func (s *session) check(start time.Time) error {
+	t, opts := s.t, s.opts
 	eopts := opts.Exec
-	eopts.SpinReduction = eopts.SpinReduction && m.Program.EventMonotone()
+	for _, r := range s.runs {
+		eopts.SpinReduction = eopts.SpinReduction && r.m.Program.EventMonotone()
+	}
 	a, err := execution.Prepare(t, eopts)
 	if err != nil {
 		return err
 	}
-	res.Layout = a.Layout
-	res.Cut = a.CutRuns()
+	s.a = a
 	obs, err := observables(t, a.Layout)
 	if err != nil {
 		return err
 	}
-	res.Observables = obs
-	s := &session{m: m, opts: opts, t: t, a: a, res: res, obs: obs, filler: catalog.NewFiller(m.Syntax),
-		insts: map[int]*rules.Instance{}, seen: map[string]bool{}, forbid: map[string]bool{}, start: start}
+	s.obs = obs
 	for i, o := range obs {
 		if o.IsLoc {
 			s.finals = append(s.finals, i)
 		}
 	}
-	if len(s.finals) > 0 {
-		if err := m.hasCoherence(); err != nil {
-			return err
+	for _, r := range s.runs {
+		r.res.Layout, r.res.Cut, r.res.Observables = a.Layout, a.CutRuns(), obs
+		if len(s.finals) > 0 {
+			if err := r.m.hasCoherence(); err != nil {
+				return err
+			}
 		}
 	}
 	s.finalBuf = make([]int, len(s.finals))
@@ -114,10 +160,12 @@ func (m *Model) check(t *litmus.Test, opts Options, res *Result, start time.Time
 	if loopErr != nil {
 		return loopErr
 	}
-	if stats.Candidates == 0 && hasFilters(t) {
-		res.Sanity = false
+	for _, r := range s.runs {
+		if stats.Candidates == 0 && hasFilters(t) {
+			r.res.Sanity = false
+		}
+		r.verdicts(t)
 	}
-	s.verdicts()
 	return nil
 }
 
@@ -133,28 +181,29 @@ func hasFilters(t *litmus.Test) bool {
 }
 
 // instance returns an evaluation instance for executions of n events.
-func (s *session) instance(n int) *rules.Instance {
-	if in, ok := s.insts[n]; ok {
+func (r *modelRun) instance(n int) *rules.Instance {
+	if in, ok := r.insts[n]; ok {
 		return in
 	}
 	dom := rules.NewDomain()
 	for i := 0; i < n; i++ {
 		dom.Intern(rules.Value{Kind: rules.KindHost, Str: fmt.Sprintf("e%d", i)})
 	}
-	in := s.m.Program.NewInstance(dom)
-	s.insts[n] = in
+	in := r.m.Program.NewInstance(dom)
+	r.insts[n] = in
 	return in
 }
 
 // candidate evaluates one candidate execution, once per choice of final
 // writes for the observed locations.
 func (s *session) candidate(x *execution.Execution) error {
-	inst := s.instance(len(x.Events))
-	if err := s.filler.Fill(inst, x); err != nil {
-		return err
+	for _, r := range s.runs {
+		if err := r.filler.Fill(r.instance(len(x.Events)), x); err != nil {
+			return err
+		}
 	}
 	if len(s.finals) == 0 {
-		s.evaluate(inst, x)
+		s.evaluate(x)
 		return nil
 	}
 	writes := make([][]int, len(s.finals))
@@ -170,7 +219,7 @@ func (s *session) candidate(x *execution.Execution) error {
 		for k := range s.finals {
 			s.finalBuf[k] = writes[k][pick[k]]
 		}
-		s.evaluate(inst, x)
+		s.evaluate(x)
 		k := 0
 		for ; k < len(pick); k++ {
 			pick[k]++
@@ -185,10 +234,22 @@ func (s *session) candidate(x *execution.Execution) error {
 	}
 }
 
-// evaluate solves the model's orders for one candidate with the current
-// choice of final writes and records the outcome.
-func (s *session) evaluate(inst *rules.Instance, x *execution.Execution) {
-	s.res.Candidates++
+// evaluate solves every model's orders for one candidate with the current
+// choice of final writes and records the outcomes.
+func (s *session) evaluate(x *execution.Execution) {
+	state := s.state(x)
+	vs := make([]verdict, len(s.runs))
+	for i, r := range s.runs {
+		vs[i] = r.evaluate(s, x, state)
+	}
+	if s.observe != nil {
+		s.observe(x, state, vs)
+	}
+}
+
+func (r *modelRun) evaluate(s *session, x *execution.Execution, state State) verdict {
+	inst := r.instance(len(x.Events))
+	r.res.Candidates++
 	var opts []rules.SolveOption
 	if len(s.finals) > 0 {
 		opts = append(opts, rules.WithPrune(func(in *rules.Instance) bool {
@@ -205,41 +266,42 @@ func (s *session) evaluate(inst *rules.Instance, x *execution.Execution) {
 		}))
 	}
 	sol := inst.Solve(opts...)
+	v := verdict{consistent: sol.Consistent, failures: sol.Failures}
 	if sol.Consistent && x.Undetermined {
 		// The model allows a cycle of reads-from and data dependencies, so
 		// this execution's values are not determined: it has no final state.
-		s.res.ThinAir++
-		return
+		r.res.ThinAir++
+		return v
 	}
-	state := s.state(x)
 	key := state.key()
 	if sol.Consistent {
-		s.res.Consistent++
+		r.res.Consistent++
 		for t := range x.Runs {
 			if x.Blocked(t) {
-				s.res.Blocked++
+				r.res.Blocked++
 				break
 			}
 		}
 		if s.t.Condition != nil {
 			if evalExpr(s.t.Condition.Expr, s.obs, state) {
-				s.res.Positive++
+				r.res.Positive++
 			} else {
-				s.res.Negative++
+				r.res.Negative++
 			}
 		}
-		if !s.seen[key] {
-			s.seen[key] = true
-			s.res.States = append(s.res.States, state)
+		if !r.seen[key] {
+			r.seen[key] = true
+			r.res.States = append(r.res.States, state)
 		}
-		s.assertionCounts(state)
-		return
+		r.assertionCounts(s.t, s.obs, state)
+		return v
 	}
-	if s.opts.Explain && !s.forbid[key] && len(sol.Failures) > 0 {
-		s.forbid[key] = true
-		s.res.Forbidden = append(s.res.Forbidden, Forbidden{State: state, Failures: sol.Failures,
+	if s.opts.Explain && !r.forbid[key] && len(sol.Failures) > 0 {
+		r.forbid[key] = true
+		r.res.Forbidden = append(r.res.Forbidden, Forbidden{State: state, Failures: sol.Failures,
 			Execution: x.Clone(), Finals: append([]int(nil), s.finalBuf...)})
 	}
+	return v
 }
 
 // state reads the observed final values of a candidate.
@@ -259,60 +321,51 @@ func (s *session) state(x *execution.Execution) State {
 	return st
 }
 
-// assertionCounts tallies, per assertion, how many consistent executions
-// satisfy it; verdicts turns the tallies into outcomes.
-func (s *session) assertionCounts(state State) {
-	if len(s.res.Assertions) == 0 && len(s.t.Assertions) > 0 {
-		for _, a := range s.t.Assertions {
-			s.res.Assertions = append(s.res.Assertions, AssertionResult{Name: a.Name, Kind: a.Kind, Holds: true})
+// assertionCounts tallies, per assertion, whether every and whether some
+// consistent execution satisfies it; verdicts turns the tallies into outcomes.
+func (r *modelRun) assertionCounts(t *litmus.Test, obs []Observable, state State) {
+	res := r.res
+	if len(res.Assertions) == 0 && len(t.Assertions) > 0 {
+		for _, a := range t.Assertions {
+			res.Assertions = append(res.Assertions, AssertionResult{Name: a.Name, Kind: a.Kind, Holds: true})
 		}
 	}
-	for i, a := range s.t.Assertions {
-		if evalExpr(a.Expr, s.obs, state) {
-			s.res.Assertions[i].Sometimes = true
+	for i, a := range t.Assertions {
+		if evalExpr(a.Expr, obs, state) {
+			res.Assertions[i].Sometimes = true
 		} else {
-			s.res.Assertions[i].Holds = false // "always" fails
+			res.Assertions[i].Holds = false // "always" fails
 		}
 	}
 }
 
 // verdicts computes the herd verdict and the assertion outcomes.
-func (s *session) verdicts() {
-	r := s.res
-	if len(r.Assertions) == 0 {
-		for _, a := range s.t.Assertions {
+func (r *modelRun) verdicts(t *litmus.Test) {
+	res := r.res
+	if len(res.Assertions) == 0 {
+		for _, a := range t.Assertions {
 			// No consistent execution: assert holds vacuously, permit fails.
-			r.Assertions = append(r.Assertions, AssertionResult{Name: a.Name, Kind: a.Kind, Holds: true})
+			res.Assertions = append(res.Assertions, AssertionResult{Name: a.Name, Kind: a.Kind, Holds: true})
 		}
 	}
-	for i := range r.Assertions {
-		always := r.Assertions[i].Holds
-		switch r.Assertions[i].Kind {
-		case litmus.AssertSometimes:
-			r.Assertions[i].Holds = r.Assertions[i].Sometimes
-		default:
-			r.Assertions[i].Holds = always
+	for i := range res.Assertions {
+		if res.Assertions[i].Kind == litmus.AssertSometimes {
+			res.Assertions[i].Holds = res.Assertions[i].Sometimes
 		}
 	}
-	if c := s.t.Condition; c != nil {
+	if c := t.Condition; c != nil {
 		ok := false
 		switch c.Kind {
 		case litmus.CondExists:
-			ok = r.Positive > 0
+			ok = res.Positive > 0
 		case litmus.CondNotExists:
-			ok = r.Positive == 0
+			ok = res.Positive == 0
 		case litmus.CondForall:
-			ok = r.Negative == 0
+			ok = res.Negative == 0
 		}
-		r.Verdict = "No"
+		res.Verdict = "No"
 		if ok {
-			r.Verdict = "Ok"
+			res.Verdict = "Ok"
 		}
 	}
-}
-
-// IsTimeout reports whether err is an exhausted time limit.
-func IsTimeout(err error) bool {
-	var t errTimeout
-	return errors.As(err, &t)
 }

@@ -58,7 +58,11 @@ func Check(cfg CheckConfig, stdout, stderr io.Writer) int {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	runAll(items, workers, func(it *item) { it.res = cfg.Model.Check(it.test, cfg.Options) })
+	parallel(len(items), workers, func(i int) {
+		if it := items[i]; it.test != nil {
+			it.res = cfg.Model.Check(it.test, cfg.Options)
+		}
+	})
 	status := ExitOK
 	var results []*checker.Result
 	for _, it := range items {
@@ -101,23 +105,21 @@ func Check(cfg CheckConfig, stdout, stderr io.Writer) int {
 	return status
 }
 
-// runAll runs f on every parsed item with a pool of workers.
-func runAll(items []*item, workers int, f func(*item)) {
-	work := make(chan *item)
+// parallel runs f(0..n-1) on a pool of workers.
+func parallel(n, workers int, f func(int)) {
+	work := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for it := range work {
-				f(it)
+			for i := range work {
+				f(i)
 			}
 		}()
 	}
-	for _, it := range items {
-		if it.test != nil {
-			work <- it
-		}
+	for i := 0; i < n; i++ {
+		work <- i
 	}
 	close(work)
 	wg.Wait()

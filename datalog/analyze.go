@@ -21,6 +21,8 @@ func Analyze(prog *Program) (*Model, source.List) {
 }
 
 type analyzer struct {
+	// io is the program's IO directives after variant edits.
+	io        []*IODirective
 	prog      *Program
 	m         *Model
 	errs      source.List
@@ -32,7 +34,8 @@ type analyzer struct {
 }
 
 func (a *analyzer) run() (*Model, source.List) {
-	defs, rules, checks := applyEdits(a.prog, &a.errs)
+	defs, rules, checks, io := applyEdits(a.prog, &a.errs)
+	a.io = io
 	a.declare(defs, rules)
 	a.inferArities(defs)
 	for _, d := range defs {
@@ -43,7 +46,7 @@ func (a *analyzer) run() (*Model, source.List) {
 		a.addCheck(c)
 	}
 	a.addOrders()
-	a.m.IO = a.prog.IO
+	a.m.IO = a.io
 	for _, r := range a.m.Rules {
 		a.checkRule(r)
 	}
@@ -99,7 +102,7 @@ func (a *analyzer) declare(defs []*Def, rules []*Rule) {
 			a.errs.Add(r.Pos, "rule for %s, which is defined by let at %s: a relation is defined either by rules or by one definition", r.Head.Pred, d.Pos)
 		}
 	}
-	for _, io := range a.prog.IO {
+	for _, io := range a.io {
 		if io.Kind != IOInput {
 			continue
 		}
@@ -316,7 +319,7 @@ func (a *analyzer) addOrders() {
 }
 
 func (a *analyzer) checkIO() {
-	for _, io := range a.prog.IO {
+	for _, io := range a.io {
 		if io.Kind == IOInput {
 			continue
 		}

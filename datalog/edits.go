@@ -2,13 +2,17 @@ package datalog
 
 import "github.com/ptxmm/ptxmm/source"
 
-// applyEdits returns a copy of prog's definitions, rules and checks with the
-// variant edits applied in order. An edit that names something the program
-// does not have is an error, so a variant cannot silently edit nothing.
-func applyEdits(prog *Program, errs *source.List) (defs []*Def, rules []*Rule, checks []*Check) {
+// applyEdits returns a copy of prog's definitions, rules, checks and IO
+// directives with the variant edits applied in order. An edit that names
+// something the program does not have is an error, so a variant cannot
+// silently edit nothing. Redefining an .input relation turns it into a
+// derived one (the .input is dropped), so a variant can say, for instance,
+// that two base relations coincide.
+func applyEdits(prog *Program, errs *source.List) (defs []*Def, rules []*Rule, checks []*Check, io []*IODirective) {
 	defs = append(defs, prog.Defs...)
 	rules = append(rules, prog.Rules...)
 	checks = append(checks, prog.Checks...)
+	io = append(io, prog.IO...)
 	redefined := map[string]bool{}
 	for _, e := range prog.Edits {
 		switch e.Kind {
@@ -21,9 +25,18 @@ func applyEdits(prog *Program, errs *source.List) (defs []*Def, rules []*Rule, c
 					break
 				}
 			}
-			if !hasDef && !hasRules && !redefined[e.Name] {
-				errs.Add(e.Pos, ".redefine %s: the model has no definition or rule for %s to replace", e.Name, e.Name)
+			isInput := false
+			for _, d := range io {
+				if d.Kind == IOInput && d.Name == e.Name {
+					isInput = true
+				}
+			}
+			if !hasDef && !hasRules && !isInput && !redefined[e.Name] {
+				errs.Add(e.Pos, ".redefine %s: the model has no definition, rule or .input for %s to replace", e.Name, e.Name)
 				continue
+			}
+			if isInput {
+				io = removeInput(io, e.Name)
 			}
 			if !redefined[e.Name] || e.Def != nil {
 				// The first .redefine of a name replaces everything that
@@ -52,7 +65,17 @@ func applyEdits(prog *Program, errs *source.List) (defs []*Def, rules []*Rule, c
 			checks = append(checks[:i:i], checks[i+1:]...)
 		}
 	}
-	return defs, rules, checks
+	return defs, rules, checks, io
+}
+
+func removeInput(io []*IODirective, name string) []*IODirective {
+	var out []*IODirective
+	for _, d := range io {
+		if d.Kind != IOInput || d.Name != name {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 func indexDef(defs []*Def, name string) int {

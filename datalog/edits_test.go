@@ -102,9 +102,9 @@ func TestEditErrors(t *testing.T) {
 		want []string
 	}{
 		{"redefine a missing definition", ".redefine nothing = po",
-			[]string{"t.dl:12:1: .redefine nothing: the model has no definition or rule for nothing to replace"}},
-		{"redefine a relation with no rules", ".redefine po(1, 2).",
-			[]string{"t.dl:12:1: .redefine po: the model has no definition or rule for po to replace"}},
+			[]string{"t.dl:12:1: .redefine nothing: the model has no definition, rule or .input for nothing to replace"}},
+		{"redefine a declared relation with no rules", ".decl lone(a, b)\n.redefine lone(1, 2).",
+			[]string{"t.dl:13:1: .redefine lone: the model has no definition, rule or .input for lone to replace"}},
 		{"recheck a missing check", ".recheck d: empty(po)",
 			[]string{"t.dl:12:1: .recheck d: the model has no check named d (checks: a, b, c)"}},
 		{"uncheck a missing check", ".uncheck d",
@@ -150,4 +150,23 @@ func TestStackedVariants(t *testing.T) {
 	require.False(t, errs.HasErrors(), "%s", errs.Quoted())
 	assert.Equal(t, []string{"x(X) :- b(X)."}, rulesOf(m, "x"))
 	assert.Equal(t, []string{"k: empty(b)"}, checkList(m))
+}
+
+// TestRedefineInput checks that a variant may turn an .input relation into a
+// derived one: the .input goes away and the definition takes its place.
+func TestRedefineInput(t *testing.T) {
+	prog, errs := LoadSource("t.dl", `.decl po(a, b)
+.decl loc(a, b)
+.decl vaddr(a, b)
+.input po, loc, vaddr
+.check c: acyclic(po & vaddr)
+.redefine vaddr = loc
+`)
+	require.Empty(t, errs)
+	m, errs := Analyze(prog)
+	require.Empty(t, errs.Errors())
+	assert.Equal(t, []string{"po", "loc"}, m.Inputs())
+	assert.Equal(t, RelDerived, m.Relations["vaddr"].Kind)
+	require.NotNil(t, m.Relations["vaddr"].Def)
+	assert.Equal(t, "loc", ExprString(m.Relations["vaddr"].Def.Expr))
 }

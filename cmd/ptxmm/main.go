@@ -16,6 +16,8 @@ const usage = `ptxmm: an executable PTX memory consistency model
 
 Usage:
   ptxmm check [flags] FILE|DIR...   check litmus tests (.litmus, .test) against the model
+  ptxmm diff -model A.dl [-model B.dl] FILE|DIR...
+                                    show the tests and outcomes on which two models disagree
   ptxmm eval [flags] PROGRAM.dl     evaluate a standalone Datalog program
   ptxmm help                        show this help
 
@@ -30,6 +32,8 @@ func run(args []string) int {
 	switch args[0] {
 	case "check":
 		return runCheck(args[1:])
+	case "diff":
+		return runDiff(args[1:])
 	case "eval":
 		return runEval(args[1:])
 	case "help", "-h", "-help", "--help":

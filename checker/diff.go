@@ -1,0 +1,93 @@
+package checker
+
+import (
+	"github.com/ptxmm/ptxmm/execution"
+	"github.com/ptxmm/ptxmm/litmus"
+	"github.com/ptxmm/ptxmm/rules"
+)
+
+// Difference is an outcome one model allows and the other forbids, with a
+// candidate execution reaching it that the first model finds consistent and
+// the checks the second model rejects it with.
+type Difference struct {
+	State     State
+	Execution *execution.Execution
+	Finals    []int
+	Failures  []rules.CheckResult
+}
+
+// DiffResult compares two models on one test.
+type DiffResult struct {
+	Test *litmus.Test
+	A, B *Result
+	// OnlyA are outcomes A allows and B forbids; OnlyB the other way round.
+	OnlyA, OnlyB []Difference
+	Err          error
+}
+
+// VerdictsDiffer reports whether the test's verdict (herd condition or any
+// assertion) differs between the models.
+func (d *DiffResult) VerdictsDiffer() bool {
+	if d.A.Verdict != d.B.Verdict {
+		return true
+	}
+	for i := range d.A.Assertions {
+		if i < len(d.B.Assertions) && d.A.Assertions[i].Holds != d.B.Assertions[i].Holds {
+			return true
+		}
+	}
+	return false
+}
+
+// Differs reports whether the models disagree on the verdict or on any
+// outcome.
+func (d *DiffResult) Differs() bool {
+	return d.VerdictsDiffer() || len(d.OnlyA) > 0 || len(d.OnlyB) > 0
+}
+
+// Diff checks one test against two models in one pass over its candidates
+// and reports the outcomes on which they disagree.
+func Diff(a, b *Model, t *litmus.Test, opts Options) *DiffResult {
+	onlyA := map[string]Difference{}
+	onlyB := map[string]Difference{}
+	var sess *session
+	observe := func(x *execution.Execution, st State, vs []verdict) {
+		record := func(m map[string]Difference, other verdict) {
+			k := st.key()
+			if _, ok := m[k]; ok {
+				return
+			}
+			m[k] = Difference{State: st, Execution: x.Clone(), Finals: append([]int(nil), sess.finalBuf...), Failures: other.failures}
+		}
+		switch {
+		case vs[0].consistent && !vs[1].consistent && !x.Undetermined:
+			record(onlyA, vs[1])
+		case vs[1].consistent && !vs[0].consistent && !x.Undetermined:
+			record(onlyB, vs[0])
+		}
+	}
+	rs := checkAllWith([]*Model{a, b}, t, opts, observe, func(s *session) { sess = s })
+	d := &DiffResult{Test: t, A: rs[0], B: rs[1], Err: rs[0].Err}
+	if d.Err != nil {
+		return d
+	}
+	inB := map[string]bool{}
+	for _, s := range d.B.States {
+		inB[s.key()] = true
+	}
+	inA := map[string]bool{}
+	for _, s := range d.A.States {
+		inA[s.key()] = true
+	}
+	for _, s := range d.A.States {
+		if !inB[s.key()] {
+			d.OnlyA = append(d.OnlyA, onlyA[s.key()])
+		}
+	}
+	for _, s := range d.B.States {
+		if !inA[s.key()] {
+			d.OnlyB = append(d.OnlyB, onlyB[s.key()])
+		}
+	}
+	return d
+}

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/ptxmm/ptxmm/checker"
+	"github.com/ptxmm/ptxmm/cli"
+)
+
+// modelList collects repeated -model flags.
+type modelList []string
+
+func (m *modelList) String() string     { return strings.Join(*m, ",") }
+func (m *modelList) Set(s string) error { *m = append(*m, s); return nil }
+
+func runDiff(args []string) int {
+	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
+	opts := checker.DefaultOptions()
+	var models modelList
+	fs.Var(&models, "model", "model `FILE.dl` to compare (give it twice; once compares with the embedded model)")
+	fs.IntVar(&opts.Exec.Unroll, "unroll", opts.Exec.Unroll, "times a thread may take a backward branch before its run is cut")
+	fs.IntVar(&opts.MaxCandidates, "max-candidates", opts.MaxCandidates, "candidate executions allowed per test")
+	fs.IntVar(&opts.Exec.MaxRuns, "max-runs", opts.Exec.MaxRuns, "runs one thread may have")
+	fs.DurationVar(&opts.Timeout, "timeout", opts.Timeout, "time allowed per test")
+	workers := fs.Int("j", 0, "tests checked in parallel (default: one per CPU)")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: ptxmm diff -model A.dl [-model B.dl] FILE|DIR...\n\nPrints the tests and outcomes on which two models disagree.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return cli.ExitError
+	}
+	if len(models) == 0 || len(models) > 2 {
+		fmt.Fprintln(os.Stderr, "ptxmm diff: give -model once (compared with the embedded model) or twice")
+		return cli.ExitError
+	}
+	if len(pos) == 0 {
+		fmt.Fprintln(os.Stderr, "ptxmm diff: no tests given: name .litmus or .test files, or directories")
+		return cli.ExitError
+	}
+	names := []string{"embedded spec.dl", models[0]}
+	if len(models) == 2 {
+		names = []string{models[0], models[1]}
+	}
+	var loaded []*checker.Model
+	for _, n := range names {
+		file := n
+		if n == "embedded spec.dl" {
+			file = ""
+		}
+		m, err := loadModel(file)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return cli.ExitError
+		}
+		loaded = append(loaded, m)
+	}
+	return cli.Diff(cli.DiffConfig{A: loaded[0], B: loaded[1], NameA: names[0], NameB: names[1], Options: opts, Workers: *workers, Files: pos}, os.Stdout, os.Stderr)
+}
