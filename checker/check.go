@@ -165,6 +165,7 @@ func (s *session) check(start time.Time) error {
 			r.res.Sanity = false
 		}
 		r.verdicts(t)
+		r.explainForbidden()
 	}
 	return nil
 }
@@ -368,4 +369,19 @@ func (r *modelRun) verdicts(t *litmus.Test) {
 			res.Verdict = "Ok"
 		}
 	}
+}
+
+// explainForbidden expands the witnesses of the forbidden outcomes that
+// are still forbidden at the end (an outcome another candidate reached
+// consistently is allowed, and dropped).
+func (r *modelRun) explainForbidden() {
+	var kept []Forbidden
+	for _, f := range r.res.Forbidden {
+		if r.seen[f.State.key()] {
+			continue
+		}
+		f.Explanations = explainAll(r.m, f.Execution, f.Failures)
+		kept = append(kept, f)
+	}
+	r.res.Forbidden = kept
 }

@@ -14,6 +14,8 @@ type Difference struct {
 	Execution *execution.Execution
 	Finals    []int
 	Failures  []rules.CheckResult
+	// Explanations[i] is Failures[i]'s witness as a chain of edges.
+	Explanations [][]rules.Edge
 }
 
 // DiffResult compares two models on one test.
@@ -81,12 +83,16 @@ func Diff(a, b *Model, t *litmus.Test, opts Options) *DiffResult {
 	}
 	for _, s := range d.A.States {
 		if !inB[s.key()] {
-			d.OnlyA = append(d.OnlyA, onlyA[s.key()])
+			diff := onlyA[s.key()]
+			diff.Explanations = explainAll(b, diff.Execution, diff.Failures)
+			d.OnlyA = append(d.OnlyA, diff)
 		}
 	}
 	for _, s := range d.B.States {
 		if !inA[s.key()] {
-			d.OnlyB = append(d.OnlyB, onlyB[s.key()])
+			diff := onlyB[s.key()]
+			diff.Explanations = explainAll(a, diff.Execution, diff.Failures)
+			d.OnlyB = append(d.OnlyB, diff)
 		}
 	}
 	return d

@@ -65,6 +65,9 @@ type AssertionResult struct {
 type Forbidden struct {
 	State    State
 	Failures []rules.CheckResult
+	// Explanations[i] is Failures[i]'s witness as a chain of edges (nil
+	// when it could not be expanded).
+	Explanations [][]rules.Edge
 	// Execution is that candidate (a clone, safe to keep).
 	Execution *execution.Execution
 	// Finals are the final writes chosen for the observed locations.

@@ -323,8 +323,17 @@ func (a *analyzer) checkIO() {
 		if io.Kind == IOInput {
 			continue
 		}
-		if a.m.Relations[io.Name] == nil {
+		r := a.m.Relations[io.Name]
+		if r == nil {
 			a.errs.Add(io.Pos, ".%s %s: unknown relation %s", io.Kind, io.Name, io.Name)
+			continue
+		}
+		if io.Kind == IOEdges {
+			if r.Arity != 2 {
+				a.errs.Add(io.Pos, ".edges %s: explanations draw binary relations as edges, but %s has %d column(s)", io.Name, io.Name, r.Arity)
+				continue
+			}
+			a.m.Edges = append(a.m.Edges, io.Name)
 		}
 	}
 }

@@ -197,3 +197,12 @@ func TestAnalyzeCheckOfRelationName(t *testing.T) {
 		})
 	}
 }
+
+func TestEdgesDirective(t *testing.T) {
+	prog, errs := LoadSource("t.dl", ".decl po(a, b)\n.decl rf(a, b)\n.input po, rf\nlet com = rf | po\n.edges po, com\n.check c: acyclic(com)\n")
+	require.Empty(t, errs)
+	m, errs := Analyze(prog)
+	require.Empty(t, errs.Errors())
+	assert.Equal(t, []string{"po", "com"}, m.Edges)
+	assert.Empty(t, m.Warnings, "relations named by .edges count as used")
+}

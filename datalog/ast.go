@@ -64,6 +64,9 @@ const (
 	IOOutput
 	// IOPrintSize asks for a relation's size to be printed.
 	IOPrintSize
+	// IOEdges names relations that explanations show as single edges
+	// rather than expand into the relations they are made of.
+	IOEdges
 )
 
 func (k IOKind) String() string {
@@ -72,6 +75,8 @@ func (k IOKind) String() string {
 		return "output"
 	case IOPrintSize:
 		return "printsize"
+	case IOEdges:
+		return "edges"
 	default:
 		return "input"
 	}

@@ -48,6 +48,8 @@ type Model struct {
 	Checks []*Check
 	Orders []*Order
 	IO     []*IODirective
+	// Edges are the relations explanations show as single edges (.edges).
+	Edges []string
 	// Queries are the ?- lines of the program (for the REPL).
 	Queries []*Query
 	// Warnings holds the diagnostics that did not stop the analysis.

@@ -146,9 +146,9 @@ func (p *parser) parseDirective() {
 	switch t.text {
 	case "decl":
 		p.parseDecl(t)
-	case "input", "output", "printsize":
+	case "input", "output", "printsize", "edges":
 		p.doc = ""
-		kind := map[string]IOKind{"input": IOInput, "output": IOOutput, "printsize": IOPrintSize}[t.text]
+		kind := map[string]IOKind{"input": IOInput, "output": IOOutput, "printsize": IOPrintSize, "edges": IOEdges}[t.text]
 		for {
 			name, ok := p.expect(tokIdent, "(a relation name) after ."+t.text)
 			if !ok {
@@ -186,7 +186,7 @@ func (p *parser) parseDirective() {
 		}
 	default:
 		p.doc = ""
-		p.errs.Add(t.pos, "unknown directive .%s: expected .decl, .input, .output, .printsize, .include, .check, .order, .redefine, .recheck or .uncheck", t.text)
+		p.errs.Add(t.pos, "unknown directive .%s: expected .decl, .input, .output, .printsize, .edges, .include, .check, .order, .redefine, .recheck or .uncheck", t.text)
 	}
 }
 

@@ -45,8 +45,12 @@ func differenceLines(w io.Writer, r *checker.Result, diff checker.Difference, al
 	fmt.Fprintf(w, "  outcome %s  allowed by %s, forbidden by %s\n", state, allows, forbids)
 	x := diff.Execution
 	fmt.Fprintf(w, "    candidate: %s\n", DescribeCandidate(x))
-	for _, f := range diff.Failures {
-		fmt.Fprintf(w, "    %s rejects it: %s\n", forbids, WitnessText(x, f))
+	for i, f := range diff.Failures {
+		if i < len(diff.Explanations) && diff.Explanations[i] != nil {
+			fmt.Fprintf(w, "    %s rejects it by %s: %s\n", forbids, f.Name, EdgeChain(x, diff.Explanations[i]))
+		} else {
+			fmt.Fprintf(w, "    %s rejects it: %s\n", forbids, WitnessText(x, f))
+		}
 	}
 }
 

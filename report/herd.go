@@ -49,6 +49,16 @@ func Herd(w io.Writer, r *checker.Result) {
 	for i, a := range r.Assertions {
 		fmt.Fprintln(w, assertionLine(t, i, a))
 	}
+	for _, f := range r.Forbidden {
+		fmt.Fprintf(w, "Forbidden %s\n", checker.FormatState(t, r.Layout, r.Observables, f.State))
+		for i, c := range f.Failures {
+			if i < len(f.Explanations) && f.Explanations[i] != nil {
+				fmt.Fprintf(w, "  %s: %s\n", c.Name, EdgeChain(f.Execution, f.Explanations[i]))
+			} else {
+				fmt.Fprintf(w, "  %s\n", WitnessText(f.Execution, c))
+			}
+		}
+	}
 	if !r.Sanity {
 		fmt.Fprintf(w, "Sanity %s failed: no candidate execution meets the \"== v\" restrictions of its loads, whatever the model\n", t.Name)
 	}

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/ptxmm/ptxmm/datalog"
+	"github.com/ptxmm/ptxmm/relations"
 )
 
 // checkPlan is a compiled named check.
@@ -31,6 +32,10 @@ type CheckResult struct {
 	Witness []int
 	// Rel is the relation the check tests.
 	Rel string
+	// Orders holds, for a failure found by Solve, the .order relations as
+	// they were when the check failed, so that the failure can be replayed
+	// (SetRel each, then RecordProvenance) and explained.
+	Orders map[string]*relations.Rel
 }
 
 // Checks returns the names of the program's checks in source order.

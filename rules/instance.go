@@ -26,6 +26,8 @@ type Instance struct {
 	// record, when set, receives every derived tuple with its rule
 	// (provenance for explanations, off unless asked for).
 	record func(rp *rulePlan, head relID, tuple []int)
+	// prov holds the first derivations recorded by RecordProvenance.
+	prov *provenance
 }
 
 // NewInstance prepares an evaluation over dom. It adds the program's

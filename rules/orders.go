@@ -149,7 +149,14 @@ func (s *solver) fail(monotoneOnly bool) {
 			continue
 		}
 		s.seen[c.check.Name] = true
-		s.result.Failures = append(s.result.Failures, s.in.evalCheck(c))
+		f := s.in.evalCheck(c)
+		if len(s.in.p.orders) > 0 {
+			f.Orders = map[string]*relations.Rel{}
+			for _, op := range s.in.p.orders {
+				f.Orders[s.in.p.rels[op.rel].name] = s.in.stores[op.rel].rel.Clone()
+			}
+		}
+		s.result.Failures = append(s.result.Failures, f)
 	}
 }
 

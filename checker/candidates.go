@@ -1,0 +1,35 @@
+package checker
+
+import (
+	"github.com/ptxmm/ptxmm/execution"
+	"github.com/ptxmm/ptxmm/litmus"
+	"github.com/ptxmm/ptxmm/rules"
+)
+
+// Candidate is one candidate execution (with one choice of final writes for
+// the observed locations) and the model's verdict on it.
+type Candidate struct {
+	Execution  *execution.Execution
+	Finals     []int
+	State      State
+	Consistent bool
+	// Failures are the checks that reject an inconsistent candidate, each
+	// with the first witness the order search found.
+	Failures []rules.CheckResult
+}
+
+// Candidates checks a test and also returns its candidates, keeping at most
+// limit of them (0: all) in enumeration order.
+func (m *Model) Candidates(t *litmus.Test, opts Options, limit int) ([]Candidate, *Result) {
+	var out []Candidate
+	var sess *session
+	observe := func(x *execution.Execution, st State, vs []verdict) {
+		if limit > 0 && len(out) >= limit {
+			return
+		}
+		out = append(out, Candidate{Execution: x.Clone(), Finals: append([]int(nil), sess.finalBuf...), State: st,
+			Consistent: vs[0].consistent && !x.Undetermined, Failures: vs[0].failures})
+	}
+	rs := checkAllWith([]*Model{m}, t, opts, observe, func(s *session) { sess = s })
+	return out, rs[0]
+}

@@ -1,0 +1,54 @@
+package checker
+
+import (
+	"fmt"
+
+	"github.com/ptxmm/ptxmm/catalog"
+	"github.com/ptxmm/ptxmm/execution"
+	"github.com/ptxmm/ptxmm/relations"
+	"github.com/ptxmm/ptxmm/rules"
+)
+
+// Explain expands a failed check of a candidate into a chain of edges of
+// the model's .edges relations (and base relations): the cycle, or the pair,
+// that makes the check fail. It replays the order choice the failure was
+// found under.
+func (m *Model) Explain(x *execution.Execution, f rules.CheckResult) ([]rules.Edge, error) {
+	inst, err := m.Replay(x, f.Orders)
+	if err != nil {
+		return nil, err
+	}
+	return inst.ExplainCheck(f, m.Program.StopAtEdges())
+}
+
+// Replay builds an instance holding a candidate with the given order
+// relations, evaluated with provenance, ready for Why, Path or reading any
+// relation.
+func (m *Model) Replay(x *execution.Execution, orders map[string]*relations.Rel) (*rules.Instance, error) {
+	dom := rules.NewDomain()
+	for i := range x.Events {
+		dom.Intern(rules.Value{Kind: rules.KindHost, Str: fmt.Sprintf("e%d", i)})
+	}
+	inst := m.Program.NewInstance(dom)
+	if err := catalog.NewFiller(m.Syntax).Fill(inst, x); err != nil {
+		return nil, err
+	}
+	for name, r := range orders {
+		if err := inst.SetRel(name, r); err != nil {
+			return nil, err
+		}
+	}
+	inst.RecordProvenance()
+	return inst, nil
+}
+
+// explainAll explains each failure, leaving nil where one cannot be expanded.
+func explainAll(m *Model, x *execution.Execution, failures []rules.CheckResult) [][]rules.Edge {
+	out := make([][]rules.Edge, len(failures))
+	for i, f := range failures {
+		if edges, err := m.Explain(x, f); err == nil {
+			out[i] = edges
+		}
+	}
+	return out
+}

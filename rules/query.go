@@ -1,0 +1,84 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/ptxmm/ptxmm/datalog"
+)
+
+// Query answers a query ("?- body.") over the instance's current relations:
+// it returns the body's variables in order of appearance and one row of
+// atoms per answer, in ascending order. A query without variables has one
+// empty row when its body holds and none otherwise.
+func (in *Instance) Query(q *datalog.Query) ([]string, [][]int, error) {
+	in.Run()
+	var vars []string
+	seen := map[string]bool{}
+	bound := map[string]bool{}
+	head := &datalog.Atom{Pred: "?-", Pos: q.Pos}
+	for _, l := range q.Body {
+		var args []datalog.Term
+		switch l := l.(type) {
+		case *datalog.Atom:
+			id, ok := in.p.byName[l.Pred]
+			if !ok {
+				return nil, nil, fmt.Errorf("%s: unknown relation %s", l.Pos, l.Pred)
+			}
+			if ar := in.p.rels[id].arity; ar != len(l.Args) {
+				return nil, nil, fmt.Errorf("%s: %s has %d column(s) but the query gives %d", l.Pos, l.Pred, ar, len(l.Args))
+			}
+			args = l.Args
+			if !l.Negated {
+				for _, t := range l.Args {
+					if t.Kind == datalog.TermVar {
+						bound[t.Name] = true
+					}
+				}
+			}
+		case *datalog.Compare:
+			args = []datalog.Term{l.L, l.R}
+		}
+		for _, t := range args {
+			if t.Kind == datalog.TermVar && !seen[t.Name] {
+				seen[t.Name] = true
+				vars = append(vars, t.Name)
+				head.Args = append(head.Args, t)
+			}
+		}
+	}
+	for _, v := range vars {
+		if !bound[v] {
+			return nil, nil, fmt.Errorf("%s: variable %s is not bound by a positive atom of the query", q.Pos, v)
+		}
+	}
+	rule := &datalog.Rule{Head: head, Body: q.Body, Pos: q.Pos}
+	rp := &rulePlan{rule: rule, head: -1, litRel: make([]relID, len(q.Body))}
+	for i, l := range q.Body {
+		rp.litRel[i] = -1
+		if a, ok := l.(*datalog.Atom); ok {
+			rp.litRel[i] = in.p.byName[a.Pred]
+		}
+	}
+	rp.join = compileJoin(in.p, rp)
+	atoms := make([]int, len(rp.consts))
+	for i, c := range rp.consts {
+		a, ok := in.dom.Lookup(c)
+		if !ok {
+			return nil, nil, fmt.Errorf("%s: the constant %s is not in the domain", q.Pos, c)
+		}
+		atoms[i] = a
+	}
+	in.ruleConsts[rp] = atoms
+	defer delete(in.ruleConsts, rp)
+	dst := newStore(len(vars), in.n)
+	saved := in.record
+	in.record = nil
+	in.evalJoin(rp, -1, dst)
+	in.record = saved
+	var rows [][]int
+	dst.each(func(t []int) bool {
+		rows = append(rows, append([]int(nil), t...))
+		return true
+	})
+	return vars, rows, nil
+}
