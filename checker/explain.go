@@ -52,3 +52,43 @@ func explainAll(m *Model, x *execution.Execution, failures []rules.CheckResult) 
 	}
 	return out
 }
+
+// Instance builds an instance holding a candidate, evaluated with
+// provenance under the order choice that makes it consistent or, for an
+// inconsistent candidate, under the first choice the search found failing.
+func (m *Model) Instance(c Candidate) (*rules.Instance, error) {
+	x := c.Execution
+	dom := rules.NewDomain()
+	for i := range x.Events {
+		dom.Intern(rules.Value{Kind: rules.KindHost, Str: fmt.Sprintf("e%d", i)})
+	}
+	inst := m.Program.NewInstance(dom)
+	if err := catalog.NewFiller(m.Syntax).Fill(inst, x); err != nil {
+		return nil, err
+	}
+	var opts []rules.SolveOption
+	if len(c.Finals) > 0 {
+		finals := c.Finals
+		opts = append(opts, rules.WithPrune(func(in *rules.Instance) bool {
+			co, err := in.Rel(CoherenceRelation)
+			if err != nil {
+				return false
+			}
+			for _, w := range finals {
+				if co.Row(w).Any() {
+					return true
+				}
+			}
+			return false
+		}))
+	}
+	if sol := inst.Solve(opts...); !sol.Consistent && len(sol.Failures) > 0 {
+		for name, r := range sol.Failures[0].Orders {
+			if err := inst.SetRel(name, r); err != nil {
+				return nil, err
+			}
+		}
+	}
+	inst.RecordProvenance()
+	return inst, nil
+}

@@ -199,3 +199,6 @@ func FormatState(t *litmus.Test, l *execution.Layout, obs []Observable, s State)
 	}
 	return strings.TrimSpace(b.String())
 }
+
+// Satisfies reports whether a final state satisfies a condition.
+func Satisfies(e litmus.Expr, obs []Observable, s State) bool { return evalExpr(e, obs, s) }

@@ -18,9 +18,10 @@ type Edge struct {
 // a to b, following a derivation of the pair: each step is a body atom
 // joining the variables from a to b, expanded in turn until it is a base
 // relation or a relation stop accepts (the model's .edges). Where several
-// body atoms join the same two values (an intersection), the one derived
-// last is followed: later relations carry more of the execution's story
-// than the static conditions they are intersected with. A pair no body
+// body atoms join the same two values (an intersection), one the model lists
+// in .edges is followed first, and otherwise the one derived last: later relations
+// carry more of the execution's story than the static conditions they are
+// intersected with. A pair no body
 // chain connects (a product) is one edge of its own relation. It needs
 // RecordProvenance.
 func (in *Instance) Path(rel string, a, b int, stop func(string) bool) ([]Edge, error) {
@@ -57,7 +58,7 @@ func (in *Instance) pathOf(d *Derivation, stop func(string) bool) []Edge {
 			steps = append(steps, c)
 		}
 	}
-	route, ok := in.route(steps, a, b)
+	route, ok := in.route(steps, a, b, stop)
 	if !ok {
 		if a == b {
 			return nil // an identity pair, such as [S] or the reflexive part of r?
@@ -87,21 +88,24 @@ type routeStep struct {
 }
 
 // route finds a shortest chain of body tuples from a to b (non-empty when a
-// equals b), preferring, among tuples joining the same two values, the one
+// equals b), preferring, among tuples joining the same two values, one of a
+// relation the model lists in .edges (its own vocabulary), and then the one
 // derived last.
-func (in *Instance) route(steps []*Derivation, a, b int) ([]routeStep, bool) {
+func (in *Instance) route(steps []*Derivation, a, b int, stop func(string) bool) ([]routeStep, bool) {
 	type arc struct {
 		from, to int
 		step     routeStep
 	}
 	best := map[[2]int]arc{}
-	rank := func(d *Derivation) int {
-		id := in.p.byName[d.Rel]
-		return in.rankOf(id, d.Tuple)
+	better := func(x, y *Derivation) bool {
+		if sx, sy := in.p.isEdge(x.Rel), in.p.isEdge(y.Rel); sx != sy {
+			return sx
+		}
+		return in.rankOf(in.p.byName[x.Rel], x.Tuple) > in.rankOf(in.p.byName[y.Rel], y.Tuple)
 	}
 	add := func(from, to int, s routeStep) {
 		k := [2]int{from, to}
-		if old, ok := best[k]; !ok || rank(s.d) > rank(old.step.d) {
+		if old, ok := best[k]; !ok || better(s.d, old.step.d) {
 			best[k] = arc{from, to, s}
 		}
 	}
@@ -156,16 +160,22 @@ func (in *Instance) route(steps []*Derivation, a, b int) ([]routeStep, bool) {
 	return path, true
 }
 
+// isEdge reports whether the model lists a relation in .edges.
+func (p *Program) isEdge(name string) bool {
+	for _, e := range p.model.Edges {
+		if e == name {
+			return true
+		}
+	}
+	return false
+}
+
 // StopAtEdges returns the stop function for explanations: base relations
 // and the model's .edges relations are shown as single edges.
 func (p *Program) StopAtEdges() func(string) bool {
-	edges := map[string]bool{}
-	for _, e := range p.model.Edges {
-		edges[e] = true
-	}
 	return func(name string) bool {
 		id, ok := p.byName[name]
-		return !ok || edges[name] || p.rels[id].kind != datalog.RelDerived
+		return !ok || p.isEdge(name) || p.rels[id].kind != datalog.RelDerived
 	}
 }
 

@@ -9,9 +9,12 @@ import (
 // Query answers a query ("?- body.") over the instance's current relations:
 // it returns the body's variables in order of appearance and one row of
 // atoms per answer, in ascending order. A query without variables has one
-// empty row when its body holds and none otherwise.
+// empty row when its body holds and none otherwise. A variable spelled like
+// the name of a host atom (an event "e3") stands for that atom, so a query
+// can name events directly.
 func (in *Instance) Query(q *datalog.Query) ([]string, [][]int, error) {
 	in.Run()
+	q, hostConsts := in.bindHostNames(q)
 	var vars []string
 	seen := map[string]bool{}
 	bound := map[string]bool{}
@@ -63,6 +66,9 @@ func (in *Instance) Query(q *datalog.Query) ([]string, [][]int, error) {
 	atoms := make([]int, len(rp.consts))
 	for i, c := range rp.consts {
 		a, ok := in.dom.Lookup(c)
+		if h, isHost := hostConsts[c]; isHost {
+			a, ok = h, true
+		}
 		if !ok {
 			return nil, nil, fmt.Errorf("%s: the constant %s is not in the domain", q.Pos, c)
 		}
@@ -81,4 +87,43 @@ func (in *Instance) Query(q *datalog.Query) ([]string, [][]int, error) {
 		return true
 	})
 	return vars, rows, nil
+}
+
+// hostMarker prefixes the string constants that stand for host atoms in a
+// rewritten query; no string the lexer reads can contain it.
+const hostMarker = "\x00host:"
+
+// bindHostNames rewrites the variables of a query that name host atoms into
+// constants denoting those atoms.
+func (in *Instance) bindHostNames(q *datalog.Query) (*datalog.Query, map[Value]int) {
+	consts := map[Value]int{}
+	rewrite := func(t datalog.Term) datalog.Term {
+		if t.Kind != datalog.TermVar {
+			return t
+		}
+		a, ok := in.dom.Lookup(Value{Kind: KindHost, Str: t.Name})
+		if !ok {
+			return t
+		}
+		c := datalog.Term{Kind: datalog.TermString, Name: hostMarker + t.Name, Pos: t.Pos}
+		consts[termValue(c)] = a
+		return c
+	}
+	out := &datalog.Query{Pos: q.Pos}
+	for _, l := range q.Body {
+		switch l := l.(type) {
+		case *datalog.Atom:
+			a := *l
+			a.Args = make([]datalog.Term, len(l.Args))
+			for i, t := range l.Args {
+				a.Args[i] = rewrite(t)
+			}
+			out.Body = append(out.Body, &a)
+		case *datalog.Compare:
+			c := *l
+			c.L, c.R = rewrite(l.L), rewrite(l.R)
+			out.Body = append(out.Body, &c)
+		}
+	}
+	return out, consts
 }

@@ -18,6 +18,9 @@ Usage:
   ptxmm check [flags] FILE|DIR...   check litmus tests (.litmus, .test) against the model
   ptxmm diff -model A.dl [-model B.dl] FILE|DIR...
                                     show the tests and outcomes on which two models disagree
+  ptxmm repl [-model FILE] [TEST]   explore a test and the model interactively
+  ptxmm graph TEST [-exec K | -outcome COND] [-show po,rf] [-o FILE.svg]
+                                    draw an execution (Graphviz), a forbidden one with its witness
   ptxmm eval [flags] PROGRAM.dl     evaluate a standalone Datalog program
   ptxmm help                        show this help
 
@@ -36,6 +39,10 @@ func run(args []string) int {
 		return runDiff(args[1:])
 	case "eval":
 		return runEval(args[1:])
+	case "graph":
+		return runGraph(args[1:])
+	case "repl":
+		return runRepl(args[1:])
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(os.Stdout, usage)
 		return 0

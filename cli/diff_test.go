@@ -1,0 +1,54 @@
+package cli
+
+import (
+	"bytes"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/ptxmm/ptxmm/checker"
+)
+
+// TestDiffVariants runs ptxmm diff of spec.dl against each variant over the
+// shipped tests and asserts exactly which tests differ.
+func TestDiffVariants(t *testing.T) {
+	spec := specModel(t)
+	cases := []struct {
+		variant string
+		differ  []string
+	}{
+		{"fence-sc-not-acq-rel", []string{"MP+fence.sc+acquire"}},
+		{"obs-one-step", []string{"MP+rmw-chain"}},
+		{"nta-data-only", []string{"LB+ctrl"}},
+		{"causality-alloy", nil},
+		{"no-sc-per-location", nil},
+		{"ptx-v6.0", []string{"CoWR+alias-nofence", "Surface-nofence"}},
+	}
+	for _, c := range cases {
+		t.Run(c.variant, func(t *testing.T) {
+			v, err := checker.LoadModel(filepath.Join("..", "variants", c.variant+".dl"))
+			require.NoError(t, err)
+			var out, errs bytes.Buffer
+			status := Diff(DiffConfig{A: spec, B: v, NameA: "spec", NameB: c.variant, Options: checker.DefaultOptions(),
+				Files: []string{filepath.Join("..", "examples")}}, &out, &errs)
+			require.Empty(t, errs.String())
+			var got []string
+			for _, m := range regexp.MustCompile(`(?m)^Test (\S+)$`).FindAllStringSubmatch(out.String(), -1) {
+				got = append(got, m[1])
+			}
+			sort.Strings(got)
+			require.Equal(t, c.differ, got, out.String())
+			if len(c.differ) == 0 {
+				require.Equal(t, ExitOK, status)
+			} else {
+				require.Equal(t, ExitMismatch, status)
+				// Every difference names a candidate and the rejecting check's witness.
+				require.Contains(t, out.String(), "candidate: ")
+				require.Regexp(t, `rejects it by \w+: .* -\w+-> `, out.String())
+			}
+		})
+	}
+}

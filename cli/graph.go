@@ -1,0 +1,128 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/ptxmm/ptxmm/checker"
+	"github.com/ptxmm/ptxmm/graph"
+	"github.com/ptxmm/ptxmm/litmus"
+	"github.com/ptxmm/ptxmm/rules"
+)
+
+// GraphConfig is what ptxmm graph was asked to draw.
+type GraphConfig struct {
+	Model    *checker.Model
+	Options  checker.Options
+	Test     string
+	Instance int    // template row, 0 for the first test of the file
+	Exec     int    // candidate number (from 1), 0 when Outcome picks
+	Outcome  string // condition selecting the candidate, "" when Exec picks
+	Show     []string
+	Out      string // output file; "" writes DOT to stdout
+}
+
+// Graph runs ptxmm graph and returns the exit status.
+func Graph(cfg GraphConfig, stdout, stderr io.Writer) int {
+	tests, err := litmus.ParseFile(cfg.Test)
+	if err != nil {
+		fmt.Fprintln(stderr, Quoted(err))
+		return ExitError
+	}
+	k := 0
+	if cfg.Instance > 0 {
+		k = cfg.Instance - 1
+	}
+	if k >= len(tests) {
+		fmt.Fprintf(stderr, "ptxmm graph: %s has %d test(s); there is no instance %d\n", cfg.Test, len(tests), cfg.Instance)
+		return ExitError
+	}
+	t := tests[k]
+	cands, res := cfg.Model.Candidates(t, cfg.Options, 0)
+	if res.Err != nil {
+		fmt.Fprintf(stderr, "ptxmm graph: %s: %v\n", t.Name, res.Err)
+		return ExitError
+	}
+	c, title, err := pick(t, cands, res, cfg)
+	if err != nil {
+		fmt.Fprintln(stderr, "ptxmm graph:", Quoted(err))
+		return ExitError
+	}
+	inst, err := cfg.Model.Instance(c)
+	if err != nil {
+		fmt.Fprintln(stderr, "ptxmm graph:", err)
+		return ExitError
+	}
+	witness := map[string][]rules.Edge{}
+	for _, f := range c.Failures {
+		if edges, err := cfg.Model.Explain(c.Execution, f); err == nil {
+			witness[f.Name] = edges
+		}
+	}
+	dot, err := graph.DOT(c.Execution, inst, graph.Options{Title: title, Show: cfg.Show, Witness: witness})
+	if err != nil {
+		fmt.Fprintln(stderr, "ptxmm graph:", err)
+		return ExitError
+	}
+	if cfg.Out == "" {
+		fmt.Fprint(stdout, dot)
+		return ExitOK
+	}
+	if err := graph.Write(cfg.Out, dot); err != nil {
+		fmt.Fprintln(stderr, "ptxmm graph:", err)
+		return ExitError
+	}
+	return ExitOK
+}
+
+// pick selects the candidate to draw: by number, by outcome (a consistent
+// candidate when the outcome is allowed, otherwise one the model rejects,
+// whose witness is then highlighted), or the first consistent one.
+func pick(t *litmus.Test, cands []checker.Candidate, res *checker.Result, cfg GraphConfig) (checker.Candidate, string, error) {
+	describe := func(i int) string {
+		c := cands[i]
+		verdict := "consistent"
+		if !c.Consistent {
+			verdict = "forbidden"
+		}
+		return fmt.Sprintf("%s, execution %d of %d (%s): %s", t.Name, i+1, len(cands), verdict,
+			checker.FormatState(t, res.Layout, res.Observables, c.State))
+	}
+	if len(cands) == 0 {
+		return checker.Candidate{}, "", fmt.Errorf("%s has no candidate execution", t.Name)
+	}
+	switch {
+	case cfg.Exec > 0:
+		if cfg.Exec > len(cands) {
+			return checker.Candidate{}, "", fmt.Errorf("-exec %d: %s has %d candidate executions", cfg.Exec, t.Name, len(cands))
+		}
+		return cands[cfg.Exec-1], describe(cfg.Exec - 1), nil
+	case cfg.Outcome != "":
+		e, err := litmus.ParseCondition(t, "-outcome", cfg.Outcome)
+		if err != nil {
+			return checker.Candidate{}, "", err
+		}
+		first := -1
+		for i, c := range cands {
+			if !checker.Satisfies(e, res.Observables, c.State) {
+				continue
+			}
+			if c.Consistent {
+				return c, describe(i), nil
+			}
+			if first < 0 {
+				first = i
+			}
+		}
+		if first < 0 {
+			return checker.Candidate{}, "", fmt.Errorf("-outcome: no candidate execution of %s reaches %s", t.Name, litmus.ExprString(t, e))
+		}
+		return cands[first], describe(first), nil
+	}
+	for i, c := range cands {
+		if c.Consistent {
+			return c, describe(i), nil
+		}
+	}
+	return cands[0], describe(0), nil
+}

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/ptxmm/ptxmm/checker"
+	"github.com/ptxmm/ptxmm/cli"
+)
+
+func runGraph(args []string) int {
+	fs := flag.NewFlagSet("graph", flag.ContinueOnError)
+	cfg := cli.GraphConfig{Options: checker.DefaultOptions()}
+	model := fs.String("model", "", "model `FILE.dl` to use instead of the embedded PTX model")
+	fs.IntVar(&cfg.Exec, "exec", 0, "draw candidate execution `K` (numbered as ptxmm repl's :execs lists them)")
+	fs.StringVar(&cfg.Outcome, "outcome", "", "draw an execution reaching this `CONDITION` (a forbidden one shows its witness)")
+	show := fs.String("show", "po,rf,co,fr", "comma-separated `relations` to draw as edges")
+	fs.StringVar(&cfg.Out, "o", "", "write to `FILE` (.dot, .svg or .png; .svg and .png need Graphviz's dot) instead of DOT on stdout")
+	fs.IntVar(&cfg.Instance, "instance", 0, "template row `K` of a .test file")
+	fs.IntVar(&cfg.Options.Exec.Unroll, "unroll", cfg.Options.Exec.Unroll, "times a thread may take a backward branch before its run is cut")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: ptxmm graph TEST [-exec K | -outcome COND] [-show po,rf,co] [-o FILE.dot|.svg|.png]\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return cli.ExitError
+	}
+	if len(pos) != 1 {
+		fmt.Fprintln(os.Stderr, "ptxmm graph: expected exactly one test file")
+		return cli.ExitError
+	}
+	if cfg.Exec > 0 && cfg.Outcome != "" {
+		fmt.Fprintln(os.Stderr, "ptxmm graph: give -exec or -outcome, not both")
+		return cli.ExitError
+	}
+	cfg.Test = pos[0]
+	for _, s := range strings.Split(*show, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			cfg.Show = append(cfg.Show, s)
+		}
+	}
+	m, err := loadModel(*model)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return cli.ExitError
+	}
+	cfg.Model = m
+	return cli.Graph(cfg, os.Stdout, os.Stderr)
+}

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+
+	"github.com/ptxmm/ptxmm"
+	"github.com/ptxmm/ptxmm/checker"
+	"github.com/ptxmm/ptxmm/cli"
+	"github.com/ptxmm/ptxmm/repl"
+)
+
+func runRepl(args []string) int {
+	fs := flag.NewFlagSet("repl", flag.ContinueOnError)
+	opts := checker.DefaultOptions()
+	model := fs.String("model", "", "model `FILE.dl` to use instead of the embedded PTX model (:reload re-reads it)")
+	fs.IntVar(&opts.Exec.Unroll, "unroll", opts.Exec.Unroll, "times a thread may take a backward branch before its run is cut")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: ptxmm repl [-model FILE] [TEST [K]]\n\nAn interactive session over a litmus test and the model; :help inside lists the commands.\nWith a non-terminal input it runs the input's lines as a script.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return cli.ExitError
+	}
+	src := repl.ModelSource{Path: *model, FS: ptxmm.DefaultModelFS(), Name: ptxmm.DefaultModelName}
+	s, err := repl.New(src, opts)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, cli.Quoted(err))
+		return cli.ExitError
+	}
+	switch len(pos) {
+	case 0:
+	case 1, 2:
+		k := 0
+		if len(pos) == 2 {
+			if k, err = strconv.Atoi(pos[1]); err != nil || k < 1 {
+				fmt.Fprintf(os.Stderr, "ptxmm repl: instance must be a number from 1, not %q\n", pos[1])
+				return cli.ExitError
+			}
+		}
+		if err := s.LoadTest(pos[0], k); err != nil {
+			fmt.Fprintln(os.Stderr, cli.Quoted(err))
+			return cli.ExitError
+		}
+	default:
+		fmt.Fprintln(os.Stderr, "ptxmm repl: expected at most one test (and an instance number)")
+		return cli.ExitError
+	}
+	if err := repl.Run(s, os.Stdin, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "ptxmm repl:", err)
+		return cli.ExitError
+	}
+	return cli.ExitOK
+}

@@ -1,0 +1,162 @@
+package graph
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/ptxmm/ptxmm/execution"
+	"github.com/ptxmm/ptxmm/relations"
+	"github.com/ptxmm/ptxmm/rules"
+)
+
+// Options say what to draw.
+type Options struct {
+	// Title labels the graph (the test name and what was selected).
+	Title string
+	// Show lists the relations drawn as edges, in order. po is drawn as
+	// its immediate successors only.
+	Show []string
+	// Witness holds the highlighted edges, per failed check name.
+	Witness map[string][]rules.Edge
+}
+
+// style is how one relation's edges look; relations beyond the palette
+// reuse it in turn.
+type style struct{ color, line string }
+
+var palette = []style{
+	{"black", "solid"}, {"red", "solid"}, {"blue", "solid"}, {"darkorange", "solid"},
+	{"darkgreen", "dashed"}, {"purple", "dashed"}, {"brown", "dotted"}, {"deepskyblue4", "dotted"},
+}
+
+// DOT renders an execution with the relations of inst (an instance of the
+// model holding that execution).
+func DOT(x *execution.Execution, inst *rules.Instance, opts Options) (string, error) {
+	var b strings.Builder
+	b.WriteString("digraph execution {\n")
+	b.WriteString("  graph [rankdir=TB, fontname=\"Helvetica\", labelloc=t, newrank=true];\n")
+	b.WriteString("  node [shape=box, style=rounded, fontname=\"Helvetica\", fontsize=11];\n")
+	b.WriteString("  edge [fontname=\"Helvetica\", fontsize=9];\n")
+	if opts.Title != "" {
+		fmt.Fprintf(&b, "  label=%s;\n", quote(opts.Title))
+	}
+	nInit := len(x.Layout.Locs)
+	b.WriteString("  subgraph cluster_init {\n    label=\"initial writes\";\n    style=dashed;\n")
+	for i := 0; i < nInit; i++ {
+		fmt.Fprintf(&b, "    e%d [label=%s];\n", i, quote(fmt.Sprintf("e%d: %s", i, x.Label(i))))
+	}
+	b.WriteString("  }\n")
+	for t, th := range x.Test.Threads {
+		label := fmt.Sprintf("%s (cta %d, gpu %d)", th.Name, th.CTA, th.GPU)
+		if th.Cluster != th.CTA {
+			label = fmt.Sprintf("%s (cta %d, cluster %d, gpu %d)", th.Name, th.CTA, th.Cluster, th.GPU)
+		}
+		if x.Blocked(t) {
+			label += " — blocked at a barrier"
+		}
+		fmt.Fprintf(&b, "  subgraph cluster_t%d {\n    label=%s;\n", t, quote(label))
+		start := x.ThreadStart[t]
+		for i := range x.Runs[t].Events {
+			e := start + i
+			text := strings.TrimPrefix(x.Label(e), th.Name+":")
+			fmt.Fprintf(&b, "    e%d [label=%s];\n", e, quote(fmt.Sprintf("e%d: %s", e, text)))
+		}
+		b.WriteString("  }\n")
+	}
+	// Layout as herd draws it: threads as columns with program order
+	// running down, the initial writes above them, and only program order
+	// (plus invisible edges from the initial writes) constraining the
+	// layout, so that communication edges do not distort the columns.
+	for t := range x.Test.Threads {
+		if len(x.Runs[t].Events) > 0 {
+			for i := 0; i < nInit; i++ {
+				fmt.Fprintf(&b, "  e%d -> e%d [style=invis];\n", i, x.ThreadStart[t])
+			}
+		}
+	}
+	maxLen := 0
+	for t := range x.Test.Threads {
+		maxLen = max(maxLen, len(x.Runs[t].Events))
+	}
+	for k := 0; k < maxLen; k++ {
+		b.WriteString("  { rank=same;")
+		for t := range x.Test.Threads {
+			if k < len(x.Runs[t].Events) {
+				fmt.Fprintf(&b, " e%d;", x.ThreadStart[t]+k)
+			}
+		}
+		b.WriteString(" }\n")
+	}
+	highlighted := map[[3]string]string{}
+	for check, edges := range opts.Witness {
+		for _, ed := range edges {
+			from, to := ed.From, ed.To
+			if ed.Inverse {
+				from, to = to, from
+			}
+			highlighted[[3]string{fmt.Sprint(from), fmt.Sprint(to), ed.Rel}] = check
+		}
+	}
+	drawn := map[[3]string]bool{}
+	for k, name := range opts.Show {
+		st := palette[k%len(palette)]
+		r, err := inst.Rel(name)
+		if err != nil {
+			return "", fmt.Errorf("-show %s: %w", name, err)
+		}
+		if name == "po" {
+			r = immediate(r)
+		}
+		for i, j := range r.All() {
+			if i >= len(x.Events) || j >= len(x.Events) {
+				continue
+			}
+			key := [3]string{fmt.Sprint(i), fmt.Sprint(j), name}
+			drawn[key] = true
+			layout := ", constraint=false"
+			if name == "po" {
+				layout = ", weight=10"
+			}
+			attrs := fmt.Sprintf("label=%s, color=%s, fontcolor=%s, style=%s%s", quote(name), st.color, st.color, st.line, layout)
+			if check, ok := highlighted[key]; ok {
+				attrs = fmt.Sprintf("label=%s, color=crimson, fontcolor=crimson, penwidth=3, style=bold%s", quote(name+" ("+check+")"), layout)
+			}
+			fmt.Fprintf(&b, "  e%d -> e%d [%s];\n", i, j, attrs)
+		}
+	}
+	// Witness edges of relations not shown are drawn on their own.
+	var extra [][3]string
+	for key := range highlighted {
+		if !drawn[key] {
+			extra = append(extra, key)
+		}
+	}
+	sort.Slice(extra, func(a, c int) bool { return strings.Join(extra[a][:], " ") < strings.Join(extra[c][:], " ") })
+	for _, key := range extra {
+		fmt.Fprintf(&b, "  e%s -> e%s [label=%s, color=crimson, fontcolor=crimson, penwidth=3, style=bold, constraint=false];\n",
+			key[0], key[1], quote(key[2]+" ("+highlighted[key]+")"))
+	}
+	b.WriteString("}\n")
+	return b.String(), nil
+}
+
+// immediate keeps the pairs of a strict order with nothing between them.
+func immediate(r *relations.Rel) *relations.Rel {
+	out := r.Clone()
+	n := r.N()
+	for i, j := range r.All() {
+		for k := 0; k < n; k++ {
+			if r.Has(i, k) && r.Has(k, j) {
+				out.Remove(i, j)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// quote makes a DOT string.
+func quote(s string) string {
+	return "\"" + strings.NewReplacer("\\", "\\\\", "\"", "\\\"", "\n", "\\n").Replace(s) + "\""
+}

@@ -1,0 +1,133 @@
+package repl
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"golang.org/x/term"
+)
+
+// Run reads lines and executes them until :quit or the end of the input.
+// When in is a terminal it shows a prompt, edits lines, keeps a history, and
+// completes commands and relation names with Tab; otherwise it runs the
+// lines as a script and prints only their results (errors prefixed with
+// "error: "), so sessions can be scripted and tested.
+func Run(s *Session, in *os.File, out io.Writer) error {
+	if term.IsTerminal(int(in.Fd())) {
+		return runTerminal(s, in, out)
+	}
+	return RunScript(s, in, out)
+}
+
+// RunScript executes every line of r, printing results and errors to w.
+func RunScript(s *Session, r io.Reader, w io.Writer) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == ":quit" {
+			return nil
+		}
+		if err := s.Exec(line, w); err != nil {
+			fmt.Fprintf(w, "error: %s\n", quoted(err))
+		}
+	}
+	return sc.Err()
+}
+
+func quoted(err error) string {
+	if q, ok := err.(interface{ Quoted() string }); ok {
+		return q.Quoted()
+	}
+	return err.Error()
+}
+
+// runTerminal is the interactive loop.
+func runTerminal(s *Session, in *os.File, out io.Writer) error {
+	fd := int(in.Fd())
+	old, err := term.MakeRaw(fd)
+	if err != nil {
+		return RunScript(s, in, out)
+	}
+	defer term.Restore(fd, old)
+	t := term.NewTerminal(struct {
+		io.Reader
+		io.Writer
+	}{in, out}, "ptxmm> ")
+	if w, h, err := term.GetSize(fd); err == nil {
+		t.SetSize(w, h)
+	}
+	t.AutoCompleteCallback = func(line string, pos int, key rune) (string, int, bool) {
+		if key != '\t' {
+			return "", 0, false
+		}
+		return s.complete(line, pos)
+	}
+	fmt.Fprintln(t, "ptxmm REPL — :help lists the commands, :quit leaves.")
+	if s.test != nil {
+		s.summary(t)
+	}
+	for {
+		line, err := t.ReadLine()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if strings.TrimSpace(line) == ":quit" {
+			return nil
+		}
+		if err := s.Exec(line, t); err != nil {
+			fmt.Fprintf(t, "error: %s\n", quoted(err))
+		}
+	}
+}
+
+// complete completes the word before the cursor: a command at the start of
+// the line, a relation name elsewhere. With several candidates it inserts
+// their longest common prefix.
+func (s *Session) complete(line string, pos int) (string, int, bool) {
+	start := pos
+	for start > 0 && isWordByte(line[start-1]) {
+		start--
+	}
+	word := line[start:pos]
+	var options []string
+	if start == 0 && strings.HasPrefix(word, ":") {
+		for _, c := range commands() {
+			options = append(options, c.name)
+		}
+	} else {
+		options = s.relationNames()
+	}
+	var matches []string
+	for _, o := range options {
+		if strings.HasPrefix(o, word) {
+			matches = append(matches, o)
+		}
+	}
+	if len(matches) == 0 {
+		return "", 0, false
+	}
+	common := matches[0]
+	for _, m := range matches[1:] {
+		for !strings.HasPrefix(m, common) {
+			common = common[:len(common)-1]
+		}
+	}
+	if len(matches) == 1 && start == 0 && strings.HasPrefix(common, ":") {
+		common += " "
+	}
+	if common == word {
+		return "", 0, false
+	}
+	return line[:start] + common + line[pos:], start + len(common), true
+}
+
+func isWordByte(c byte) bool {
+	return c == ':' || c == '_' || c == '$' || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9')
+}

@@ -1,0 +1,175 @@
+package repl
+
+import (
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/ptxmm/ptxmm/checker"
+	"github.com/ptxmm/ptxmm/datalog"
+	"github.com/ptxmm/ptxmm/litmus"
+	"github.com/ptxmm/ptxmm/rules"
+	"github.com/ptxmm/ptxmm/source"
+)
+
+// ModelSource says where the session's model comes from.
+type ModelSource struct {
+	// Path is the model file; empty means the embedded default, read from
+	// FS under the name Name.
+	Path string
+	FS   fs.FS
+	Name string
+}
+
+// Session is the state of one REPL: the model (with the rules and checks
+// typed in the session), the test, its candidates and the selected one.
+type Session struct {
+	src    ModelSource
+	extra  []string // items typed in the session, replayed on :reload
+	model  *checker.Model
+	opts   checker.Options
+	test   *litmus.Test
+	cands  []checker.Candidate
+	result *checker.Result
+	cur    int // index into cands, -1 when none is selected
+	inst   *rules.Instance
+	filled int // the candidate inst holds, -1 when none
+	limit  int
+}
+
+// New returns a session over the given model, with no test loaded.
+func New(src ModelSource, opts checker.Options) (*Session, error) {
+	s := &Session{src: src, opts: opts, cur: -1, filled: -1, limit: 100000}
+	if err := s.loadModel(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// loadModel (re)reads the model and applies the session's additions.
+func (s *Session) loadModel() error {
+	var prog *datalog.Program
+	var errs source.List
+	if s.src.Path == "" {
+		prog, errs = datalog.Load(s.src.Name, datalog.WithFS(s.src.FS))
+	} else {
+		prog, errs = datalog.Load(s.src.Path)
+	}
+	if errs.HasErrors() {
+		return errs
+	}
+	for i, text := range s.extra {
+		if le := datalog.AddSource(prog, fmt.Sprintf("input#%d", i+1), text); le.HasErrors() {
+			return le
+		}
+	}
+	m, err := checker.BuildModel(s.modelName(), prog, nil)
+	if err != nil {
+		return err
+	}
+	s.model = m
+	s.inst = nil
+	s.filled = -1
+	return nil
+}
+
+func (s *Session) modelName() string {
+	if s.src.Path == "" {
+		return "embedded " + s.src.Name
+	}
+	return s.src.Path
+}
+
+// LoadTest reads a test file (instance k of a .test template, from 1; 0 for
+// the first test of the file) and enumerates its candidates.
+func (s *Session) LoadTest(path string, k int) error {
+	tests, err := litmus.ParseFile(path)
+	if err != nil {
+		return err
+	}
+	i := 0
+	if k > 0 {
+		i = k - 1
+	}
+	if i >= len(tests) {
+		return fmt.Errorf("%s has %d test(s); there is no instance %d", path, len(tests), k)
+	}
+	s.test = tests[i]
+	return s.run()
+}
+
+// run enumerates the current test's candidates with the current model.
+func (s *Session) run() error {
+	if s.test == nil {
+		return nil
+	}
+	cands, res := s.model.Candidates(s.test, s.opts, s.limit)
+	if res.Err != nil {
+		return res.Err
+	}
+	// Re-running the same test enumerates the same candidates in the same
+	// order, so the selection survives a model change.
+	keep := s.cur >= 0 && len(cands) == len(s.cands)
+	s.cands, s.result = cands, res
+	s.filled = -1
+	if keep {
+		return nil
+	}
+	s.cur = -1
+	for i, c := range cands {
+		if c.Consistent {
+			s.cur = i
+			break
+		}
+	}
+	if s.cur < 0 && len(cands) > 0 {
+		s.cur = 0
+	}
+	return nil
+}
+
+// instance returns an instance holding the selected candidate, evaluated
+// with the orders that make it consistent (or the last tried).
+func (s *Session) instance() (*rules.Instance, error) {
+	if s.cur < 0 {
+		return nil, fmt.Errorf("no execution selected: load a test with :test FILE")
+	}
+	if s.inst != nil && s.filled == s.cur {
+		return s.inst, nil
+	}
+	inst, err := s.model.Instance(s.cands[s.cur])
+	if err != nil {
+		return nil, err
+	}
+	s.inst, s.filled = inst, s.cur
+	return inst, nil
+}
+
+// eventName prints atom a of the current candidate as "e3 P0:st.weak x, 1".
+func (s *Session) eventName(a int) string {
+	x := s.cands[s.cur].Execution
+	if a < len(x.Events) {
+		return fmt.Sprintf("e%d %s", a, x.Label(a))
+	}
+	if s.inst != nil {
+		return s.inst.Domain().Value(a).String()
+	}
+	return fmt.Sprint(a)
+}
+
+// stateText prints a candidate's final state.
+func (s *Session) stateText(c checker.Candidate) string {
+	r := s.result
+	return checker.FormatState(s.test, r.Layout, r.Observables, c.State)
+}
+
+// relationNames lists the relations a user can name (for completion).
+func (s *Session) relationNames() []string {
+	var out []string
+	for _, n := range s.model.Syntax.Names {
+		if !strings.ContainsRune(n, '$') {
+			out = append(out, n)
+		}
+	}
+	return out
+}
