@@ -88,14 +88,26 @@ func DOT(x *execution.Execution, inst *rules.Instance, opts Options) (string, er
 		}
 		b.WriteString(" }\n")
 	}
+	// An edge may belong to the witnesses of several checks: it is labelled
+	// with all of them, in name order, so the output is deterministic.
+	var checks []string
+	for check := range opts.Witness {
+		checks = append(checks, check)
+	}
+	sort.Strings(checks)
 	highlighted := map[[3]string]string{}
-	for check, edges := range opts.Witness {
-		for _, ed := range edges {
+	for _, check := range checks {
+		for _, ed := range opts.Witness[check] {
 			from, to := ed.From, ed.To
 			if ed.Inverse {
 				from, to = to, from
 			}
-			highlighted[[3]string{fmt.Sprint(from), fmt.Sprint(to), ed.Rel}] = check
+			key := [3]string{fmt.Sprint(from), fmt.Sprint(to), ed.Rel}
+			if old, ok := highlighted[key]; ok && old != check && !strings.HasSuffix(old, ", "+check) {
+				highlighted[key] = old + ", " + check
+			} else if !ok {
+				highlighted[key] = check
+			}
 		}
 	}
 	drawn := map[[3]string]bool{}
