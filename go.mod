@@ -4,11 +4,14 @@ go 1.26.8
 
 require (
 	github.com/bits-and-blooms/bitset v1.29.0
+	github.com/dgraph-io/ristretto/v2 v2.4.2
 	github.com/stretchr/testify v1.12.1
 	golang.org/x/term v0.47.0
 )
 
 require (
+	github.com/cespare/xxhash/v2 v2.3.0 // indirect
+	github.com/dustin/go-humanize v1.0.1 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 )
