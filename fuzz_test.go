@@ -1,0 +1,38 @@
+package ptxmm_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/ptxmm/ptxmm"
+	"github.com/ptxmm/ptxmm/litmus"
+)
+
+// FuzzCheckLitmus runs the whole pipeline (parse, enumerate, evaluate the
+// model, explain) on arbitrary herd-format text: whatever parses must be
+// checked without panicking, within tight resource limits, and a test that
+// hits a limit must say so in Result.Err.
+func FuzzCheckLitmus(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("examples", "*.litmus"))
+	for _, p := range files {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(b)
+		}
+	}
+	m, err := ptxmm.DefaultModel()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		test, err := litmus.ParseHerd("fuzz.litmus", src)
+		if err != nil {
+			return
+		}
+		r := m.Check(test, ptxmm.WithMaxCandidates(2000), ptxmm.WithTimeout(2*time.Second), ptxmm.WithUnroll(1), ptxmm.WithExplain())
+		if r.Err == nil && test.Condition != nil && r.Verdict != "Ok" && r.Verdict != "No" {
+			t.Fatalf("verdict %q", r.Verdict)
+		}
+	})
+}
