@@ -11,16 +11,43 @@ type value struct {
 	set   *relations.Set
 	rel   *relations.Rel
 	owned bool
+	// sparse is set when rows lists, each once, every row of rel that may
+	// be non-empty, so that operators visit those rows only. An owned value
+	// owns its list (from the pool); a borrowed one shares a delta's.
+	sparse bool
+	rows   []int32
+	// track is the row tracker of a borrowed delta, whose spans let a
+	// composition skip the zero words of its rows.
+	track *rowTrack
 }
 
 func (in *Instance) release(v value) {
 	if !v.owned {
 		return
 	}
-	if v.set != nil {
+	switch {
+	case v.set != nil:
 		in.pool.putSet(v.set)
-	} else {
+	case v.sparse:
+		in.pool.putRelRows(v.rel, in.view(v.rel), v.rows)
+		in.putRows(v)
+	default:
 		in.pool.putRel(v.rel)
+	}
+}
+
+// putRows gives an owned value's row list back to the pool.
+func (in *Instance) putRows(v value) {
+	if v.rows != nil {
+		in.pool.putRowList(v.rows)
+	}
+}
+
+// densify forgets which rows of an owned value are non-empty.
+func (in *Instance) densify(v *value) {
+	if v.sparse {
+		in.putRows(*v)
+		v.sparse, v.rows = false, nil
 	}
 }
 
@@ -35,8 +62,30 @@ func (in *Instance) own(v value) value {
 		return value{set: s, owned: true}
 	}
 	r := in.pool.rel()
+	if v.sparse {
+		rows := in.pool.rowList()
+		rv, vv := in.view(r), in.view(v.rel)
+		for _, i := range v.rows {
+			copy(rv[i], vv[i])
+			rows = append(rows, i)
+		}
+		return value{rel: r, owned: true, sparse: true, rows: rows}
+	}
 	r.CopyFrom(v.rel)
 	return value{rel: r, owned: true}
+}
+
+// forRows calls f on the rows of a binary value that may be non-empty.
+func (in *Instance) forRows(v value, f func(i int)) {
+	if v.sparse {
+		for _, i := range v.rows {
+			f(int(i))
+		}
+		return
+	}
+	for i := 0; i < in.n; i++ {
+		f(i)
+	}
 }
 
 // evalNode evaluates a plan; the leaf whose body index is deltaOcc reads
@@ -48,6 +97,9 @@ func (in *Instance) evalNode(n *node, rp *rulePlan, deltaOcc int) value {
 		if n.occ == deltaOcc {
 			st = in.delta[n.rel]
 		}
+		if st.track != nil {
+			return value{rel: st.rel, sparse: true, rows: st.track.rows, track: st.track}
+		}
 		return value{set: st.set, rel: st.rel}
 	case nUniverse:
 		return value{set: in.stores[in.universe].set}
@@ -57,23 +109,35 @@ func (in *Instance) evalNode(n *node, rp *rulePlan, deltaOcc int) value {
 		return value{set: s, owned: true}
 	case nGuard:
 		g := in.evalNode(n.b, rp, deltaOcc)
-		empty := (g.set != nil && g.set.IsEmpty()) || (g.rel != nil && g.rel.IsEmpty())
+		empty := (g.set != nil && g.set.IsEmpty()) || (g.rel != nil && !g.sparse && g.rel.IsEmpty())
+		if g.sparse {
+			empty = true
+			for _, i := range g.rows {
+				empty = empty && zeroRow(rowWords(g.rel, int(i)))
+			}
+		}
 		in.release(g)
 		if empty {
 			if n.arity == 1 {
 				return value{set: in.pool.set(), owned: true}
 			}
-			return value{rel: in.pool.rel(), owned: true}
+			return value{rel: in.pool.rel(), owned: true, sparse: true}
 		}
 		return in.evalNode(n.a, rp, deltaOcc)
 	case nCompose:
 		a := in.evalNode(n.a, rp, deltaOcc)
 		b := in.evalNode(n.b, rp, deltaOcc)
 		dst := in.pool.rel()
-		relations.ComposeInto(dst, a.rel, b.rel)
+		v := value{rel: dst, owned: true}
+		if a.sparse {
+			v.sparse, v.rows = true, in.pool.rowList()
+			in.composeRows(in.view(dst), a, in.view(b.rel), in.storeSpans(n.b, deltaOcc), nil, &v.rows)
+		} else {
+			relations.ComposeInto(dst, a.rel, b.rel)
+		}
 		in.release(a)
 		in.release(b)
-		return value{rel: dst, owned: true}
+		return v
 	case nInter, nUnion, nDiff:
 		a := in.own(in.evalNode(n.a, rp, deltaOcc))
 		b := in.evalNode(n.b, rp, deltaOcc)
@@ -87,14 +151,7 @@ func (in *Instance) evalNode(n *node, rp *rulePlan, deltaOcc int) value {
 				a.set.DifferenceWith(b.set)
 			}
 		} else {
-			switch n.kind {
-			case nInter:
-				a.rel.IntersectWith(b.rel)
-			case nUnion:
-				a.rel.UnionWith(b.rel)
-			default:
-				a.rel.DifferenceWith(b.rel)
-			}
+			in.combine(n.kind, &a, b)
 		}
 		in.release(b)
 		return a
@@ -108,40 +165,73 @@ func (in *Instance) evalNode(n *node, rp *rulePlan, deltaOcc int) value {
 		a := in.own(in.evalNode(n.a, rp, deltaOcc))
 		if n.dom != nil {
 			d := in.evalNode(n.dom, rp, deltaOcc)
-			a.rel.RestrictDomain(d.set)
+			if a.sparse {
+				for _, i := range a.rows {
+					if !d.set.Has(int(i)) {
+						clear(rowWords(a.rel, int(i)))
+					}
+				}
+			} else {
+				a.rel.RestrictDomain(d.set)
+			}
 			in.release(d)
 		}
 		if n.rng != nil {
 			r := in.evalNode(n.rng, rp, deltaOcc)
-			a.rel.RestrictRange(r.set)
+			if a.sparse {
+				mask := r.set.Bits().Words()
+				for _, i := range a.rows {
+					row := rowWords(a.rel, int(i))
+					for k := range row {
+						row[k] &= mask[k]
+					}
+				}
+			} else {
+				a.rel.RestrictRange(r.set)
+			}
 			in.release(r)
 		}
 		return a
-	case nIdent:
-		s := in.evalNode(n.a, rp, deltaOcc)
-		dst := in.pool.rel()
-		for i := range s.set.All() {
-			dst.Add(i, i)
-		}
-		in.release(s)
-		return value{rel: dst, owned: true}
-	case nProduct:
+	case nIdent, nProduct:
 		a := in.evalNode(n.a, rp, deltaOcc)
-		b := in.evalNode(n.b, rp, deltaOcc)
+		var b value
+		if n.kind == nProduct {
+			b = in.evalNode(n.b, rp, deltaOcc)
+		}
 		dst := in.pool.rel()
+		rows := in.pool.rowList()
 		for i := range a.set.All() {
-			dst.Row(i).InPlaceUnion(b.set.Bits())
+			if n.kind == nIdent {
+				dst.Add(i, i)
+			} else {
+				copy(rowWords(dst, i), b.set.Bits().Words())
+			}
+			rows = append(rows, int32(i))
 		}
 		in.release(a)
-		in.release(b)
-		return value{rel: dst, owned: true}
+		if n.kind == nProduct {
+			in.release(b)
+		}
+		return value{rel: dst, owned: true, sparse: true, rows: rows}
 	case nDomain, nRange:
 		a := in.evalNode(n.a, rp, deltaOcc)
 		dst := in.pool.set()
-		if n.kind == nDomain {
+		switch {
+		case !a.sparse && n.kind == nDomain:
 			a.rel.DomainInto(dst)
-		} else {
+		case !a.sparse:
 			a.rel.RangeInto(dst)
+		case n.kind == nDomain:
+			for _, i := range a.rows {
+				if !zeroRow(rowWords(a.rel, int(i))) {
+					dst.Add(int(i))
+				}
+			}
+		default:
+			words := dst.Bits().Words()
+			for _, i := range a.rows {
+				orRow(words, rowWords(a.rel, int(i)))
+			}
 		}
 		in.release(a)
 		return value{set: dst, owned: true}
@@ -150,11 +240,11 @@ func (in *Instance) evalNode(n *node, rp *rulePlan, deltaOcc int) value {
 		b := in.evalNode(n.b, rp, deltaOcc)
 		dst := in.pool.set()
 		bits := b.set.Bits()
-		for i := 0; i < in.n; i++ {
+		in.forRows(a, func(i int) {
 			if a.rel.Row(i).IntersectionCardinality(bits) > 0 {
 				dst.Add(i)
 			}
-		}
+		})
 		in.release(a)
 		in.release(b)
 		return value{set: dst, owned: true}
@@ -168,7 +258,7 @@ func (in *Instance) evalNode(n *node, rp *rulePlan, deltaOcc int) value {
 		return value{set: dst, owned: true}
 	case nDropDiag, nKeepDiag:
 		a := in.own(in.evalNode(n.a, rp, deltaOcc))
-		for i := 0; i < in.n; i++ {
+		in.forRows(a, func(i int) {
 			if n.kind == nDropDiag {
 				a.rel.Remove(i, i)
 			} else if a.rel.Has(i, i) {
@@ -178,20 +268,70 @@ func (in *Instance) evalNode(n *node, rp *rulePlan, deltaOcc int) value {
 			} else {
 				a.rel.Row(i).ClearAll()
 			}
-		}
+		})
 		return a
 	case nDiagSet:
 		a := in.evalNode(n.a, rp, deltaOcc)
 		dst := in.pool.set()
-		for i := 0; i < in.n; i++ {
+		in.forRows(a, func(i int) {
 			if a.rel.Has(i, i) {
 				dst.Add(i)
 			}
-		}
+		})
 		in.release(a)
 		return value{set: dst, owned: true}
 	}
 	panic("rules: unknown plan node")
+}
+
+// combine applies a binary set operator to an owned relation a and b.
+func (in *Instance) combine(kind nodeKind, a *value, b value) {
+	switch {
+	case a.sparse && kind != nUnion:
+		// Rows of a that are empty stay empty.
+		av, bv := in.view(a.rel), in.view(b.rel)
+		for _, i := range a.rows {
+			ar, br := av[i], bv[i]
+			br = br[:len(ar)]
+			if kind == nInter {
+				for k := range ar {
+					ar[k] &= br[k]
+				}
+			} else {
+				for k := range ar {
+					ar[k] &^= br[k]
+				}
+			}
+		}
+	case a.sparse && b.sparse:
+		if in.rowMark == nil {
+			in.rowMark = make([]bool, in.n)
+		}
+		for _, i := range a.rows {
+			in.rowMark[i] = true
+		}
+		own := len(a.rows)
+		av, bv := in.view(a.rel), in.view(b.rel)
+		for _, i := range b.rows {
+			orRow(av[i], bv[i])
+			if !in.rowMark[i] {
+				a.rows = append(a.rows, i)
+			}
+		}
+		for _, i := range a.rows[:own] {
+			in.rowMark[i] = false
+		}
+	default:
+		in.densify(a)
+		switch kind {
+		case nInter:
+			a.rel.IntersectWith(b.rel)
+		case nUnion:
+			a.rel.UnionWith(b.rel)
+		default:
+			a.rel.DifferenceWith(b.rel)
+		}
+	}
 }
 
 // evalRuleInto evaluates a rule and adds its tuples to dst.
@@ -200,13 +340,26 @@ func (in *Instance) evalRuleInto(rp *rulePlan, deltaOcc int, dst store) {
 		in.evalJoin(rp, deltaOcc, dst)
 		return
 	}
+	if n := rp.alg; n.kind == nCompose && in.record == nil {
+		// A composition at the root is composed straight into dst, with
+		// no scratch relation to fill, union and clear.
+		a := in.evalNode(n.a, rp, deltaOcc)
+		b := in.evalNode(n.b, rp, deltaOcc)
+		in.composeRows(in.view(dst.rel), a, in.view(b.rel), in.storeSpans(n.b, deltaOcc), dst.track, nil)
+		in.release(a)
+		in.release(b)
+		return
+	}
 	v := in.evalNode(rp.alg, rp, deltaOcc)
 	if in.record != nil {
 		in.recordValue(rp, v, dst)
 	}
-	if v.set != nil {
+	switch {
+	case v.set != nil:
 		dst.set.UnionWith(v.set)
-	} else {
+	case v.sparse || dst.track != nil:
+		in.unionRows(in.view(dst.rel), v, dst.track)
+	default:
 		dst.rel.UnionWith(v.rel)
 	}
 	in.release(v)

@@ -60,6 +60,11 @@ type Program struct {
 type compileOptions struct {
 	closureOperator bool
 	naive           bool
+	// trackMinAtoms is the smallest domain on which semi-naive evaluation
+	// tracks the non-empty rows of binary deltas (rows.go); the benchmarks
+	// put the break-even near 256 atoms. Tests lower it to cover the
+	// tracked code on small domains.
+	trackMinAtoms int
 }
 
 // CompileOption configures Compile.
@@ -87,7 +92,7 @@ func (p *Program) Model() *datalog.Model { return p.model }
 // cycle (reported with the cycle of relations), and .order relations whose
 // pairs depend on the order itself.
 func Compile(m *datalog.Model, opts ...CompileOption) (*Program, source.List) {
-	o := compileOptions{closureOperator: true}
+	o := compileOptions{closureOperator: true, trackMinAtoms: 256}
 	for _, f := range opts {
 		f(&o)
 	}

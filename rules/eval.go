@@ -2,8 +2,10 @@ package rules
 
 // runStratum recomputes one stratum from scratch.
 func (in *Instance) runStratum(s *stratum) {
+	in.cur = s.index
 	for _, r := range s.rels {
 		in.stores[r].clear()
+		in.versions[r]++
 	}
 	switch {
 	case s.closure != nil && in.record == nil:
@@ -67,9 +69,7 @@ func (in *Instance) runSemiNaive(s *stratum) {
 		}
 		grew := false
 		for _, r := range s.rels {
-			in.next[r].differenceWith(in.stores[r])
-			if !in.next[r].isEmpty() {
-				in.stores[r].unionWith(in.next[r])
+			if in.absorb(r) {
 				grew = true
 			}
 			in.delta[r], in.next[r] = in.next[r], in.delta[r]
@@ -78,4 +78,47 @@ func (in *Instance) runSemiNaive(s *stratum) {
 			return
 		}
 	}
+}
+
+// absorb removes from next[r] the tuples stores[r] already holds, adds the
+// rest to stores[r], and reports whether there were any: next[r] is then
+// the delta of the next round. With the rows of next tracked, it is one
+// pass over those rows, which also drops the rows that came out empty.
+func (in *Instance) absorb(r relID) bool {
+	nx, st := in.next[r], in.stores[r]
+	if nx.track == nil {
+		nx.differenceWith(st)
+		if nx.isEmpty() {
+			return false
+		}
+		st.unionWith(nx)
+		return true
+	}
+	tr := nx.track
+	sv := in.view(st.rel)
+	kept := tr.rows[:0]
+	for _, i := range tr.rows {
+		nrow, base := tr.span(i)
+		srow := sv[i][base : base+len(nrow)]
+		lo, hi := len(sv[i]), 0
+		for k, x := range nrow {
+			if x == 0 {
+				continue
+			}
+			x &^= srow[k]
+			nrow[k] = x
+			srow[k] |= x
+			if x != 0 {
+				lo, hi = min(lo, base+k), base+k+1
+			}
+		}
+		if lo < hi {
+			kept = append(kept, i)
+			tr.lo[i], tr.hi[i] = int32(lo), int32(hi)
+		} else {
+			tr.in[i] = false
+		}
+	}
+	tr.rows = kept
+	return len(kept) > 0
 }

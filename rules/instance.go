@@ -20,6 +20,16 @@ type Instance struct {
 	next   []store
 	dirty  []bool // per stratum
 	pool   tempPool
+	// rowMark is scratch for merging row lists, allocated on first use.
+	rowMark []bool
+	// views caches the row views of the relations evaluation touches.
+	views map[*relations.Rel][][]uint64
+	// versions[r] changes whenever relation r may have changed, and spans
+	// caches the word spans of the rows of stored relations (rows.go).
+	versions []uint64
+	spans    []*spanCache
+	// cur is the index of the stratum being evaluated.
+	cur int
 	// ruleConsts[s][r] maps rule r of stratum s's constants to atoms.
 	ruleConsts map[*rulePlan][]int
 	universe   relID
@@ -28,6 +38,9 @@ type Instance struct {
 	record func(rp *rulePlan, head relID, tuple []int)
 	// prov holds the first derivations recorded by RecordProvenance.
 	prov *provenance
+	// runs counts the evaluations of each stratum, for the tests of
+	// incremental re-evaluation.
+	runs []int
 }
 
 // NewInstance prepares an evaluation over dom. It adds the program's
@@ -58,12 +71,15 @@ func (p *Program) NewInstance(dom *Domain) *Instance {
 		}
 		if s.recursive {
 			for _, r := range s.rels {
-				in.delta[r] = newStore(p.rels[r].arity, n)
-				in.next[r] = newStore(p.rels[r].arity, n)
+				in.delta[r] = newTrackedStore(p.rels[r].arity, n, p.options.trackMinAtoms)
+				in.next[r] = newTrackedStore(p.rels[r].arity, n, p.options.trackMinAtoms)
 			}
 		}
 	}
 	in.dirty = make([]bool, len(p.strata))
+	in.runs = make([]int, len(p.strata))
+	in.versions = make([]uint64, len(p.rels))
+	in.spans = make([]*spanCache, len(p.rels))
 	for i := range in.dirty {
 		in.dirty[i] = true
 	}
@@ -91,8 +107,10 @@ func (in *Instance) lookup(name string, arity int, settable bool) (relID, error)
 	return id, nil
 }
 
-// invalidate marks every stratum depending on r for recomputation.
+// invalidate marks every stratum depending on r for recomputation. Every
+// change to a relation the host sets goes through it.
 func (in *Instance) invalidate(r relID) {
+	in.versions[r]++
 	for _, s := range in.p.dependents[r] {
 		in.dirty[s] = true
 	}
@@ -132,21 +150,26 @@ func (in *Instance) SetRel(name string, r *relations.Rel) error {
 
 // SetTuples replaces the tuples of an input relation of any arity.
 func (in *Instance) SetTuples(name string, t *relations.Tuples) error {
-	id, err := in.lookup(name, t.Arity(), true)
+	id, err := in.lookup(name, 0, true)
 	if err != nil {
 		return err
 	}
-	st := in.stores[id]
-	st.clear()
-	buf := make([]int, t.Arity())
+	if ar := in.p.rels[id].arity; t.Arity() != ar {
+		return fmt.Errorf("relation %s has %d column(s), not %d", name, ar, t.Arity())
+	}
+	// Validate every atom before touching the store, so that an error
+	// leaves the relation (and what depends on it) as it was.
 	for tu := range t.All() {
-		for i, a := range tu {
+		for _, a := range tu {
 			if a < 0 || a >= in.n {
 				return fmt.Errorf("relation %s: atom %d is outside the domain of %d atoms", name, a, in.n)
 			}
-			buf[i] = a
 		}
-		st.add(buf)
+	}
+	st := in.stores[id]
+	st.clear()
+	for tu := range t.All() {
+		st.add(tu)
 	}
 	in.invalidate(id)
 	return nil
@@ -198,6 +221,15 @@ func (in *Instance) Run() {
 		if in.dirty[i] {
 			in.runStratum(s)
 			in.dirty[i] = false
+			in.runs[i]++
 		}
+	}
+}
+
+// Invalidate marks every stratum for recomputation, so that the next Run
+// evaluates the whole program (benchmarks use it to time one evaluation).
+func (in *Instance) Invalidate() {
+	for i := range in.dirty {
+		in.dirty[i] = true
 	}
 }

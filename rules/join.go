@@ -39,6 +39,15 @@ type joinPlan struct {
 	negs   []joinAtom
 	cmps   []joinCmp
 	nslots int
+	// assigns bind, once the positive atoms are matched, the variables that
+	// only an equality binds ("p(X), Y = X"), in dependency order.
+	assigns []joinAssign
+}
+
+// joinAssign sets a variable's slot from a bound term.
+type joinAssign struct {
+	slot int
+	from joinArg
 }
 
 func compileJoin(p *Program, rp *rulePlan) *joinPlan {
@@ -105,6 +114,26 @@ func compileJoin(p *Program, rp *rulePlan) *joinPlan {
 		}
 		jp.atoms = append(jp.atoms, a)
 		pos = append(pos[:best], pos[best+1:]...)
+	}
+	// Variables bound only by an equality with a bound term get their value
+	// from it; analysis guarantees every variable is bound one way or the
+	// other, so the fixpoint binds them all.
+	isBound := func(a joinArg) bool { return a.kind == argConst || (a.kind == argVar && bound[a.slot]) }
+	for changed := true; changed; {
+		changed = false
+		for _, c := range jp.cmps {
+			if c.neq {
+				continue
+			}
+			for _, lr := range [][2]joinArg{{c.l, c.r}, {c.r, c.l}} {
+				dst, src := lr[0], lr[1]
+				if dst.kind == argVar && !bound[dst.slot] && isBound(src) {
+					bound[dst.slot] = true
+					jp.assigns = append(jp.assigns, joinAssign{slot: dst.slot, from: src})
+					changed = true
+				}
+			}
+		}
 	}
 	return jp
 }

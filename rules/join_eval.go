@@ -126,8 +126,19 @@ func (jr *joinRun) step(k int) {
 	}
 }
 
-// finish tests the negated atoms and comparisons and emits the head tuple.
+// finish binds the variables only equalities bind, tests the negated atoms
+// and comparisons, and emits the head tuple.
 func (jr *joinRun) finish() {
+	for _, a := range jr.jp.assigns {
+		jr.slots[a.slot] = jr.value(a.from)
+	}
+	jr.emit()
+	for _, a := range jr.jp.assigns {
+		jr.slots[a.slot] = -1
+	}
+}
+
+func (jr *joinRun) emit() {
 	for _, c := range jr.jp.cmps {
 		eq := jr.value(c.l) == jr.value(c.r)
 		if eq == c.neq {

@@ -93,11 +93,3 @@ func ruleIsLocal(rp *rulePlan, local []bool) bool {
 	}
 	return true
 }
-
-// Invalidate marks every stratum for recomputation, so that the next Run
-// evaluates the whole program (benchmarks use it to time one evaluation).
-func (in *Instance) Invalidate() {
-	for i := range in.dirty {
-		in.dirty[i] = true
-	}
-}

@@ -7,25 +7,25 @@ import "github.com/ptxmm/ptxmm/datalog"
 type nodeKind int
 
 const (
-	nLeaf      nodeKind = iota // a stored relation (set or binary), possibly its delta
-	nCompose                   // a ; b
-	nInter                     // a & b (sets or relations)
-	nUnion                     // a | b
-	nDiff                      // a \ b
-	nInverse                   // a^-1
-	nRestrict                  // [dom] ; a ; [rng], either set may be nil
-	nIdent                     // [a] for a set a
-	nProduct                   // a × b for sets a, b
-	nDomain                    // {x | a(x, _)}
-	nRange                     // {y | a(_, y)}
-	nPreimage                  // {x | exists y in b: a(x, y)}
-	nImage                     // {y | exists x in b: a(x, y)}
-	nDropDiag                  // a minus the identity
-	nKeepDiag                  // a restricted to the identity
-	nDiagSet                   // {x | a(x, x)}
-	nConst                     // the singleton set of a constant
-	nUniverse                  // every atom
-	nGuard                     // a, or nothing when b is empty
+	nLeaf     nodeKind = iota // a stored relation (set or binary), possibly its delta
+	nCompose                  // a ; b
+	nInter                    // a & b (sets or relations)
+	nUnion                    // a | b
+	nDiff                     // a \ b
+	nInverse                  // a^-1
+	nRestrict                 // [dom] ; a ; [rng], either set may be nil
+	nIdent                    // [a] for a set a
+	nProduct                  // a × b for sets a, b
+	nDomain                   // {x | a(x, _)}
+	nRange                    // {y | a(_, y)}
+	nPreimage                 // {x | exists y in b: a(x, y)}
+	nImage                    // {y | exists x in b: a(x, y)}
+	nDropDiag                 // a minus the identity
+	nKeepDiag                 // a restricted to the identity
+	nDiagSet                  // {x | a(x, x)}
+	nConst                    // the singleton set of a constant
+	nUniverse                 // every atom
+	nGuard                    // a, or nothing when b is empty
 )
 
 // node is a plan operator. Leaves name a relation and the body position of

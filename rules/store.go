@@ -9,6 +9,20 @@ type store struct {
 	set   *relations.Set
 	rel   *relations.Rel
 	tup   *relations.Tuples
+	// track, for the binary delta and next relations of recursive strata,
+	// lists the rows that may be non-empty (see rows.go).
+	track *rowTrack
+}
+
+// newTrackedStore is newStore with the rows of a binary relation tracked,
+// when the domain has at least minAtoms atoms: on smaller domains a row is
+// a few words, and whole-relation passes cost less than the bookkeeping.
+func newTrackedStore(arity, n, minAtoms int) store {
+	s := newStore(arity, n)
+	if arity == 2 && n >= minAtoms {
+		s.track = newRowTrack(s.rel)
+	}
+	return s
 }
 
 func newStore(arity, n int) store {
@@ -27,6 +41,10 @@ func (s store) clear() {
 	case 1:
 		s.set.Clear()
 	case 2:
+		if s.track != nil {
+			s.track.clearRows()
+			return
+		}
 		s.rel.Clear()
 	default:
 		s.tup.Clear()
@@ -38,6 +56,14 @@ func (s store) isEmpty() bool {
 	case 1:
 		return s.set.IsEmpty()
 	case 2:
+		if s.track != nil {
+			for _, i := range s.track.rows {
+				if w, _ := s.track.span(i); !zeroRow(w) {
+					return false
+				}
+			}
+			return true
+		}
 		return s.rel.IsEmpty()
 	default:
 		return s.tup.Len() == 0
@@ -84,6 +110,9 @@ func (s store) copyFrom(o store) {
 		s.set.CopyFrom(o.set)
 	case 2:
 		s.rel.CopyFrom(o.rel)
+		if s.track != nil {
+			s.track.rebuild()
+		}
 	default:
 		s.tup.Clear()
 		s.tup.UnionWith(o.tup)
@@ -120,6 +149,9 @@ func (s store) add(t []int) {
 		s.set.Add(t[0])
 	case 2:
 		s.rel.Add(t[0], t[1])
+		if s.track != nil {
+			s.track.add(t[0], t[1]>>6, t[1]>>6+1)
+		}
 	default:
 		s.tup.Add(t)
 	}
@@ -172,11 +204,14 @@ func (s store) each(f func([]int) bool) {
 }
 
 // tempPool recycles scratch relations so that evaluating a plan allocates
-// nothing once the pool is warm.
+// nothing once the pool is warm. The relations it holds are empty, so that
+// a plan reading few rows does not pay for clearing all of them: putRel
+// clears a relation, putRelRows only the rows the caller wrote.
 type tempPool struct {
 	n    int
 	sets []*relations.Set
 	rels []*relations.Rel
+	ints [][]int32
 }
 
 func (p *tempPool) set() *relations.Set {
@@ -189,15 +224,38 @@ func (p *tempPool) set() *relations.Set {
 	return relations.NewSet(p.n)
 }
 
+// rel returns an empty relation.
 func (p *tempPool) rel() *relations.Rel {
 	if k := len(p.rels); k > 0 {
 		r := p.rels[k-1]
 		p.rels = p.rels[:k-1]
-		r.Clear()
 		return r
 	}
 	return relations.NewRel(p.n)
 }
 
 func (p *tempPool) putSet(s *relations.Set) { p.sets = append(p.sets, s) }
-func (p *tempPool) putRel(r *relations.Rel) { p.rels = append(p.rels, r) }
+
+func (p *tempPool) putRel(r *relations.Rel) {
+	r.Clear()
+	p.rels = append(p.rels, r)
+}
+
+// putRelRows returns a relation whose only non-empty rows are listed;
+// view is its row view.
+func (p *tempPool) putRelRows(r *relations.Rel, view [][]uint64, rows []int32) {
+	clearRows(view, rows)
+	p.rels = append(p.rels, r)
+}
+
+// rowList returns an empty row list.
+func (p *tempPool) rowList() []int32 {
+	if k := len(p.ints); k > 0 {
+		l := p.ints[k-1]
+		p.ints = p.ints[:k-1]
+		return l[:0]
+	}
+	return make([]int32, 0, 16)
+}
+
+func (p *tempPool) putRowList(l []int32) { p.ints = append(p.ints, l) }
