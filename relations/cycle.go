@@ -32,6 +32,9 @@ func (r *Rel) Acyclic() (cycle []int, ok bool) {
 	if v, irreflexive := r.Irreflexive(); !irreflexive {
 		return []int{v}, false
 	}
+	if r.n <= 64 && r.acyclicSmall() {
+		return nil, true
+	}
 	sc := new(sccScratch)
 	// Without self loops only components of two or more atoms hold cycles,
 	// so n singleton components mean acyclic.
@@ -144,4 +147,32 @@ func (r *Rel) closableAtoms(sc *sccScratch) []bool {
 		}
 	}
 	return closable
+}
+
+// acyclicSmall decides acyclicity of a relation over at most 64 atoms
+// without allocating, by peeling sinks: an atom with no successor among
+// the atoms left is on no cycle. Memory models call Acyclic on small
+// relations for every candidate execution, where the SCC search's scratch
+// allocation dominated.
+func (r *Rel) acyclicSmall() bool {
+	var left uint64
+	if r.n == 64 {
+		left = ^uint64(0)
+	} else {
+		left = 1<<uint(r.n) - 1
+	}
+	for left != 0 {
+		removed := false
+		for m := left; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros64(m)
+			if r.words[i]&left == 0 {
+				left &^= 1 << uint(i)
+				removed = true
+			}
+		}
+		if !removed {
+			return false
+		}
+	}
+	return true
 }

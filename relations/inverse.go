@@ -1,5 +1,7 @@
 package relations
 
+import "math/bits"
+
 // Inverse returns r⁻¹ = {(j, i) | (i, j) in r}.
 func (r *Rel) Inverse() *Rel {
 	dst := NewRel(r.n)
@@ -17,6 +19,17 @@ func InverseInto(dst, r *Rel) {
 	sameN("InverseInto", dst.n, r.n)
 	dst.Clear()
 	n, w := r.n, r.w
+	if n <= 16 {
+		// A 64x64 tile transpose costs the same however few bits are set;
+		// small relations are cheaper bit by bit.
+		for i := 0; i < n; i++ {
+			for m := r.words[i]; m != 0; m &= m - 1 {
+				j := bits.TrailingZeros64(m)
+				dst.words[j] |= 1 << uint(i)
+			}
+		}
+		return
+	}
 	var tile [64]uint64
 	for bi := 0; bi < w; bi++ {
 		rowLo := bi << 6
