@@ -83,3 +83,41 @@ func TestSharedConformance(t *testing.T) {
 		})
 	}
 }
+
+// TestExplainSharedCorpora checks with -explain over the shared corpora:
+// every outcome a candidate reaches but the model forbids must come with
+// its failing checks, each expanded into a chain of edges that starts and
+// ends where the witness says.
+func TestExplainSharedCorpora(t *testing.T) {
+	root := sharedConformance(t)
+	pm, err := ptxmm.DefaultModel()
+	require.NoError(t, err)
+	opts := checker.DefaultOptions()
+	opts.Explain = true
+	forbidden := 0
+	for _, corpus := range []string{"dat3m", "nvlabs"} {
+		err := filepath.WalkDir(filepath.Join(root, corpus), func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !(strings.HasSuffix(p, ".litmus") || strings.HasSuffix(p, ".test")) {
+				return err
+			}
+			tests, err := litmus.ParseFile(p)
+			require.NoError(t, err)
+			for _, tc := range tests {
+				r := pm.Checker().Check(tc, opts)
+				require.NoError(t, r.Err, tc.Name)
+				for _, f := range r.Forbidden {
+					forbidden++
+					require.NotEmpty(t, f.Failures, "%s: a forbidden outcome names its checks", tc.Name)
+					for i, e := range f.Explanations {
+						require.NotEmpty(t, e, "%s: %s has no explanation", tc.Name, f.Failures[i].Name)
+						w := f.Failures[i].Witness
+						require.Equal(t, w[0], e[0].From, "%s: the chain starts at the witness", tc.Name)
+					}
+				}
+			}
+			return nil
+		})
+		require.NoError(t, err)
+	}
+	require.Greater(t, forbidden, 100)
+}

@@ -92,7 +92,7 @@ func Eval(cfg EvalConfig, stdout, stderr io.Writer) int {
 	} else {
 		status = ExitMismatch
 		for _, f := range sol.Failures {
-			fmt.Fprintf(stdout, "check %s violated: %s\n", f.Name, witnessText(f, dom))
+			fmt.Fprintf(stdout, "check %s violated: %s\n", f.Name, explainFailure(inst, p, f))
 		}
 		if len(m.Orders) > 0 {
 			fmt.Fprintf(stdout, "(every choice of the orders %s was tried; each failed at least one check)\n", orderList(m))
@@ -284,4 +284,32 @@ func writeOutputs(inst *rules.Instance, m *datalog.Model, dir string, stdout io.
 		}
 	}
 	return nil
+}
+
+// explainFailure prints a failed check's witness as a chain of edges (the
+// program's .edges relations and base relations), replaying the order
+// choice it failed under; it falls back to the bare witness.
+func explainFailure(inst *rules.Instance, p *rules.Program, f rules.CheckResult) string {
+	for name, r := range f.Orders {
+		if err := inst.SetRel(name, r); err != nil {
+			return witnessText(f, inst.Domain())
+		}
+	}
+	inst.RecordProvenance()
+	edges, err := inst.ExplainCheck(f, p.StopAtEdges())
+	if err != nil || len(edges) == 0 {
+		return witnessText(f, inst.Domain())
+	}
+	dom := inst.Domain()
+	var b strings.Builder
+	b.WriteString(dom.Value(edges[0].From).String())
+	for _, e := range edges {
+		if e.Inverse {
+			b.WriteString(" <-" + e.Rel + "- ")
+		} else {
+			b.WriteString(" -" + e.Rel + "-> ")
+		}
+		b.WriteString(dom.Value(e.To).String())
+	}
+	return b.String()
 }

@@ -1,0 +1,66 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestEvalExample runs the shipped Datalog example as the README shows it.
+func TestEvalExample(t *testing.T) {
+	var out, errs bytes.Buffer
+	dir := filepath.Join("..", "examples", "datalog")
+	status := Eval(EvalConfig{Program: filepath.Join(dir, "sc.dl"), FactsDir: filepath.Join(dir, "sb-facts"), OutDir: "-"}, &out, &errs)
+	require.Equal(t, ExitMismatch, status, errs.String())
+	require.Empty(t, errs.String())
+	require.Equal(t, `---------------
+fr
+===============
+Ry	Wy1
+Rx	Wx1
+===============
+hb	24
+check sc violated: "Wx1" -po-> "Ry" -fr-> "Wy1" -po-> "Rx" -fr-> "Wx1"
+`, out.String())
+}
+
+func TestEvalOutputsAndErrors(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+		return p
+	}
+	prog := write("p.dl", ".decl e(a: symbol, b: number)\n.input e\nlet r = e\n.output r\n.check ok: empty(e & _ * _ \\ e)\n")
+	write("e.facts", "a\t1\nb\t2\n")
+	var out, errs bytes.Buffer
+	require.Equal(t, ExitOK, Eval(EvalConfig{Program: prog, FactsDir: dir, OutDir: dir}, &out, &errs), errs.String())
+	got, err := os.ReadFile(filepath.Join(dir, "r.csv"))
+	require.NoError(t, err)
+	require.Equal(t, "a\t1\nb\t2\n", string(got))
+	require.Contains(t, out.String(), "all 1 checks hold")
+
+	cases := []struct {
+		facts, want string
+	}{
+		{"a\t1\t3\n", "e.facts:1:1: e has 2 column(s), but this line has 3 tab-separated field(s)"},
+		{"a\tx\n", "e.facts:1:3: expected an integer in a number column, found \"x\""},
+	}
+	for _, c := range cases {
+		write("e.facts", c.facts)
+		out.Reset()
+		errs.Reset()
+		require.Equal(t, ExitError, Eval(EvalConfig{Program: prog, FactsDir: dir, OutDir: "-"}, &out, &errs))
+		require.Contains(t, errs.String(), c.want)
+	}
+	errs.Reset()
+	require.Equal(t, ExitError, Eval(EvalConfig{Program: prog, FactsDir: filepath.Join(dir, "nosuch"), OutDir: "-"}, &out, &errs))
+	require.Contains(t, errs.String(), "input relation e: no file")
+	errs.Reset()
+	bad := write("bad.dl", ".decl p(a)\np(X) :- q(X).\n")
+	require.Equal(t, ExitError, Eval(EvalConfig{Program: bad, OutDir: "-"}, &out, &errs))
+	require.Contains(t, errs.String(), "bad.dl:2:9: unknown relation q")
+}
