@@ -141,10 +141,12 @@ func (s *session) check(start time.Time) error {
 	}
 	s.finalBuf = make([]int, len(s.finals))
 	var loopErr error
-	count := 0
 	stats, err := a.Enumerate(opts.MaxCandidates, func(x *execution.Execution) bool {
-		count++
-		if opts.Timeout > 0 && count%64 == 0 && time.Since(start) > opts.Timeout {
+		// The clock is read before every candidate: one candidate's
+		// evaluation (an order search) costs far more than reading it, and
+		// checking only every 64th candidate let a test with fewer, slow
+		// candidates run past the limit unchecked.
+		if opts.Timeout > 0 && time.Since(start) > opts.Timeout {
 			loopErr = errTimeout{opts.Timeout}
 			return false
 		}
@@ -297,7 +299,7 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State) ver
 		r.assertionCounts(s.t, s.obs, state)
 		return v
 	}
-	if s.opts.Explain && !r.forbid[key] && len(sol.Failures) > 0 {
+	if s.opts.Explain && !x.Undetermined && !r.forbid[key] && len(sol.Failures) > 0 {
 		r.forbid[key] = true
 		r.res.Forbidden = append(r.res.Forbidden, Forbidden{State: state, Failures: sol.Failures,
 			Execution: x.Clone(), Finals: append([]int(nil), s.finalBuf...)})

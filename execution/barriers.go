@@ -14,9 +14,9 @@ import (
 //     whose code has a barrier of that instance whose id may equal the
 //     arrivals' id; the k-th arrivals of those threads complete together.
 //     If one of them never arrives, the barrier never completes.
-//   - With a count N, the arrivals complete in groups of exactly N; which
-//     arrivals form a group is chosen at run time; fewer than N left over
-//     never complete.
+//   - With a count N, the arrivals complete in groups of exactly N of
+//     different threads; which arrivals form a group is chosen at run time;
+//     arrivals left over, of fewer than N threads, never complete.
 //   - A bar.sync arrival whose barrier never completes blocks its thread
 //     forever; a bar.arrive never blocks.
 //   - Groups complete in an order: a thread that waited at one barrier
@@ -170,17 +170,25 @@ func mayUseBarrier(th *litmus.Thread, k barrierKey) bool {
 }
 
 // groupsWithCount lists every partition of the arrivals into groups of
-// exactly n (no thread twice in a group), leaving fewer than n unassigned.
+// exactly n (no thread twice in a group), leaving unassigned arrivals of
+// fewer than n threads: those could not form one more group.
+//
+// (It used to ask for exactly len(as)/n groups. When that many groups
+// cannot be formed without a thread twice in one, e.g. a thread arriving
+// twice at a barrier of 2 that nobody else joins, no partition was valid
+// and the test lost every execution, even with bar.arrive only.)
 func groupsWithCount(as []barrierArrival, n int) [][][]int {
-	full := len(as) / n
 	var out [][][]int
 	used := make([]bool, len(as))
 	var groups [][]int
-	var rec func(start, left int)
-	rec = func(start, left int) {
-		if left == 0 {
-			out = append(out, append([][]int(nil), groups...))
-			return
+	// leftover counts the unassigned arrivals per thread; leftThreads is
+	// the number of threads with any.
+	leftover := map[int]int{}
+	leftThreads := 0
+	var rec func(start int)
+	rec = func(start int) {
+		if leftThreads >= n {
+			return // the leftovers could form another group
 		}
 		first := -1
 		for i := start; i < len(as); i++ {
@@ -190,6 +198,7 @@ func groupsWithCount(as []barrierArrival, n int) [][][]int {
 			}
 		}
 		if first < 0 {
+			out = append(out, append([][]int(nil), groups...))
 			return
 		}
 		// Either the first free arrival starts a group...
@@ -198,7 +207,7 @@ func groupsWithCount(as []barrierArrival, n int) [][][]int {
 		pick = func(from int, grp []int) {
 			if len(grp) == n {
 				groups = append(groups, append([]int(nil), grp...))
-				rec(first+1, left-1)
+				rec(first + 1)
 				groups = groups[:len(groups)-1]
 				return
 			}
@@ -212,21 +221,20 @@ func groupsWithCount(as []barrierArrival, n int) [][][]int {
 			}
 		}
 		pick(first+1, []int{as[first].ev})
+		// ...or it is left over.
+		th := as[first].thread
+		if leftover[th] == 0 {
+			leftThreads++
+		}
+		leftover[th]++
+		rec(first + 1)
+		leftover[th]--
+		if leftover[th] == 0 {
+			leftThreads--
+		}
 		used[first] = false
-		// ...or it is left over, when the leftovers stay fewer than n.
-		free := 0
-		for i := range as {
-			if !used[i] {
-				free++
-			}
-		}
-		if free-1 >= left*n {
-			used[first] = true
-			rec(first+1, left)
-			used[first] = false
-		}
 	}
-	rec(0, full)
+	rec(0)
 	return out
 }
 

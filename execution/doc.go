@@ -5,17 +5,19 @@
 // model (package rules, through package catalog) decides which candidates
 // are consistent.
 //
-// Enumeration is value-driven and exhaustive. First, a fixpoint over the
-// threads computes every value each memory location can hold (starting from
-// the initial values, a read may return any value some write can write).
-// Then each thread is executed concretely once per choice of the values its
-// reads return, following its control flow and unrolling loops up to a bound;
-// this gives the thread's runs. A candidate execution picks one run per
-// thread, for every read a write of the same location that writes the value
-// the read returned, and a grouping of the barrier arrivals. Every
-// consistent execution of the test arises this way: its reads return values
-// that some write writes, so each thread's behaviour in it is one of the
-// thread's runs, and its reads-from and barrier choices are among those
-// enumerated. Runs whose loops need more iterations than the bound are cut
-// and counted, so the caller can report that the bound mattered.
+// Enumeration is exhaustive. First each thread is executed symbolically:
+// the value a read returns is a variable, every register holds an
+// expression over such variables, a branch that depends on one splits the
+// thread into two runs with opposite constraints, and loops are unrolled up
+// to a bound. Then a candidate picks one run per thread, for every read a
+// write of the same location to read from — which fixes the values, computed
+// along reads-from and data dependencies — and a grouping of the barrier
+// arrivals; choices whose values contradict a run's constraints are dropped
+// as soon as the contradiction is decided. Every consistent execution of the
+// test arises this way: its threads follow runs of their own code, its reads
+// read writes of their locations, and its barriers complete in groups the
+// enumeration lists. Runs whose loops need more iterations than the bound
+// are cut and counted, so the caller can report that the bound mattered;
+// failed spin-loop iterations may be left out when the model allows it
+// (Options.SpinReduction).
 package execution

@@ -75,6 +75,18 @@ func NewLayout(t *litmus.Test) (*Layout, error) {
 	if errs.HasErrors() {
 		return nil, errs
 	}
+	// A surface/texture/constant reference must alias an address: the loop
+	// below follows aliases until it reaches a generic address, and a
+	// reference aliasing nothing would send it round forever. The parsers
+	// reject such references; tests built by hand may still have them.
+	for i, a := range l.Addrs {
+		if a.Kind != litmus.ProxyGeneric && t.Addresses[i].AliasOf == "" {
+			errs.Add(t.Addresses[i].Pos, "%s reference %s aliases no address", a.Kind, a.Name)
+		}
+	}
+	if errs.HasErrors() {
+		return nil, errs
+	}
 	for i, a := range l.Addrs {
 		if a.Kind == litmus.ProxyGeneric {
 			l.Addrs[i].Generic = i

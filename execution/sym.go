@@ -63,6 +63,18 @@ func (s *Sym) eval(readVal func(int) (Value, bool)) (Value, bool, error) {
 	case symRead:
 		v, ok := readVal(s.read)
 		return v, ok, nil
+	case symAtom:
+		// exch and (a successful) cas write an operand whatever they read:
+		// their value must not wait for the read's, or a reads-from cycle
+		// through them would look undetermined (thin air) although its
+		// values are known (and a cas assumption they contradict would not
+		// prune the candidate).
+		switch s.op {
+		case "exch":
+			return s.b.eval(readVal)
+		case "cas":
+			return s.c.eval(readVal)
+		}
 	}
 	a, ok, err := s.a.eval(readVal)
 	if !ok || err != nil {

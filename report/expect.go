@@ -51,14 +51,28 @@ func ReadExpected(spec string) (*Expected, error) {
 			continue
 		}
 		cells := strings.Split(text, ",")
-		if len(cells) <= column {
-			if strings.Contains(cells[0], "#") && len(cells) == 2 {
-				e.rows[cells[0]] = cells[1]
-				continue
+		// Cells are trimmed alike in every row: an override row read for a
+		// later column used to keep the spaces of "T.test#1, holds", which
+		// then did not read as "holds".
+		for i := range cells {
+			cells[i] = strings.TrimSpace(cells[i])
+		}
+		if strings.Contains(cells[0], "#") && len(cells) == 2 {
+			if cells[1] != "holds" && cells[1] != "fails" {
+				return nil, fmt.Errorf("%s:%d: an override row says holds or fails, not %q", path, line, cells[1])
 			}
+			e.rows[cells[0]] = cells[1]
+			continue
+		}
+		if len(cells) <= column {
 			return nil, fmt.Errorf("%s:%d: expected at least %d columns", path, line, column+1)
 		}
-		e.rows[cells[0]] = strings.TrimSpace(cells[column])
+		switch v := cells[column]; v {
+		case "Ok", "No", "-", "":
+			e.rows[cells[0]] = v
+		default:
+			return nil, fmt.Errorf("%s:%d:%d: a verdict is Ok, No or -, not %q", path, line, strings.Index(sc.Text(), v)+1, v)
+		}
 	}
 	return e, sc.Err()
 }

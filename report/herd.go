@@ -47,7 +47,7 @@ func Herd(w io.Writer, r *checker.Result) {
 		fmt.Fprintf(w, "Observation %s %s %d %d\n", t.Name, r.Observation(), r.Positive, r.Negative)
 	}
 	for i, a := range r.Assertions {
-		fmt.Fprintln(w, assertionLine(t, i, a))
+		fmt.Fprintln(w, assertionLine(t, i, a, r.Consistent))
 	}
 	for _, f := range r.Forbidden {
 		fmt.Fprintf(w, "Forbidden %s\n", checker.FormatState(t, r.Layout, r.Observables, f.State))
@@ -75,11 +75,13 @@ func Herd(w io.Writer, r *checker.Result) {
 }
 
 // assertionLine prints one assert/permit/check outcome.
-func assertionLine(t *litmus.Test, i int, a checker.AssertionResult) string {
+func assertionLine(t *litmus.Test, i int, a checker.AssertionResult, consistent int) string {
 	expr := litmus.ExprString(t, t.Assertions[i].Expr)
 	if a.Kind == litmus.AssertCheck {
 		how := "never"
 		switch {
+		case consistent == 0:
+			how = "vacuously: there is no consistent execution"
 		case a.Holds:
 			how = "always"
 		case a.Sometimes:

@@ -1,0 +1,187 @@
+package report
+
+import (
+	"bytes"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ptxmm/ptxmm/checker"
+	"github.com/ptxmm/ptxmm/datalog"
+	"github.com/ptxmm/ptxmm/rules"
+)
+
+// herdCases are the results whose herd output is kept in testdata.
+var herdCases = []struct {
+	name, file, src string
+	explain         bool
+	model           string // a model file instead of spec.dl
+	unroll          int
+}{
+	{
+		name: "exists", file: "MP.litmus",
+		src: `PTX MP
+{ x=0; y=0; }
+ P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;
+ st.weak x, 1   | ld.weak r0, y  ;
+ st.weak y, 1   | ld.weak r1, x  ;
+exists (P1:r0 == 1 /\ P1:r1 == 0)
+`,
+	},
+	{
+		name: "forall", file: "CoWR.litmus",
+		src: `PTX CoWR
+{ x=0; }
+ P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;
+ st.weak x, 1   | st.weak x, 2   ;
+ ld.weak r0, x  |                ;
+forall (P0:r0 == 1 \/ x == 2)
+`,
+	},
+	{
+		name: "not-exists-forbidden", file: "SB.litmus", explain: true,
+		src: `PTX SB+fence.sc
+{ x=0; y=0; }
+ P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;
+ st.weak x, 1   | st.weak y, 1   ;
+ fence.sc.sys   | fence.sc.sys   ;
+ ld.weak r0, y  | ld.weak r1, x  ;
+~exists (P0:r0 == 0 /\ P1:r1 == 0)
+`,
+	},
+	{
+		name: "test-assertions", file: "MP-rel.test", explain: true,
+		src: `.global x;
+.global y;
+d0.b0.t0 {
+  st [x], 1;
+  st.release.$0 [y], 1;
+}
+d0.b1.t0 {
+  ld.acquire.$0 r0, [y] == 1;
+  ld r1, [x];
+}
+$1 (r1 == 1) as fresh;
+check (r1 == 1) as c;
+$$
+gpu | assert
+cta | permit
+`,
+	},
+	{
+		name: "sanity", file: "Filter.test",
+		src: `.global x;
+d0.b0.t0 { st [x], 1; }
+d0.b1.t0 { ld r0, [x] == 7; }
+assert (r0 == 7) as seven;
+permit (r0 == 7) as maybe;
+check (r0 == 7) as c;
+`,
+	},
+	{
+		name: "blocked", file: "Quorum.litmus",
+		src: `PTX Quorum
+{ x=0; }
+ P0@cta 0,gpu 0       | P1@cta 0,gpu 0       | P2@cta 0,gpu 0       ;
+ st.weak x, 1         | bar.cta.sync 0, 0, 2 | bar.cta.sync 0, 0, 2 ;
+ bar.cta.sync 0, 0, 2 | ld.weak r0, x        | ld.weak r1, x        ;
+exists (P1:r0 == 0)
+`,
+	},
+	{
+		name: "unroll", file: "Spin.litmus", unroll: 1,
+		src: `PTX Spin
+{ x=0; }
+ P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;
+ L:             | st.weak x, 1   ;
+ ld.weak r0, x  |                ;
+ add r1, r1, 1  |                ;
+ beq r0, 0, L   |                ;
+exists (P0:r1 == 2)
+`,
+	},
+	{
+		name: "thin-air", file: "LB+data.litmus", model: filepath.Join("testdata", "no-thin-air.dl"),
+		src: `PTX LB+data
+{ x=0; y=0; }
+ P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;
+ ld.weak r0, x  | ld.weak r1, y  ;
+ st.weak y, r0  | st.weak x, r1  ;
+exists (P0:r0 == 1 /\ P1:r1 == 1)
+`,
+	},
+}
+
+// TestHerdGolden compares Herd's output with the golden files (the Time
+// line normalised); go test ./report -update rewrites them.
+func TestHerdGolden(t *testing.T) {
+	for _, c := range herdCases {
+		t.Run(c.name, func(t *testing.T) {
+			o := checker.DefaultOptions()
+			o.Explain = c.explain
+			if c.unroll > 0 {
+				o.Exec.Unroll = c.unroll
+			}
+			m := spec(t)
+			if c.model != "" {
+				var err error
+				m, err = checker.LoadModel(c.model)
+				require.NoError(t, err)
+			}
+			var b bytes.Buffer
+			for _, tc := range parse(t, c.file, c.src) {
+				r := m.Check(tc, o)
+				require.NoError(t, r.Err)
+				Herd(&b, r)
+			}
+			out := b.String()
+			assert.Regexp(t, `(?m)^Time \S+ [0-9]+\.[0-9]{3}$`, out)
+			golden(t, "herd-"+c.name, normalise(out))
+		})
+	}
+}
+
+// TestHerdError: a result with an error prints the test name and the error.
+func TestHerdError(t *testing.T) {
+	tc := parse(t, "E.litmus", "PTX E\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\nexists (x == 1)\n")[0]
+	var b bytes.Buffer
+	Herd(&b, &checker.Result{Test: tc, Err: errors.New("limit of 3 runs reached; raise it with -max-runs")})
+	assert.Equal(t, "Test E Error\nlimit of 3 runs reached; raise it with -max-runs\n\n", b.String())
+}
+
+// TestHerdForbiddenWithoutExplanation: a failure whose witness could not
+// be expanded into edges is printed with WitnessText.
+func TestHerdForbiddenWithoutExplanation(t *testing.T) {
+	o := explainOpts()
+	r := checkSrc(t, "SB.litmus", herdCases[2].src, o)[0]
+	require.NoError(t, r.Err)
+	require.Len(t, r.Forbidden, 1)
+	f := &r.Forbidden[0]
+	for i := range f.Explanations {
+		f.Explanations[i] = nil
+	}
+	f.Failures = append(f.Failures, rules.CheckResult{Name: "made_up", Kind: datalog.CheckIrreflexive, Rel: "r", Witness: []int{0}})
+	f.Explanations = append(f.Explanations, nil)
+	r.Elapsed = 1500 * time.Millisecond
+	var b bytes.Buffer
+	Herd(&b, r)
+	out := b.String()
+	assert.Contains(t, out, "\nForbidden P0:r0=0; P1:r1=0;\n  causality: ")
+	assert.Contains(t, out, "\n  made_up: init:x=0 precedes itself in r\n")
+	assert.True(t, strings.HasSuffix(out, "Time SB+fence.sc 1.500\n\n"), out)
+}
+
+// TestHerdRequired: forall tests are "Required", the others "Allowed".
+func TestHerdRequired(t *testing.T) {
+	for kind, want := range map[string]string{"exists": "Allowed", "~exists": "Allowed", "forall": "Required"} {
+		tc := parse(t, "K.litmus", "PTX K\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\n"+kind+" (x == 1)\n")[0]
+		var b bytes.Buffer
+		Herd(&b, spec(t).Check(tc, checker.DefaultOptions()))
+		assert.True(t, strings.HasPrefix(b.String(), "Test K "+want+"\n"), "%s: %s", kind, b.String())
+	}
+}
