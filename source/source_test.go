@@ -1,0 +1,104 @@
+package source
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestPosString(t *testing.T) {
+	cases := []struct {
+		pos  Pos
+		want string
+	}{
+		{Pos{}, "-"},
+		{Pos{File: "a.dl"}, "a.dl"},
+		{Pos{Line: 3, Col: 7}, "3:7"},
+		{Pos{File: "a.dl", Line: 3, Col: 7}, "a.dl:3:7"},
+	}
+	for _, c := range cases {
+		require.Equal(t, c.want, c.pos.String(), "%#v", c.pos)
+	}
+}
+
+func TestPosBefore(t *testing.T) {
+	cases := []struct {
+		p, q Pos
+		want bool
+	}{
+		{Pos{File: "a", Line: 1, Col: 5}, Pos{File: "a", Line: 2, Col: 1}, true},
+		{Pos{File: "a", Line: 2, Col: 1}, Pos{File: "a", Line: 1, Col: 5}, false},
+		{Pos{File: "a", Line: 2, Col: 1}, Pos{File: "a", Line: 2, Col: 3}, true},
+		{Pos{File: "a", Line: 2, Col: 3}, Pos{File: "a", Line: 2, Col: 3}, false},
+		{Pos{File: "b", Line: 1, Col: 1}, Pos{File: "a", Line: 9, Col: 9}, false},
+		{Pos{File: "a", Line: 9, Col: 9}, Pos{File: "b", Line: 1, Col: 1}, true},
+	}
+	for _, c := range cases {
+		require.Equal(t, c.want, c.p.Before(c.q), "%v before %v", c.p, c.q)
+	}
+}
+
+func TestQuotedPutsCaretUnderColumn(t *testing.T) {
+	cases := []struct {
+		name string
+		err  Error
+		want string
+	}{
+		{
+			name: "caret under the column",
+			err:  Error{Pos: Pos{File: "m.dl", Line: 2, Col: 5}, Msg: "expected '.'", Line: "a(X) b(X)"},
+			want: "m.dl:2:5: expected '.'\n    a(X) b(X)\n        ^",
+		},
+		{
+			name: "tabs print as one space so the caret stays aligned",
+			err:  Error{Pos: Pos{File: "m.dl", Line: 1, Col: 2}, Msg: "bad", Line: "\tx"},
+			want: "m.dl:1:2: bad\n     x\n     ^",
+		},
+		{
+			name: "column past the end of the line points just after it",
+			err:  Error{Pos: Pos{File: "m.dl", Line: 1, Col: 40}, Msg: "unexpected end of line", Line: "ab"},
+			want: "m.dl:1:40: unexpected end of line\n    ab\n      ^",
+		},
+		{
+			name: "no line known prints one line",
+			err:  Error{Pos: Pos{File: "m.dl", Line: 1, Col: 1}, Msg: "bad"},
+			want: "m.dl:1:1: bad",
+		},
+		{
+			name: "warnings say so",
+			err:  Error{Pos: Pos{File: "m.dl", Line: 1, Col: 1}, Msg: "unused", Severity: SevWarning},
+			want: "m.dl:1:1: warning: unused",
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			require.Equal(t, c.want, c.err.Quoted())
+		})
+	}
+}
+
+func TestListSeparatesErrorsFromWarnings(t *testing.T) {
+	var l List
+	require.NoError(t, l.Err(), "an empty list is not an error")
+	l.Warn(Pos{File: "m.dl", Line: 4, Col: 1}, "relation %s is never used", "r")
+	require.NoError(t, l.Err(), "warnings alone are not an error")
+	require.False(t, l.HasErrors())
+	l.Add(Pos{File: "m.dl", Line: 2, Col: 3}, "unknown relation %q", "s")
+	require.True(t, l.HasErrors())
+	require.Len(t, l.Errors(), 1)
+	require.Len(t, l.Warnings(), 1)
+	l.Sort()
+	require.Equal(t, "m.dl:2:3: unknown relation \"s\"\nm.dl:4:1: warning: relation r is never used", l.Err().Error())
+}
+
+func TestAttachLinesQuotesTheRightLine(t *testing.T) {
+	var l List
+	l.Add(Pos{File: "m.dl", Line: 2, Col: 1}, "bad")
+	l.Add(Pos{File: "other.dl", Line: 1, Col: 1}, "elsewhere")
+	l.Add(Pos{File: "m.dl", Line: 9, Col: 1}, "past the end")
+	l.AttachLines("m.dl", "first\nsecond\nthird\n")
+	require.Equal(t, "second", l[0].Line)
+	require.Empty(t, l[1].Line, "a diagnostic in another file keeps no line")
+	require.Empty(t, l[2].Line, "a line beyond the text is left unknown")
+	require.Equal(t, "m.dl:2:1: bad\n    second\n    ^", l[0].Quoted())
+}
