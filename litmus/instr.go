@@ -92,12 +92,7 @@ func (p *parser) parseLoad(c *cursor, in *Instr, m mnemonic, thread int) bool {
 		return false
 	}
 	in.Op, in.Sem, in.Scope, in.Proxy = OpLoad, q.sem, scope, proxyOf(m.op)
-	dst, ok := p.regOperand(c, m.op, "destination")
-	if !ok {
-		return false
-	}
-	in.Dst = dst.Reg
-	if !p.expectComma(c, m.op, "destination") {
+	if !p.destination(c, in, m.op) {
 		return false
 	}
 	isImm, ok := p.memOperand(c, in, thread, m.op, m.op == "ld", q.firstOff)
@@ -187,12 +182,7 @@ func (p *parser) parseAtom(c *cursor, in *Instr, m mnemonic, thread int) bool {
 		in.Scope = q.scope
 	}
 	if m.op == "atom" {
-		dst, ok := p.regOperand(c, m.op, "destination")
-		if !ok {
-			return false
-		}
-		in.Dst = dst.Reg
-		if !p.expectComma(c, m.op, "destination") {
+		if !p.destination(c, in, m.op) {
 			return false
 		}
 	}

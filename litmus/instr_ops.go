@@ -191,12 +191,7 @@ func (p *parser) parseMov(c *cursor, in *Instr, m mnemonic, thread int) bool {
 		return false
 	}
 	in.Op = OpMov
-	dst, ok := p.regOperand(c, m.op, "destination")
-	if !ok {
-		return false
-	}
-	in.Dst = dst.Reg
-	if !p.expectComma(c, m.op, "destination") {
+	if !p.destination(c, in, m.op) {
 		return false
 	}
 	if !p.valueOperand(c, in, &in.A, thread, m.op, "source") {
@@ -211,21 +206,10 @@ func (p *parser) parseArith(c *cursor, in *Instr, m mnemonic) bool {
 		return false
 	}
 	in.Op, in.ArithOp = OpArith, m.op
-	dst, ok := p.regOperand(c, m.op, "destination")
-	if !ok {
+	if !p.destination(c, in, m.op) {
 		return false
 	}
-	in.Dst = dst.Reg
-	if !p.expectComma(c, m.op, "destination") {
-		return false
-	}
-	if in.A, ok = p.immOrReg(c, m.op, "first operand"); !ok {
-		return false
-	}
-	if !p.expectComma(c, m.op, "first operand") {
-		return false
-	}
-	if in.B, ok = p.immOrReg(c, m.op, "second operand"); !ok {
+	if !p.operandPair(c, in, m.op) {
 		return false
 	}
 	return p.endOperands(c, m.op)
@@ -240,14 +224,7 @@ func (p *parser) parseBranch(c *cursor, in *Instr, m mnemonic, tb *threadBuild) 
 	in.Op = OpGoto
 	if m.op != "goto" {
 		in.Op, in.Cmp = OpBranch, m.op[1:]
-		var ok bool
-		if in.A, ok = p.immOrReg(c, m.op, "first operand"); !ok {
-			return false
-		}
-		if !p.expectComma(c, m.op, "first operand") {
-			return false
-		}
-		if in.B, ok = p.immOrReg(c, m.op, "second operand"); !ok {
+		if !p.operandPair(c, in, m.op) {
 			return false
 		}
 		if !p.expectComma(c, m.op, "second operand") {

@@ -38,6 +38,31 @@ func (p *parser) regOperand(c *cursor, mn, what string) (Operand, bool) {
 	return Operand{Kind: OperandReg, Reg: t.text, Pos: p.pos(t.off)}, true
 }
 
+// destination reads "DST," at the start of an instruction that writes a
+// register, storing the register in in.Dst.
+func (p *parser) destination(c *cursor, in *Instr, mn string) bool {
+	dst, ok := p.regOperand(c, mn, "destination")
+	if !ok {
+		return false
+	}
+	in.Dst = dst.Reg
+	return p.expectComma(c, mn, "destination")
+}
+
+// operandPair reads "A, B", two immediates or registers, into in.A and in.B:
+// the operands of arithmetic and of a conditional branch.
+func (p *parser) operandPair(c *cursor, in *Instr, mn string) bool {
+	var ok bool
+	if in.A, ok = p.immOrReg(c, mn, "first operand"); !ok {
+		return false
+	}
+	if !p.expectComma(c, mn, "first operand") {
+		return false
+	}
+	in.B, ok = p.immOrReg(c, mn, "second operand")
+	return ok
+}
+
 // intLit reads an integer with an optional minus sign.
 func (p *parser) intLit(c *cursor) (int64, int, bool) {
 	t := c.peek()
