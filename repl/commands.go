@@ -359,14 +359,7 @@ func (s *Session) cmdReload(_ string, w io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(w, "reloaded %s\n", s.modelName())
-	if s.test == nil {
-		return nil
-	}
-	if err := s.run(); err != nil {
-		return err
-	}
-	s.reportChanges(before, w)
-	return nil
+	return s.rerunAndCompare(before, w)
 }
 
 // outcomes returns the allowed final states by their text.
@@ -464,6 +457,12 @@ func (s *Session) addModelText(text string, w io.Writer) error {
 		return err
 	}
 	fmt.Fprintln(w, "added to the model")
+	return s.rerunAndCompare(before, w)
+}
+
+// rerunAndCompare re-runs the loaded test, if any, under the current model
+// and prints which outcomes changed from before.
+func (s *Session) rerunAndCompare(before map[string]bool, w io.Writer) error {
 	if s.test == nil {
 		return nil
 	}
