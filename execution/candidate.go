@@ -334,7 +334,7 @@ func (s *comboSearch) leaf() {
 		s.st.Candidates++
 		if s.max > 0 && s.st.Candidates > s.max {
 			s.err = &LimitError{Limit: "candidate executions", Value: s.max, Flag: "-max-candidates",
-				What: "test " + s.a.Test.Name + " has more candidate executions than that"}
+				What: "test " + s.a.Test.Name}
 			s.stop = true
 			return
 		}

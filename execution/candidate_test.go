@@ -318,7 +318,7 @@ func TestEnumerateLimit(t *testing.T) {
 		require.ErrorAs(t, err, &le)
 		assert.Equal(t, "-max-candidates", le.Flag)
 		assert.Equal(t, max, le.Value)
-		assert.Contains(t, err.Error(), "test MP has more candidate executions than that")
+		assert.Contains(t, err.Error(), "test MP: limit of")
 		assert.Contains(t, err.Error(), "raise it with -max-candidates")
 		assert.Equal(t, max, yielded)
 		assert.Equal(t, max+1, st.Candidates)

@@ -54,7 +54,7 @@ func Prepare(t *litmus.Test, opts Options) (*Analysis, error) {
 			runs = append(runs, r)
 			if len(runs) > opts.MaxRuns {
 				return &LimitError{Limit: "runs per thread", Value: opts.MaxRuns, Flag: "-max-runs",
-					What: "thread " + th.Name + " has more runs than that"}
+					What: "thread " + th.Name}
 			}
 			return nil
 		}

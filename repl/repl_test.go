@@ -160,3 +160,22 @@ func TestComplete(t *testing.T) {
 		}
 	}
 }
+
+// TestCandidateBoundFailsLoudly checks that a test with more candidates than
+// the session may keep is refused with the limit and its flag named, rather
+// than listed in part.
+func TestCandidateBoundFailsLoudly(t *testing.T) {
+	opts := checker.DefaultOptions()
+	opts.MaxCandidates = 2
+	s, err := New(ModelSource{Path: filepath.Join("..", "spec.dl")}, opts)
+	require.NoError(t, err)
+	err = s.LoadTest(filepath.Join("..", "examples", "MP.litmus"), 0)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "limit of 2 candidate executions reached; raise it with -max-candidates")
+
+	opts.MaxCandidates = 4
+	s, err = New(ModelSource{Path: filepath.Join("..", "spec.dl")}, opts)
+	require.NoError(t, err)
+	require.NoError(t, s.LoadTest(filepath.Join("..", "examples", "MP.litmus"), 0))
+	assert.Equal(t, 4, strings.Count(script(t, s, ":execs"), "\n"), "all four candidates are listed")
+}

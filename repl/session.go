@@ -34,12 +34,17 @@ type Session struct {
 	cur    int // index into cands, -1 when none is selected
 	inst   *rules.Instance
 	filled int // the candidate inst holds, -1 when none
-	limit  int
 }
+
+// DefaultMaxCandidates is the candidate bound ptxmm repl uses unless told
+// otherwise: a session keeps every candidate in memory, so a test with more
+// fails with the limit's error (naming -max-candidates) rather than being
+// listed in part.
+const DefaultMaxCandidates = 100_000
 
 // New returns a session over the given model, with no test loaded.
 func New(src ModelSource, opts checker.Options) (*Session, error) {
-	s := &Session{src: src, opts: opts, cur: -1, filled: -1, limit: 100000}
+	s := &Session{src: src, opts: opts, cur: -1, filled: -1}
 	if err := s.loadModel(); err != nil {
 		return nil, err
 	}
@@ -103,7 +108,7 @@ func (s *Session) run() error {
 	if s.test == nil {
 		return nil
 	}
-	cands, res := s.model.Candidates(s.test, s.opts, s.limit)
+	cands, res := s.model.Candidates(s.test, s.opts, 0)
 	if res.Err != nil {
 		return res.Err
 	}

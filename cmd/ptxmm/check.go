@@ -16,10 +16,7 @@ func runCheck(args []string) int {
 	model := fs.String("model", "", "model `FILE.dl` to use instead of the embedded PTX model")
 	jsonOut := fs.Bool("json", false, "print one JSON object per test instead of herd7's layout")
 	expect := fs.String("expect", "", "compare verdicts with an expected-results `CSV` (FILE.csv or FILE.csv:COLUMN)")
-	fs.IntVar(&opts.Exec.Unroll, "unroll", opts.Exec.Unroll, "times a thread may take a backward branch before its run is cut")
-	fs.IntVar(&opts.MaxCandidates, "max-candidates", opts.MaxCandidates, "candidate executions allowed per test")
-	fs.IntVar(&opts.Exec.MaxRuns, "max-runs", opts.Exec.MaxRuns, "runs one thread may have")
-	fs.DurationVar(&opts.Timeout, "timeout", opts.Timeout, "time allowed per test")
+	addLimitFlags(fs, &opts)
 	fs.BoolVar(&opts.Explain, "explain", false, "for each forbidden outcome, print the checks that reject it with a witness")
 	workers := fs.Int("j", 0, "tests checked in parallel (default: one per CPU)")
 	fs.Usage = func() {

@@ -21,10 +21,7 @@ func runDiff(args []string) int {
 	opts := checker.DefaultOptions()
 	var models modelList
 	fs.Var(&models, "model", "model `FILE.dl` to compare (give it twice; once compares with the embedded model)")
-	fs.IntVar(&opts.Exec.Unroll, "unroll", opts.Exec.Unroll, "times a thread may take a backward branch before its run is cut")
-	fs.IntVar(&opts.MaxCandidates, "max-candidates", opts.MaxCandidates, "candidate executions allowed per test")
-	fs.IntVar(&opts.Exec.MaxRuns, "max-runs", opts.Exec.MaxRuns, "runs one thread may have")
-	fs.DurationVar(&opts.Timeout, "timeout", opts.Timeout, "time allowed per test")
+	addLimitFlags(fs, &opts)
 	workers := fs.Int("j", 0, "tests checked in parallel (default: one per CPU)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: ptxmm diff -model A.dl [-model B.dl] FILE|DIR...\n\nPrints the tests and outcomes on which two models disagree.\n\nFlags:\n")

@@ -19,7 +19,7 @@ func runGraph(args []string) int {
 	show := fs.String("show", "po,rf,co,fr", "comma-separated `relations` to draw as edges")
 	fs.StringVar(&cfg.Out, "o", "", "write to `FILE` (.dot, .svg or .png; .svg and .png need Graphviz's dot) instead of DOT on stdout")
 	fs.IntVar(&cfg.Instance, "instance", 0, "template row `K` of a .test file")
-	fs.IntVar(&cfg.Options.Exec.Unroll, "unroll", cfg.Options.Exec.Unroll, "times a thread may take a backward branch before its run is cut")
+	addLimitFlags(fs, &cfg.Options)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: ptxmm graph TEST [-exec K | -outcome COND] [-show po,rf,co] [-o FILE.dot|.svg|.png]\n\nFlags:\n")
 		fs.PrintDefaults()

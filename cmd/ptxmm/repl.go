@@ -16,7 +16,10 @@ func runRepl(args []string) int {
 	fs := flag.NewFlagSet("repl", flag.ContinueOnError)
 	opts := checker.DefaultOptions()
 	model := fs.String("model", "", "model `FILE.dl` to use instead of the embedded PTX model (:reload re-reads it)")
-	fs.IntVar(&opts.Exec.Unroll, "unroll", opts.Exec.Unroll, "times a thread may take a backward branch before its run is cut")
+	// The session keeps every candidate in memory to list and select them,
+	// so its default bound is lower than check's.
+	opts.MaxCandidates = repl.DefaultMaxCandidates
+	addLimitFlags(fs, &opts)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: ptxmm repl [-model FILE] [TEST [K]]\n\nAn interactive session over a litmus test and the model; :help inside lists the commands.\nWith a non-terminal input it runs the input's lines as a script.\n\nFlags:\n")
 		fs.PrintDefaults()
