@@ -34,6 +34,10 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 			closed.CopyFrom(a)
 			closed.TransitiveClosure()
 		}},
+		{"ReachCompose", func() {
+			closed.CopyFrom(b)
+			closed.ReachCompose(a)
+		}},
 		{"Set.UnionWith", func() { s.UnionWith(o) }},
 		{"Set.DifferenceWith", func() { s.DifferenceWith(o) }},
 		{"ImageInto", func() { ImageInto(s, o, a) }},

@@ -86,3 +86,46 @@ func WarshallClosure(r *Rel) {
 		}
 	}
 }
+
+// ReachCompose replaces r with step* ; r: row i becomes the union of the
+// rows of r at i and at every atom step reaches from i.
+//
+// It is the left-linear closure T(X,Y) :- B(X,Z), T(Z,Y) over a base r,
+// computed on the condensation of step like TransitiveClosure: components
+// are visited in reverse topological order, so the atoms a component's
+// edges leave to already hold their final rows. Composing step⁺ with r
+// instead would cost a row union per pair of step⁺, which is quadratic in
+// n on a chain. r may be step itself (r.ReachCompose(r) leaves r⁺), since a
+// row is overwritten only after its component has read it. The working
+// arrays are kept in step, so repeated calls with the same step do not
+// allocate.
+func (r *Rel) ReachCompose(step *Rel) {
+	sameN("Rel.ReachCompose", r.n, step.n)
+	if step.scratch == nil {
+		step.scratch = new(sccScratch)
+	}
+	sc := step.scratch
+	ncomp := sc.decompose(step)
+	for c := int32(0); c < int32(ncomp); c++ {
+		members := sc.members[sc.compStart[c]:sc.compStart[c+1]]
+		acc := sc.acc
+		clear(acc)
+		for _, v := range members {
+			orWords(acc, r.row(int(v)))
+			for k, x := range step.row(int(v)) {
+				for x != 0 {
+					u := k<<6 + bits.TrailingZeros64(x)
+					x &= x - 1
+					if sc.comp[u] != c {
+						orWords(acc, r.row(u))
+					}
+				}
+			}
+		}
+		// Every member reaches every other through step, so they share
+		// one row; step* is reflexive, so self loops change nothing.
+		for _, v := range members {
+			copy(r.row(int(v)), acc)
+		}
+	}
+}

@@ -90,3 +90,48 @@ func TestTransitiveClosureChainIsFast(t *testing.T) {
 	assert.Less(t, best, 10*time.Millisecond)
 	t.Logf("closure of a %d-chain: %v", n, best)
 }
+
+// checkReachCompose compares r.ReachCompose(step) with step* ; r computed
+// by the map-based reference.
+func checkReachCompose(t *testing.T, r, step *Rel) {
+	t.Helper()
+	star := refClosure(refFromRel(step))
+	for i := 0; i < step.N(); i++ {
+		star.add(i, i)
+	}
+	want := refCompose(star, refFromRel(r))
+	got := r.Clone()
+	got.ReachCompose(step)
+	assertRel(t, want, got)
+}
+
+func TestReachComposeRandom(t *testing.T) {
+	forCases(t, func(t *testing.T, rng *rand.Rand, n int, d float64) {
+		step, _ := randRel(rng, n, d)
+		base, _ := randRel(rng, n, d/2)
+		checkReachCompose(t, base, step)
+	})
+}
+
+func TestReachComposeStructured(t *testing.T) {
+	for _, c := range structuredRels() {
+		t.Run(c.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(7, uint64(c.rel.N())))
+			checkReachCompose(t, randOutDegree(rng, c.rel.N(), 1), c.rel)
+			checkReachCompose(t, c.rel, c.rel.Clone())
+		})
+	}
+}
+
+// TestReachComposeOfItselfIsClosure checks the documented aliasing case:
+// r.ReachCompose(r) is r* ; r = r⁺.
+func TestReachComposeOfItselfIsClosure(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{1, 5, 64, 130} {
+		r := randOutDegree(rng, n, 2)
+		want := r.Clone()
+		want.TransitiveClosure()
+		r.ReachCompose(r)
+		assert.True(t, want.Equal(r), "n=%d", n)
+	}
+}

@@ -32,6 +32,7 @@ func TestDomainMismatchPanics(t *testing.T) {
 		{"Rel.DomainInto", func() { r4.DomainInto(s5) }},
 		{"Rel.RangeInto", func() { r4.RangeInto(s5) }},
 		{"ImageInto", func() { ImageInto(s4, s4.Clone(), r5) }},
+		{"Rel.ReachCompose", func() { r4.ReachCompose(r5) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

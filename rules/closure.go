@@ -103,14 +103,17 @@ func (in *Instance) runClosure(cp *closurePlan) {
 	for _, s := range cp.steps {
 		step.UnionWith(in.stores[s].rel)
 	}
+	defer in.pool.putRel(step)
+	if cp.dir == closureLeft {
+		// T = step* ; base, row by row on step's condensation: composing
+		// step⁺ ; base would union a row per pair of the (dense) step⁺.
+		t.ReachCompose(step)
+		return
+	}
+	// T = base ; step*: one row union per pair of base, usually sparse.
 	step.TransitiveClosure()
 	extra := in.pool.rel()
-	if cp.dir == closureRight {
-		relations.ComposeInto(extra, t, step)
-	} else {
-		relations.ComposeInto(extra, step, t)
-	}
+	relations.ComposeInto(extra, t, step)
 	t.UnionWith(extra)
-	in.pool.putRel(step)
 	in.pool.putRel(extra)
 }
