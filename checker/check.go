@@ -183,16 +183,22 @@ func hasFilters(t *litmus.Test) bool {
 	return false
 }
 
+// eventDomain returns a domain whose first n atoms are the events e0 to
+// e(n-1), the names queries and explanations use for them.
+func eventDomain(n int) *rules.Domain {
+	dom := rules.NewDomain()
+	for i := 0; i < n; i++ {
+		dom.Intern(rules.Value{Kind: rules.KindHost, Str: fmt.Sprintf("e%d", i)})
+	}
+	return dom
+}
+
 // instance returns an evaluation instance for executions of n events.
 func (r *modelRun) instance(n int) *rules.Instance {
 	if in, ok := r.insts[n]; ok {
 		return in
 	}
-	dom := rules.NewDomain()
-	for i := 0; i < n; i++ {
-		dom.Intern(rules.Value{Kind: rules.KindHost, Str: fmt.Sprintf("e%d", i)})
-	}
-	in := r.m.Program.NewInstance(dom)
+	in := r.m.Program.NewInstance(eventDomain(n))
 	r.insts[n] = in
 	return in
 }

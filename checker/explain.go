@@ -1,8 +1,6 @@
 package checker
 
 import (
-	"fmt"
-
 	"github.com/ptxmm/ptxmm/catalog"
 	"github.com/ptxmm/ptxmm/execution"
 	"github.com/ptxmm/ptxmm/relations"
@@ -25,12 +23,8 @@ func (m *Model) Explain(x *execution.Execution, f rules.CheckResult) ([]rules.Ed
 // relations, evaluated with provenance, ready for Why, Path or reading any
 // relation.
 func (m *Model) Replay(x *execution.Execution, orders map[string]*relations.Rel) (*rules.Instance, error) {
-	dom := rules.NewDomain()
-	for i := range x.Events {
-		dom.Intern(rules.Value{Kind: rules.KindHost, Str: fmt.Sprintf("e%d", i)})
-	}
-	inst := m.Program.NewInstance(dom)
-	if err := catalog.NewFiller(m.Syntax).Fill(inst, x); err != nil {
+	inst, err := m.filledInstance(x)
+	if err != nil {
 		return nil, err
 	}
 	for name, r := range orders {
@@ -39,6 +33,16 @@ func (m *Model) Replay(x *execution.Execution, orders map[string]*relations.Rel)
 		}
 	}
 	inst.RecordProvenance()
+	return inst, nil
+}
+
+// filledInstance returns a fresh instance over x's events holding the
+// catalog's facts for x.
+func (m *Model) filledInstance(x *execution.Execution) (*rules.Instance, error) {
+	inst := m.Program.NewInstance(eventDomain(len(x.Events)))
+	if err := catalog.NewFiller(m.Syntax).Fill(inst, x); err != nil {
+		return nil, err
+	}
 	return inst, nil
 }
 
@@ -58,12 +62,8 @@ func explainAll(m *Model, x *execution.Execution, failures []rules.CheckResult) 
 // inconsistent candidate, under the first choice the search found failing.
 func (m *Model) Instance(c Candidate) (*rules.Instance, error) {
 	x := c.Execution
-	dom := rules.NewDomain()
-	for i := range x.Events {
-		dom.Intern(rules.Value{Kind: rules.KindHost, Str: fmt.Sprintf("e%d", i)})
-	}
-	inst := m.Program.NewInstance(dom)
-	if err := catalog.NewFiller(m.Syntax).Fill(inst, x); err != nil {
+	inst, err := m.filledInstance(x)
+	if err != nil {
 		return nil, err
 	}
 	var opts []rules.SolveOption
