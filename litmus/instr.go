@@ -83,15 +83,10 @@ func (p *parser) parseInstr(c *cursor, thread int, tb *threadBuild) *Instr {
 // herd files "ld DST, IMM" and "ld DST, REG" are register moves, and in
 // .test files a load may end with "== V", a filter on its value.
 func (p *parser) parseLoad(c *cursor, in *Instr, m mnemonic, thread int) bool {
-	q, ok := p.readMemQuals(m, memSems(m.op), nil)
+	q, ok := p.ldstQuals(in, m, OpLoad)
 	if !ok {
 		return false
 	}
-	scope, ok := p.ldstScope(m, q)
-	if !ok {
-		return false
-	}
-	in.Op, in.Sem, in.Scope, in.Proxy = OpLoad, q.sem, scope, proxyOf(m.op)
 	if !p.destination(c, in, m.op) {
 		return false
 	}
@@ -126,6 +121,21 @@ func (p *parser) parseLoad(c *cursor, in *Instr, m mnemonic, thread int) bool {
 	return p.endOperands(c, m.op)
 }
 
+// ldstQuals reads the qualifiers of a load or store and sets in's
+// operation, memory order, scope and proxy from them.
+func (p *parser) ldstQuals(in *Instr, m mnemonic, op Op) (memQuals, bool) {
+	q, ok := p.readMemQuals(m, memSems(m.op), nil)
+	if !ok {
+		return q, false
+	}
+	scope, ok := p.ldstScope(m, q)
+	if !ok {
+		return q, false
+	}
+	in.Op, in.Sem, in.Scope, in.Proxy = op, q.sem, scope, proxyOf(m.op)
+	return q, true
+}
+
 // toMov turns a herd "ld DST, SRC" into a register move, SRC being in.A.
 func toMov(in *Instr) {
 	in.Op, in.Sem, in.Scope, in.Proxy = OpMov, SemWeak, ScopeNone, ProxyGeneric
@@ -134,15 +144,9 @@ func toMov(in *Instr) {
 
 // parseStore parses st and sust: "st.SEM.SCOPE ADDR, VALUE".
 func (p *parser) parseStore(c *cursor, in *Instr, m mnemonic, thread int) bool {
-	q, ok := p.readMemQuals(m, memSems(m.op), nil)
-	if !ok {
+	if _, ok := p.ldstQuals(in, m, OpStore); !ok {
 		return false
 	}
-	scope, ok := p.ldstScope(m, q)
-	if !ok {
-		return false
-	}
-	in.Op, in.Sem, in.Scope, in.Proxy = OpStore, q.sem, scope, proxyOf(m.op)
 	if _, ok := p.memOperand(c, in, thread, m.op, false, -1); !ok {
 		return false
 	}
