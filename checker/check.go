@@ -96,7 +96,7 @@ func checkAllWith(models []*Model, t *litmus.Test, opts Options, observe func(*e
 	}
 	for _, m := range models {
 		s.runs = append(s.runs, &modelRun{m: m, filler: catalog.NewFiller(m.Syntax), insts: map[int]*rules.Instance{},
-			res: &Result{Test: t, Sanity: true}, seen: map[string]bool{}, forbid: map[string]bool{}})
+			res: &Result{Test: t, Sanity: true, Explained: opts.Explain}, seen: map[string]bool{}, forbid: map[string]bool{}})
 	}
 	err := s.check(start)
 	out := make([]*Result, len(s.runs))
@@ -282,6 +282,9 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State) ver
 		r.res.ThinAir++
 		return v
 	}
+	if sol.Consistent {
+		r.recordFlags(x, inst.RaisedFlags(opts...))
+	}
 	key := state.key()
 	if sol.Consistent {
 		r.res.Consistent++
@@ -363,6 +366,10 @@ func (r *modelRun) verdicts(t *litmus.Test) {
 		}
 	}
 	if c := t.Condition; c != nil {
+		if res.Undefined() {
+			res.Verdict = "Undef"
+			return
+		}
 		ok := false
 		switch c.Kind {
 		case litmus.CondExists:

@@ -38,11 +38,14 @@ type stratum struct {
 // evaluation order, ready to run on any number of Instances. A Program is
 // immutable and safe for concurrent use.
 type Program struct {
-	model   *datalog.Model
-	rels    []*relInfo
-	byName  map[string]relID
-	strata  []*stratum
-	checks  []*checkPlan
+	model  *datalog.Model
+	rels   []*relInfo
+	byName map[string]relID
+	strata []*stratum
+	checks []*checkPlan
+	// flags are the .flag and .undefined tests, evaluated on consistent
+	// choices only (they never make a candidate inconsistent).
+	flags   []*checkPlan
 	orders  []*orderPlan
 	consts  []Value // constants the rules mention, interned into every domain
 	options compileOptions

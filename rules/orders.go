@@ -78,6 +78,14 @@ type SolveOption func(*solveConfig)
 type solveConfig struct {
 	prune  func(*Instance) bool
 	accept func(*Instance) bool
+	// finalTests are further tests of complete choices, added by the
+	// package itself (RaisedFlags) on top of the host's accept.
+	finalTests []func(*Instance) bool
+}
+
+// withFinalTest adds a test of complete choices that must also pass.
+func withFinalTest(f func(*Instance) bool) SolveOption {
+	return func(c *solveConfig) { c.finalTests = append(c.finalTests, f) }
 }
 
 // WithPrune adds a host constraint tested at every step of the search: when
@@ -189,6 +197,11 @@ func (s *solver) search(k, i int) bool {
 		if !ok {
 			s.fail(false)
 			return false
+		}
+		for _, t := range s.cfg.finalTests {
+			if !t(in) {
+				return false
+			}
 		}
 		return s.cfg.accept == nil || s.cfg.accept(in)
 	}
