@@ -75,6 +75,9 @@ func Herd(w io.Writer, r *checker.Result) {
 	if r.Blocked > 0 {
 		fmt.Fprintf(w, "Blocked %s: %d consistent execution(s) have a thread waiting forever at a barrier (its unwritten registers show as ?)\n", t.Name, r.Blocked)
 	}
+	if r.Hangs > 0 {
+		fmt.Fprintf(w, "Deadlock %s: %d consistent execution(s) never finish, so they have no final state (%s waits forever)\n", t.Name, r.Hangs, strings.Join(r.Stuck, "; "))
+	}
 	if r.ThinAir > 0 {
 		fmt.Fprintf(w, "ThinAir %s: the model allows %d execution(s) whose values form a cycle of reads-from and data dependencies; their values are not determined, so they have no final state\n", t.Name, r.ThinAir)
 	}
@@ -83,8 +86,12 @@ func Herd(w io.Writer, r *checker.Result) {
 
 // flagLines prints one "Flag NAME" line per raised flag, as herd7 does,
 // followed, when explanations were asked for, by the witness of the first
-// execution that raises it.
+// execution that raises it; "Flag deadlock" when some consistent execution
+// never finishes.
 func flagLines(w io.Writer, r *checker.Result) {
+	if r.Hangs > 0 {
+		fmt.Fprintln(w, "Flag deadlock")
+	}
 	for _, f := range r.Flags {
 		fmt.Fprintf(w, "Flag %s\n", f.Name)
 		if r.Explained {
