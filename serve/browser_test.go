@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -92,7 +93,8 @@ func (p page) waitFor(expr string) {
 	_, err := chromedp.Run(p.ctx, chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(30*time.Second)))
 	if err != nil {
 		status := js[string](p, `document.querySelector("#status").textContent`)
-		p.t.Fatalf("waiting for %s: %v (status: %q)", expr, err, status)
+		repl := js[string](p, `document.querySelector("#repl-output").textContent`)
+		p.t.Fatalf("waiting for %s: %v (status: %q, query box: %q)", expr, err, status, repl)
 	}
 }
 
@@ -217,4 +219,40 @@ func TestBrowser(t *testing.T) {
 	require.Contains(t, p.text("#unticked"), "P1:%r0=1; P1:%r1=0;")
 	p.waitFor(`document.querySelector('#exec-list tr[data-exec="3"]').textContent.includes("allowed only without causality")`)
 	p.screenshot("4-unticked.png")
+
+	// The query box: a query over the selected execution, then a check
+	// added to the model, with the outcomes it changes.
+	p.do(chromedp.SendKeys(chromedp.CSS(`#repl-input`), "?- sync(X, Y)."), chromedp.Click(chromedp.CSS(`#repl-form button`)))
+	p.waitFor(`document.querySelector("#repl-output").textContent.includes("answer(s)")`)
+	require.Contains(t, p.text("#repl-output"), "X = e3 P0:fence.sys;  Y = e6 P1:fence.sys")
+	js[bool](p, `(document.querySelector("#repl-input").value = "", true)`)
+	p.do(chromedp.SendKeys(chromedp.CSS(`#repl-input`), ".check no_init_reads: empty(rf & (IW * R))"),
+		chromedp.Click(chromedp.CSS(`#repl-form button`)))
+	p.waitFor(`document.querySelector("#repl-output").textContent.includes("added to the model")`)
+	require.Contains(t, p.text("#repl-output"), "now forbidden: P1:%r0=0; P1:%r1=0;")
+	require.Contains(t, p.text("#extras"), "no_init_reads")
+	p.waitFor(`document.querySelector('#axioms input[data-check="no_init_reads"]') !== null`)
+
+	// Diff against a variant.
+	js[bool](p, `(() => { const s = document.querySelector("#diff-model"); s.value = "variants/obs-one-step.dl"; return true; })()`)
+	p.do(chromedp.Click(chromedp.CSS(`#diff-run`)))
+	p.waitFor(`document.querySelector("#diff-output").textContent.includes("Test MP")`)
+	require.Contains(t, p.text("#diff-output"), "allowed by variants/obs-one-step.dl, forbidden by spec.dl (edited)")
+	require.Contains(t, p.text("#diff-output"), "spec.dl (edited) rejects it by no_init_reads")
+
+	// An error in the test is marked at its line in the editor, and the
+	// message takes the caret there.
+	js[bool](p, `(() => {
+		const a = document.querySelector("#test-editor textarea");
+		a.value = a.value.replace("fence.sys                          |", "fence.bogus                        |");
+		a.dispatchEvent(new Event("input"));
+		return true;
+	})()`)
+	p.do(chromedp.Click(chromedp.CSS(`#run`)))
+	p.waitFor(`document.querySelector("#test-errors li") !== null`)
+	require.True(t, strings.HasPrefix(p.text("#test-errors li"), "11:7: fence.bogus is not supported"), p.text("#test-errors li"))
+	require.Equal(t, "error", js[string](p, `document.querySelector("#test-editor .gutter span:nth-child(11)").className`))
+	p.do(chromedp.Click(chromedp.CSS(`#test-errors li`)))
+	require.Equal(t, 11, js[int](p, `(() => { const a = document.querySelector("#test-editor textarea"); return a.value.slice(0, a.selectionStart).split("\n").length; })()`))
+	p.screenshot("5-error.png")
 }

@@ -29,11 +29,11 @@ func (s *Server) handleDiff(req *DiffRequest) (any, error) {
 	}
 	t, _, err := parseTest(req.Test)
 	if err != nil {
-		return nil, texts{test: req.Test.Name}.invalid("test "+req.Test.Name, err)
+		return nil, texts{test: req.Test.Name}.invalid("test", err)
 	}
 	d := checker.Diff(a.model, b.model, t, s.cfg.Options)
 	if d.Err != nil {
-		return nil, texts{test: req.Test.Name}.invalid("test "+req.Test.Name, d.Err)
+		return nil, texts{test: req.Test.Name}.invalid("test", d.Err)
 	}
 	nameA, nameB := modelLabel(req.A, "A"), modelLabel(req.B, "B")
 	if nameA == nameB {

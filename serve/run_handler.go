@@ -31,7 +31,7 @@ func (s *Server) prepare(test TestSource, model ModelSource, what string) (*runE
 		if errors.As(err, &ae) {
 			return nil, false, ae
 		}
-		return nil, false, tx.invalid("test "+test.Name, err)
+		return nil, false, tx.invalid("test", err)
 	}
 	return e, cached, nil
 }
@@ -49,7 +49,7 @@ func (s *Server) handleRun(req *RunRequest) (any, error) {
 		return nil, err
 	}
 	resp := runResponse(e, cached)
-	resp.Model.Disabled = normalizedDisabled(req.Model.Disabled)
+	resp.Model.Disabled = append([]string{}, normalizedDisabled(req.Model.Disabled)...)
 	if len(resp.Model.Disabled) > 0 {
 		full, _, err := s.prepare(req.Test, whole(req.Model), "model")
 		if err != nil {
