@@ -112,6 +112,7 @@ type Limits struct {
 	Unroll          int     `json:"unroll"`
 	MaxRuns         int     `json:"max_runs"`
 	MaxRequestBytes int64   `json:"max_request_bytes"`
+	MaxTestSize     int     `json:"max_test_size"`
 }
 
 // TestInfo describes the test that ran.

@@ -31,6 +31,9 @@ func (s *Server) handleDiff(req *DiffRequest) (any, error) {
 	if err != nil {
 		return nil, texts{test: req.Test.Name}.invalid("test", err)
 	}
+	if err := s.checkSize(t); err != nil {
+		return nil, err
+	}
 	d := checker.Diff(a.model, b.model, t, s.cfg.Options)
 	if d.Err != nil {
 		return nil, texts{test: req.Test.Name}.invalid("test", d.Err)

@@ -132,7 +132,7 @@ func (s *Server) handleLibrary(w http.ResponseWriter, r *http.Request) {
 	o := s.cfg.Options
 	writeJSON(w, http.StatusOK, LibraryResponse{Examples: examples, Models: models, Default: s.cfg.Model,
 		Limits: Limits{MaxCandidates: o.MaxCandidates, TimeoutSeconds: o.Timeout.Seconds(), Unroll: o.Exec.Unroll,
-			MaxRuns: o.Exec.MaxRuns, MaxRequestBytes: s.cfg.MaxRequestBytes}})
+			MaxRuns: o.Exec.MaxRuns, MaxRequestBytes: s.cfg.MaxRequestBytes, MaxTestSize: s.cfg.MaxTestSize}})
 }
 
 // handleFile serves a library file: an example test, spec.dl or a

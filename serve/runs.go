@@ -3,11 +3,13 @@ package serve
 import (
 	"crypto/sha256"
 	"fmt"
+	"net/http"
 	"path"
 	"strings"
 
 	"github.com/ptxmm/ptxmm"
 	"github.com/ptxmm/ptxmm/checker"
+	"github.com/ptxmm/ptxmm/execution"
 	"github.com/ptxmm/ptxmm/litmus"
 )
 
@@ -65,6 +67,26 @@ func parseTest(src TestSource) (*litmus.Test, int, error) {
 	return tests[k-1], len(tests), nil
 }
 
+// checkSize refuses a test larger than MaxTestSize before any relation is
+// allocated: a model's relations over n events take about n²/8 bytes each,
+// so one request with thousands of instructions could take gigabytes.
+func (s *Server) checkSize(t *litmus.Test) error {
+	l, err := execution.NewLayout(t)
+	if err != nil {
+		return nil // reported, with its place, by the check itself
+	}
+	size := len(l.Locs)
+	for _, th := range t.Threads {
+		size += len(th.Instrs)
+	}
+	if size > s.cfg.MaxTestSize {
+		return &apiError{status: http.StatusUnprocessableEntity, msg: fmt.Sprintf(
+			"test: %s has %d instructions and memory locations, more than the limit of %d of ptxmm serve; raise it with -max-test-size",
+			t.Name, size, s.cfg.MaxTestSize)}
+	}
+	return nil
+}
+
 // run checks a test against a model, from the result cache when the same
 // test was checked against the same model before.
 func (s *Server) run(m *compiled, src TestSource) (*runEntry, bool, error) {
@@ -74,6 +96,9 @@ func (s *Server) run(m *compiled, src TestSource) (*runEntry, bool, error) {
 	}
 	t, n, err := parseTest(src)
 	if err != nil {
+		return nil, false, err
+	}
+	if err := s.checkSize(t); err != nil {
 		return nil, false, err
 	}
 	opts := s.cfg.Options

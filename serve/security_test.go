@@ -174,6 +174,11 @@ func TestLimits(t *testing.T) {
 		{"runs", func(c *Config) { c.Options.Exec.MaxRuns = 1 }, "-max-runs"},
 	}
 	test := example(t, "MP.litmus")
+	cases = append(cases, struct {
+		name   string
+		change func(*Config)
+		msg    string
+	}{"test size", func(c *Config) { c.MaxTestSize = 9 }, "has 10 instructions and memory locations, more than the limit of 9 of ptxmm serve; raise it with -max-test-size"})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, ts := newTestServer(t, c.change)

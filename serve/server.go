@@ -31,6 +31,9 @@ type Config struct {
 	Options checker.Options
 	// MaxRequestBytes bounds a request body.
 	MaxRequestBytes int64
+	// MaxTestSize bounds the instructions plus memory locations of one
+	// test, which bound its events and so the memory its relations take.
+	MaxTestSize int
 	// Workers bounds the requests computing at once; others wait.
 	Workers int
 	// CacheBytes bounds the result cache (estimated size of the kept
@@ -55,12 +58,17 @@ type Config struct {
 // keeps a run's candidates to list and draw them.
 const DefaultMaxCandidates = 20_000
 
+// DefaultMaxTestSize is the bound on instructions plus memory locations of
+// one test: litmus tests have tens, and a thousand events keep every
+// relation of spec.dl under a megabyte.
+const DefaultMaxTestSize = 1000
+
 // DefaultConfig returns the defaults of ptxmm serve.
 func DefaultConfig() Config {
 	o := checker.DefaultOptions()
 	o.MaxCandidates = DefaultMaxCandidates
 	o.Timeout = 10 * time.Second
-	return Config{Options: o, MaxRequestBytes: 1 << 20, Workers: runtime.NumCPU(), CacheBytes: 256 << 20, CacheModels: 64}
+	return Config{Options: o, MaxRequestBytes: 1 << 20, MaxTestSize: DefaultMaxTestSize, Workers: runtime.NumCPU(), CacheBytes: 256 << 20, CacheModels: 64}
 }
 
 // Server answers the page and the JSON API. It is safe for concurrent use.
@@ -79,6 +87,8 @@ func New(cfg Config) (*Server, error) {
 	switch {
 	case cfg.MaxRequestBytes < 1:
 		return nil, fmt.Errorf("-max-request must be at least 1 byte, not %d", cfg.MaxRequestBytes)
+	case cfg.MaxTestSize < 1:
+		return nil, fmt.Errorf("-max-test-size must be at least 1, not %d", cfg.MaxTestSize)
 	case cfg.Workers < 1:
 		return nil, fmt.Errorf("-workers must be at least 1, not %d", cfg.Workers)
 	case cfg.CacheBytes < 1:

@@ -26,6 +26,7 @@ func runServe(args []string) int {
 	fs.StringVar(&cfg.ModelFile, "model", "", "model `FILE.dl` the page starts with instead of the embedded PTX model")
 	fs.StringVar(&cfg.Server.IncludeDir, "include-dir", "", "`DIR` whose .dl files submitted models may .include (default: only the built-in spec.dl and variants/)")
 	fs.Int64Var(&cfg.Server.MaxRequestBytes, "max-request", cfg.Server.MaxRequestBytes, "largest request body in `bytes`")
+	fs.IntVar(&cfg.Server.MaxTestSize, "max-test-size", cfg.Server.MaxTestSize, "instructions plus memory locations one test may have (bounds the memory of its relations)")
 	fs.IntVar(&cfg.Server.Workers, "workers", cfg.Server.Workers, "requests computing at once (others wait)")
 	cacheMB := fs.Int64("cache-mb", cfg.Server.CacheBytes>>20, "size of the result cache in `MB` (estimated)")
 	var hosts hostList

@@ -322,9 +322,19 @@ function execVerdict(e) {
   return e.failures.length ? "forbidden: " + e.failures.join(", ") : "forbidden";
 }
 
+// maxRows bounds the rows of the execution list; the list says how many
+// more there are, and Previous/Next and the filters reach them.
+const maxRows = 1000;
+
 function renderExecList() {
   const body = $("#exec-list tbody");
-  const rows = visibleExecs().map((e) => el("tr", {
+  let shown = visibleExecs();
+  const more = shown.length - maxRows;
+  if (more > 0) {
+    const sel = shown.findIndex((e) => e.index === state.exec);
+    shown = shown.slice(0, maxRows).concat(sel >= maxRows ? [shown[sel]] : []);
+  }
+  const rows = shown.map((e) => el("tr", {
     class: (e.consistent ? "consistent" : "forbidden") + (e.index === state.exec ? " selected" : ""),
     "data-exec": e.index,
     onclick: () => selectExec(e.index),
@@ -333,6 +343,7 @@ function renderExecList() {
   el("td", { class: "verdict-cell" }, execVerdict(e)),
   el("td", { class: "mark", title: "satisfies the selected condition" }, e.satisfies[state.condition] ? "★" : ""),
   el("td", {}, e.state)));
+  if (more > 0) rows.push(el("tr", { class: "more" }, el("td", { colspan: 4 }, `… and ${more} more: use the filters, or Previous and Next`)));
   body.replaceChildren(...rows);
   const vis = visibleExecs();
   const pos = vis.findIndex((e) => e.index === state.exec);
