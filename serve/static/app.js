@@ -564,8 +564,9 @@ async function encodeState() {
     x: state.exec, h: state.hidden, a: state.added, w: state.why,
     f: [state.onlyForbidden ? 1 : 0, state.onlySatisfying ? 1 : 0, state.condition],
   };
-  // A model as the library has it travels by name only.
-  if (state.originals[m.name] !== m.text) snap.m.x = m.text;
+  // A built-in model as the library has it travels by name only; any
+  // other model (an edited one, or another server's -model) with its text.
+  if (!state.library.models.includes(m.name) || state.originals[m.name] !== m.text) snap.m.x = m.text;
   const json = new TextEncoder().encode(JSON.stringify(snap));
   return b64url(await pipeThrough(json, new CompressionStream("deflate-raw")));
 }
