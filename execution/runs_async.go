@@ -127,9 +127,9 @@ func (e *explorer) clusterBarrier(s *state, in *litmus.Instr) error {
 
 // copy executes an asynchronous copy: its issue in program order, then,
 // asynchronously, the read of the source and the write of the destination
-// (a bulk reduction reads and updates it); a bulk copy's completion is
-// followed by an implicit generic-async proxy fence, and a bulk load's by
-// a complete-tx of SIZE bytes on its mbarrier.
+// (a bulk reduction reads and updates it); a bulk load's completion is
+// followed by an implicit generic-async proxy fence and a complete-tx of
+// SIZE bytes on its mbarrier.
 func (e *explorer) copy(s *state, in *litmus.Instr) error {
 	s.addEvent(newEvent(KindIssue, e.th.Index, in))
 	return e.withAddress(s, in, in.Addr, func(c *state, dst place, dtaint []int) error {
@@ -169,15 +169,14 @@ func (e *explorer) copyOps(s *state, in *litmus.Instr, dst, src place, dtaint, s
 		deps(&s.addr, dtaint, w)
 		deps(&s.data, []int{r}, w)
 	}
-	if !in.Copy.Bulk() {
-		return
-	}
-	pf := newEvent(KindProxyFence, e.th.Index, in)
-	pf.Async, pf.Role, pf.Proxy, pf.Sem, pf.Scope = true, RoleProxyFence, litmus.ProxyAsync, litmus.SemWeak, litmus.ScopeNone
-	s.addEvent(pf)
 	if in.Copy != litmus.CopyBulkLoad {
 		return
 	}
+	// The implicit generic-async proxy fence that follows the copy's
+	// completion, which its complete-tx signals (PTX ISA, "Async proxy").
+	pf := newEvent(KindProxyFence, e.th.Index, in)
+	pf.Async, pf.Role, pf.Proxy, pf.Sem, pf.Scope = true, RoleProxyFence, litmus.ProxyAsync, litmus.SemWeak, litmus.ScopeNone
+	s.addEvent(pf)
 	// The complete-tx has .release semantics at .cluster scope and accesses
 	// the mbarrier through the generic proxy (PTX ISA, cp.async.bulk).
 	tx := s.addEvent(e.asyncEvent(KindRead, in, bar, nil, RoleCompleteTx, litmus.SemRelease, litmus.ScopeCluster, litmus.ProxyGeneric))

@@ -167,16 +167,30 @@ func layoutBoxes(x *execution.Execution, titled bool) ([]box, float64, float64) 
 	xPos = float64(svgMargin)
 	rows := 0
 	for t := range x.Test.Threads {
-		start, n := x.ThreadStart[t], len(x.Runs[t].Events)
+		lanes := lanesOf(x, t)
 		w := math.Max(svgMinBoxW, headerWidth(x, t))
-		for k := 0; k < n; k++ {
-			w = math.Max(w, labelW(start+k))
+		for _, e := range lanes.sync {
+			w = math.Max(w, labelW(e))
 		}
-		for k := 0; k < n; k++ {
-			boxes[start+k] = box{cx: xPos + w/2, cy: colTop + float64(k)*(svgBoxH+svgRowGap) + svgBoxH/2, w: w, h: svgBoxH, col: t, row: k}
+		for _, e := range lanes.sync {
+			k := lanes.row[e]
+			boxes[e] = box{cx: xPos + w/2, cy: colTop + float64(k)*(svgBoxH+svgRowGap) + svgBoxH/2, w: w, h: svgBoxH, col: t, row: k}
 		}
 		xPos += w + svgColGap
-		rows = max(rows, n)
+		if len(lanes.async) > 0 {
+			// The asynchronous operations get a lane of their own, right of
+			// the thread's program order.
+			aw := float64(svgMinBoxW)
+			for _, e := range lanes.async {
+				aw = math.Max(aw, labelW(e))
+			}
+			for _, e := range lanes.async {
+				k := lanes.row[e]
+				boxes[e] = box{cx: xPos + aw/2, cy: colTop + float64(k)*(svgBoxH+svgRowGap) + svgBoxH/2, w: aw, h: svgBoxH, col: t, row: k}
+			}
+			xPos += aw + svgColGap
+		}
+		rows = max(rows, lanes.rows)
 	}
 	width = math.Max(width, xPos-svgColGap) + svgMargin + svgArcReach + 4*svgArcStep
 	height := colTop + float64(rows)*(svgBoxH+svgRowGap) + svgMargin
@@ -203,8 +217,8 @@ func threadHeader(x *execution.Execution, t int) string {
 	if th.Cluster != th.CTA {
 		label = fmt.Sprintf("%s (cta %d, cluster %d, gpu %d)", th.Name, th.CTA, th.Cluster, th.GPU)
 	}
-	if x.Blocked(t) {
-		label += ": blocked at a barrier"
+	if note := stuckNote(x, t); note != "" {
+		label += ": " + note
 	}
 	return label
 }
@@ -244,13 +258,19 @@ func markerID(color string) string {
 
 func writeHeaders(b *strings.Builder, x *execution.Execution, boxes []box) {
 	for t := range x.Test.Threads {
-		start, n := x.ThreadStart[t], len(x.Runs[t].Events)
-		if n == 0 {
+		lanes := lanesOf(x, t)
+		if len(lanes.sync) == 0 {
 			continue
 		}
-		first := boxes[start]
+		first := boxes[lanes.sync[0]]
+		top := first.cy - first.h/2 - float64(lanes.row[lanes.sync[0]])*(svgBoxH+svgRowGap)
 		fmt.Fprintf(b, `<text class="thread" x="%.1f" y="%.1f" font-family="sans-serif" font-weight="bold">%s</text>`+"\n",
-			first.cx-first.w/2, first.cy-first.h/2-8, escapeXML(threadHeader(x, t)))
+			first.cx-first.w/2, top-8, escapeXML(threadHeader(x, t)))
+		if len(lanes.async) > 0 {
+			a := boxes[lanes.async[0]]
+			fmt.Fprintf(b, `<text class="lane" x="%.1f" y="%.1f" font-family="sans-serif" font-style="italic">asynchronous</text>`+"\n",
+				a.cx-a.w/2, top-8)
+		}
 	}
 }
 
@@ -258,9 +278,13 @@ func writeEvents(b *strings.Builder, x *execution.Execution, boxes []box) {
 	for i, bx := range boxes {
 		class := "event"
 		dash := ""
-		if x.Events[i].IsInit() {
+		switch {
+		case x.Events[i].IsInit():
 			class += " init"
 			dash = ` stroke-dasharray="4 3"`
+		case x.Events[i].Async:
+			class += " async"
+			dash = ` stroke-dasharray="2 2"`
 		}
 		fmt.Fprintf(b, `<g class="%s" data-event="%d"><title>e%d %s</title>`, class, i, i, escapeXML(x.Label(i)))
 		fmt.Fprintf(b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" rx="6" fill="#ffffff" stroke="#555555"%s/>`,

@@ -47,6 +47,7 @@ func TestAsyncParseErrors(t *testing.T) {
 		{"proxy async sys scope", asyncWith("fence.proxy.async.sys"), "fence.proxy.async cannot be .sys: it takes no scope", "4:19"},
 		{"wgmma unknown", asyncWith("wgmma.arrive"), "wgmma.arrive is not supported", "4:7"},
 		{"wgmma operand in global memory", asyncWith("wgmma.mma_async r0, x, y"), "the A operand x of \"wgmma.mma_async r0, x, y\" is in global memory", "4:22"},
+		{"state result", asyncWith("mbarrier.arrive r1, b"), "b is an address, not a count, in \"mbarrier.arrive r1, b\"", "4:22"},
 		{"shared aliases", "PTX T\n{ x=0; y @ shared aliases x; }\n P0@cta 0,gpu 0 ;\n ld r0, y ;\nexists (0:r0 == 0)\n", "shared is a state space, not a kind of alias", "2:12"},
 	}
 	for _, tc := range cases {

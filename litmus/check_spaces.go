@@ -48,10 +48,19 @@ func operandNeeds(in *Instr) []operandNeed {
 }
 
 // checkOperandSpaces reports operands naming an address of the wrong state
-// space, and mbarrier operands naming undeclared addresses.
+// space, mbarrier operands naming undeclared addresses, and counts written
+// as the name of an address (as in PTX's "mbarrier.arrive state, [b]",
+// whose state result ptxmm does not model).
 func (p *parser) checkOperandSpaces(t *Test, implicit map[string]bool) {
 	for _, th := range t.Threads {
 		for _, in := range th.Instrs {
+			if in.Op == OpMBarrier {
+				for _, o := range []Operand{in.Src, in.Src2} {
+					if o.Kind == OperandReg && t.AddressByName(o.Reg) != nil && !implicit[o.Reg] {
+						p.errs.Add(o.Pos, "%s is an address, not a count, in %q: write the mbarrier operand first (mbarrier.%s b {, N}); PTX's state result is not modelled, so only the sink _ may come before it", o.Reg, in.Text, in.MBarOp)
+					}
+				}
+			}
 			for _, on := range operandNeeds(in) {
 				if on.op.Kind != OperandAddr {
 					continue
