@@ -68,6 +68,12 @@ type explorer struct {
 	// spins counts failed spin-loop iterations left out (see jump).
 	spins         int
 	spinReduction bool
+	// copied marks the roots of the addresses asynchronous copies and
+	// wgmma access (all of them when one is reached through a register):
+	// a spin-loop iteration reading one is never left out, so that the
+	// model sees its race with a copy.
+	copied    map[int]bool
+	copiedAll bool
 }
 
 // state is a run in progress.
@@ -126,7 +132,21 @@ func errAt(pos source.Pos, format string, args ...any) error {
 
 func newExplorer(t *litmus.Test, th *litmus.Thread, l *Layout, unroll int, addrValues []Value) *explorer {
 	e := &explorer{t: t, th: th, layout: l, unroll: unroll, labels: map[string]int{}, maxSteps: 100000, addrValues: addrValues,
-		live: liveRegisters(th)}
+		live: liveRegisters(th), copied: map[int]bool{}}
+	for _, other := range t.Threads {
+		for _, in := range other.Instrs {
+			if in.Op != litmus.OpCopy && in.Op != litmus.OpWgmma {
+				continue
+			}
+			for _, o := range []litmus.Operand{in.Addr, in.Mem2} {
+				if o.Kind == litmus.OperandReg {
+					e.copiedAll = true
+				} else if a, ok := l.Addr(o.Addr); ok {
+					e.copied[l.Addrs[a].Root] = true
+				}
+			}
+		}
+	}
 	for i, in := range th.Instrs {
 		if in.Op == litmus.OpLabel {
 			e.labels[in.Label] = i
@@ -507,6 +527,9 @@ func (e *explorer) failedSpin(s *state, target int) bool {
 		// Writes, barriers and asynchronous operations have effects that
 		// outlive the iteration.
 		if ev.Kind == KindWrite || ev.Kind == KindBarrier || ev.Kind == KindIssue || ev.Async {
+			return false
+		}
+		if ev.Kind == KindRead && (e.copiedAll || e.copied[e.layout.Addrs[ev.Addr].Root]) {
 			return false
 		}
 	}
