@@ -67,6 +67,19 @@ func entries() []Entry {
 		{"MBAR_INIT_FENCE", 1, "fence.mbarrier_init.release.cluster events"},
 		{"CBAR_ARRIVE", 1, "barrier.cluster.arrive events"},
 		{"CBAR_WAIT", 1, "barrier.cluster.wait events"},
+		{"TC", 1, "events of tcgen05 instructions"},
+		{"TC_MMA", 1, "events of tcgen05.mma"},
+		{"TC_CP", 1, "events of tcgen05.cp"},
+		{"TC_CP_4X256B", 1, "events of tcgen05.cp with the .4x256b shape"},
+		{"TC_SHIFT", 1, "events of tcgen05.shift"},
+		{"TC_LD", 1, "events of tcgen05.ld"},
+		{"TC_ST", 1, "events of tcgen05.st"},
+		{"TC_COMMIT", 1, "events of tcgen05.commit: its issue and its asynchronous arrive-on"},
+		{"TC_WAIT_LD", 1, "tcgen05.wait::ld events"},
+		{"TC_WAIT_ST", 1, "tcgen05.wait::st events"},
+		{"TC_BEFORE", 1, "tcgen05.fence::before_thread_sync events"},
+		{"TC_AFTER", 1, "tcgen05.fence::after_thread_sync events"},
+		{"TMEM", 1, "memory events on tensor memory (initial writes included)"},
 		{"SHARED", 1, "memory events on shared memory (mbarrier objects included), and proxy fences restricted to shared memory (.shared::cta, .shared::cluster)"},
 		{"GLOBAL", 1, "memory events on global memory (initial writes included), and proxy fences restricted to global memory (.global)"},
 		{"po", 2, "program order: each thread's events in the order the thread executes them (the read of an atom before its write); initial writes and asynchronous operations are in no program order (8.9.1, 8.9.1.1)"},
@@ -85,22 +98,32 @@ func entries() []Entry {
 		{"bar", 2, "barrier arrivals that completed together (the same barrier, the same phase), irreflexive and symmetric"},
 		{"cbar", 2, "from each barrier.cluster.arrive to the barrier.cluster.wait events that returned when its phase completed"},
 		{"same_instr", 2, "events of the same instruction instance (the read and write of an atom; the issue and operations of an asynchronous instruction), reflexive"},
+		{"same_cta_group", 2, "events of tcgen05 instructions with the same .cta_group::N (1 by default), reflexive"},
+		{"same_shape", 2, "events of tcgen05 instructions with the same shape, kind and packing qualifiers, reflexive"},
 		{"group_commit", 2, "from the issue of a cp.async, bulk copy or wgmma.mma_async to the commit_group of its kind that closes its group: the first one after it in program order"},
 		{"wait_pending", 2, "from a wait_group N to the commit_group events of its family among the N most recent before it in program order: the groups it leaves pending"},
 	}
 }
 
+// table is the catalog, built once: it never changes.
+var table = entries()
+
+// byName indexes table.
+var byName = func() map[string]Entry {
+	m := map[string]Entry{}
+	for _, e := range table {
+		m[e.Name] = e
+	}
+	return m
+}()
+
 // Entries returns the catalog: every base relation a model may .input.
-func Entries() []Entry { return entries() }
+func Entries() []Entry { return append([]Entry(nil), table...) }
 
 // Lookup returns the entry for a name.
 func Lookup(name string) (Entry, bool) {
-	for _, e := range entries() {
-		if e.Name == name {
-			return e, true
-		}
-	}
-	return Entry{}, false
+	e, ok := byName[name]
+	return e, ok
 }
 
 // Validate checks that every .input relation of the model is a catalog

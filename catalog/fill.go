@@ -3,6 +3,7 @@ package catalog
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/ptxmm/ptxmm/datalog"
 	"github.com/ptxmm/ptxmm/execution"
@@ -130,6 +131,8 @@ func locationSet(name string, ev *execution.Event, l *execution.Layout) bool {
 		return info.Space == litmus.SpaceShared
 	case "GLOBAL":
 		return info.Space == litmus.SpaceGlobal
+	case "TMEM":
+		return info.Space == litmus.SpaceTensor
 	case "MBAR":
 		return ev.IsInit() && info.MBarrier > 0
 	}
@@ -142,7 +145,7 @@ func inSet(name string, ev *execution.Event) bool {
 		switch name {
 		case "E", "IW", "M", "W", "GEN":
 			return true
-		case "GLOBAL", "SHARED", "MBAR":
+		case "GLOBAL", "SHARED", "TMEM", "MBAR":
 			return false // decided by fillSet, which knows the location
 		}
 		return false
@@ -251,7 +254,19 @@ func asyncSet(name string, ev *execution.Event) (bool, bool) {
 		return in.Op == litmus.OpMBarInitFence, true
 	case "CBAR_ARRIVE", "CBAR_WAIT":
 		return in.Op == litmus.OpClusterBarrier && ev.BarSync == (name == "CBAR_WAIT"), true
-	case "SHARED", "GLOBAL":
+	case "TC":
+		return in.Op == litmus.OpTcgen05, true
+	case "TC_MMA", "TC_CP", "TC_SHIFT", "TC_LD", "TC_ST", "TC_COMMIT", "TC_WAIT_LD", "TC_WAIT_ST", "TC_BEFORE", "TC_AFTER":
+		want := map[string]litmus.TcOp{"TC_MMA": litmus.TcMma, "TC_CP": litmus.TcCp, "TC_SHIFT": litmus.TcShift,
+			"TC_LD": litmus.TcLd, "TC_ST": litmus.TcSt, "TC_COMMIT": litmus.TcCommit, "TC_WAIT_LD": litmus.TcWaitLd,
+			"TC_WAIT_ST": litmus.TcWaitSt, "TC_BEFORE": litmus.TcFenceBefore, "TC_AFTER": litmus.TcFenceAfter}[name]
+		return in.Op == litmus.OpTcgen05 && in.Tc == want, true
+	case "TC_CP_4X256B":
+		return in.Op == litmus.OpTcgen05 && in.Tc == litmus.TcCp && strings.Contains("."+in.Shape+".", ".4x256b."), true
+	case "SHARED", "GLOBAL", "TMEM":
+		if name == "TMEM" {
+			return false, true // memory events: decided by fillSet
+		}
 		if ev.Kind != execution.KindProxyFence {
 			return false, true // memory events: decided by fillSet
 		}
@@ -393,6 +408,16 @@ func sameFunc(name string, x *execution.Execution) func(a, b *execution.Event) b
 		return func(a, b *execution.Event) bool { return bothThreads(a, b) && a.Thread == b.Thread }
 	case "same_instr":
 		return func(a, b *execution.Event) bool { return bothThreads(a, b) && a.Thread == b.Thread && a.Step == b.Step }
+	case "same_cta_group", "same_shape":
+		return func(a, b *execution.Event) bool {
+			if !bothThreads(a, b) || a.Instr.Op != litmus.OpTcgen05 || b.Instr.Op != litmus.OpTcgen05 {
+				return false
+			}
+			if name == "same_shape" {
+				return a.Instr.Shape == b.Instr.Shape
+			}
+			return a.Instr.CtaGroup == b.Instr.CtaGroup
+		}
 	case "scta":
 		return func(a, b *execution.Event) bool {
 			return bothThreads(a, b) && threads[a.Thread].GPU == threads[b.Thread].GPU && threads[a.Thread].CTA == threads[b.Thread].CTA

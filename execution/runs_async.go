@@ -39,6 +39,8 @@ func (e *explorer) asyncInstr(s *state, in *litmus.Instr) error {
 		}
 		s.pc++
 		return e.explore(s)
+	case litmus.OpTcgen05:
+		return e.tcgen05(s, in)
 	}
 	return errAt(in.Pos, "instruction %q cannot be executed", in.Text)
 }

@@ -173,6 +173,8 @@ const (
 	OpMapa
 	// OpMBarInitFence is fence.mbarrier_init.release.cluster.
 	OpMBarInitFence
+	// OpTcgen05 is a tcgen05 instruction (Tc says which).
+	OpTcgen05
 )
 
 // Sem is the memory-ordering qualifier of an instruction.
@@ -284,7 +286,8 @@ type Instr struct {
 	Copy     CopyKind
 	Family   GroupFamily
 	GroupOp  GroupOp
-	Mem2     Operand // a copy's source, wgmma's B operand
+	Mem2     Operand // a copy's source, wgmma's B operand, tcgen05.mma's a
+	Mem3     Operand // tcgen05.mma's b
 	MBar     Operand // the mbarrier a bulk copy completes on
 	Size     Operand // a copy's size in bytes (OperandNone when absent)
 	Parity   bool    // mbarrier.test_wait.parity / try_wait.parity
@@ -294,6 +297,12 @@ type Instr struct {
 	// operand (".global", ".shared::cta", ...), SpaceQNone when it names
 	// none.
 	SpaceQ SpaceQual
+
+	// tcgen05 (see ast_tcgen05.go).
+	Tc       TcOp
+	CtaGroup int    // cta_group::N, 1 by default
+	Shape    string // the shape or kind qualifiers that pipelining compares
+	Acc      bool   // tcgen05.mma with enable-input-d: d := d + a + b
 
 	// Register operations and control flow.
 	ArithOp string  // add, sub, mul, and, or, xor

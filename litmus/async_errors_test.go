@@ -68,3 +68,36 @@ func TestAsyncParseErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestTcgen05ParseErrors checks the positioned errors of tcgen05 forms.
+func TestTcgen05ParseErrors(t *testing.T) {
+	with := func(instr string) string {
+		return "PTX T\n{ x=0; y @ shared = 0; t @ tmem = 0; b @ mbarrier 1; }\n P0@cta 0,gpu 0 ;\n " + instr + " ;\nexists (x == 0)\n"
+	}
+	cases := []struct{ name, src, msg, at string }{
+		{"unknown op", with("tcgen05.wait::all"), "tcgen05.wait::all is not supported", "4:9"},
+		{"bad cta group", with("tcgen05.mma.cta_group::3 t, y, y"), ".cta_group::3 is not a CTA group", "4:13"},
+		{"shift without down", with("tcgen05.shift t"), "tcgen05.shift needs .down", "4:2"},
+		{"commit without mechanism", with("tcgen05.commit b"), "tcgen05.commit needs its completion mechanism", "4:2"},
+		{"mma accumulator in shared memory", with("tcgen05.mma y, y, y"), "the accumulator d y of \"tcgen05.mma y, y, y\" is in shared memory: it must be tensor memory", "4:14"},
+		{"ld from global memory", with("tcgen05.ld r0, x"), "it must be tensor memory", "4:17"},
+		{"acc not 0 or 1", with("tcgen05.mma t, y, y, 2"), "is 0 (d := a + b) or 1 (d := d + a + b), found 2", "4:23"},
+		{"unknown qualifier", with("tcgen05.st.relaxed t, 1"), "unknown qualifier .relaxed on tcgen05.st", "4:12"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseHerd("t.litmus", []byte(tc.src))
+			require.Error(t, err)
+			var list source.List
+			require.ErrorAs(t, err, &list)
+			var found []string
+			for _, e := range list {
+				if strings.Contains(e.Msg, tc.msg) && fmt.Sprintf("%d:%d", e.Pos.Line, e.Pos.Col) == tc.at {
+					return
+				}
+				found = append(found, e.Error())
+			}
+			assert.Fail(t, "diagnostic not found", "want %q at %s; got:\n%s", tc.msg, tc.at, strings.Join(found, "\n"))
+		})
+	}
+}

@@ -13,6 +13,8 @@ const (
 	needShared                     // a shared-memory location, not an mbarrier
 	needSharedAny                  // any shared-memory address, mbarriers included
 	needGlobal
+	needTensor         // tensor memory
+	needSharedOrTensor // tcgen05.mma's a: shared or tensor memory
 )
 
 // operandNeed is one operand of an instruction with the space it needs.
@@ -43,6 +45,17 @@ func operandNeeds(in *Instr) []operandNeed {
 		return []operandNeed{{&in.Addr, needShared, "A operand"}, {&in.Mem2, needShared, "B operand"}}
 	case OpMapa:
 		return []operandNeed{{&in.A, needSharedAny, "shared address"}}
+	case OpTcgen05:
+		switch in.Tc {
+		case TcMma:
+			return []operandNeed{{&in.Addr, needTensor, "accumulator d"}, {&in.Mem2, needSharedOrTensor, "a operand"}, {&in.Mem3, needShared, "b operand"}}
+		case TcCp:
+			return []operandNeed{{&in.Addr, needTensor, "destination"}, {&in.Mem2, needShared, "source"}}
+		case TcShift, TcLd, TcSt:
+			return []operandNeed{{&in.Addr, needTensor, "tensor memory operand"}}
+		case TcCommit:
+			return []operandNeed{{&in.Addr, needMBarrier, "mbarrier"}}
+		}
 	}
 	return nil
 }
@@ -104,6 +117,14 @@ func (p *parser) checkSpace(in *Instr, on operandNeed, a, root *Address, implici
 	case needSharedAny:
 		if root.Space != SpaceShared {
 			p.errs.Add(on.op.Pos, "the %s %s of %q is in %s memory: mapa maps shared-memory addresses", on.what, a.Name, mn, root.Space)
+		}
+	case needTensor:
+		if root.Space != SpaceTensor {
+			p.errs.Add(on.op.Pos, "the %s %s of %q is in %s memory: it must be tensor memory (declare %s @ tmem = 0)", on.what, a.Name, mn, root.Space, a.Name)
+		}
+	case needSharedOrTensor:
+		if root.Space == SpaceGlobal || root.MBarrier > 0 {
+			p.errs.Add(on.op.Pos, "the %s %s of %q must be in shared or tensor memory", on.what, a.Name, mn)
 		}
 	case needGlobal:
 		if root.Space != SpaceGlobal {

@@ -101,9 +101,9 @@ var errorCases = []struct {
 	// Templates.
 	{"placeholder without cell", "t.test", ".global x;\nd0.b0.t0 {\n  $0 [x], $1;\n  ld r0, [x];\n}\nassert (r0 == 1) as a;\n$$\nst | 1\nst\n", `template row 2 has 1 cells, but the template uses $1 (it needs 2 cells)`, "9:1"},
 	{"too many template cells", "t.test", ".global x;\nd0.b0.t0 {\n  $0 [x], $1;\n  ld r0, [x];\n}\nassert (r0 == 1) as a;\n$$\nst | 1 | 2\n", `template row 1 has 3 cells, but the template only uses 2`, "8:10"},
-	{"error in a cell", "t.test", ".global x;\nd0.b0.t0 {\n  $0 [x], $1;\n  ld r0, [x];\n}\nassert (r0 == 1) as a;\n$$\nst | 1\n\nstx | 2\n", `unknown instruction "stx": expected ld, st, suld, sust, tld, cold, atom, red, fence, membar, bar, barrier, mbarrier, cp, wgmma, mapa, mov, add, sub, mul, and, or, xor, beq, bne or goto (template row 2)`, "10:1"},
+	{"error in a cell", "t.test", ".global x;\nd0.b0.t0 {\n  $0 [x], $1;\n  ld r0, [x];\n}\nassert (r0 == 1) as a;\n$$\nst | 1\n\nstx | 2\n", `unknown instruction "stx": expected ld, st, suld, sust, tld, cold, atom, red, fence, membar, bar, barrier, mbarrier, cp, wgmma, mapa, tcgen05, mov, add, sub, mul, and, or, xor, beq, bne or goto (template row 2)`, "10:1"},
 	{"error in a cell column", "t.test", ".global x;\nd0.b0.t0 {\n  $0 [x], $1;\n  ld r0, [x];\n}\nassert (r0 == 1) as a;\n$$\nst.release  |  1x\n", `malformed integer "1x" (template row 1)`, "8:16"},
-	{"error in template text", "t.test", ".global x;\nd0.b0.t0 {\n  $0 [x], $1;\n  ldd r0, [x];\n}\nassert (r0 == 1) as a;\n$$\nst | 1\nst | 2\n", `unknown instruction "ldd": expected ld, st, suld, sust, tld, cold, atom, red, fence, membar, bar, barrier, mbarrier, cp, wgmma, mapa, mov, add, sub, mul, and, or, xor, beq, bne or goto (template row 1)`, "4:3"},
+	{"error in template text", "t.test", ".global x;\nd0.b0.t0 {\n  $0 [x], $1;\n  ldd r0, [x];\n}\nassert (r0 == 1) as a;\n$$\nst | 1\nst | 2\n", `unknown instruction "ldd": expected ld, st, suld, sust, tld, cold, atom, red, fence, membar, bar, barrier, mbarrier, cp, wgmma, mapa, tcgen05, mov, add, sub, mul, and, or, xor, beq, bne or goto (template row 1)`, "4:3"},
 	{"template without rows", "t.test", ".global x;\nd0.b0.t0 { st [x], $0; }\nassert (x == 1) as a;\n$$\n\n", `template has no rows after $$`, "4:1"},
 }
 

@@ -97,3 +97,34 @@ func TestAsyncDeclarations(t *testing.T) {
 	assert.Equal(t, int64(2), b.MBarrier)
 	assert.Equal(t, SpaceTensor, nv[0].AddressByName("t").Space)
 }
+
+func TestTcgen05Instructions(t *testing.T) {
+	cases := []struct {
+		src  string
+		want Instr
+	}{
+		{"tcgen05.st t, 3", Instr{Op: OpTcgen05, Tc: TcSt, CtaGroup: 1, Addr: addr("t"), Src: imm(3)}},
+		{"tcgen05.st.sync.aligned.16x64b.x1.b32 [t], r1", Instr{Op: OpTcgen05, Tc: TcSt, CtaGroup: 1, Shape: "16x64b.x1", Addr: addr("t"), Src: reg("r1")}},
+		{"tcgen05.ld.sync.aligned.32x32b.x2.b32 r0, [t]", Instr{Op: OpTcgen05, Tc: TcLd, CtaGroup: 1, Shape: "32x32b.x2", Dst: "r0", Addr: addr("t")}},
+		{"tcgen05.wait::st.sync.aligned", Instr{Op: OpTcgen05, Tc: TcWaitSt, CtaGroup: 1}},
+		{"tcgen05.wait::ld", Instr{Op: OpTcgen05, Tc: TcWaitLd, CtaGroup: 1}},
+		{"tcgen05.mma.cta_group::2.kind::f16 t, y, a", Instr{Op: OpTcgen05, Tc: TcMma, CtaGroup: 2, Shape: "kind::f16", Addr: addr("t"), Mem2: addr("y"), Mem3: addr("a")}},
+		{"tcgen05.mma t, u, a, 1", Instr{Op: OpTcgen05, Tc: TcMma, CtaGroup: 1, Acc: true, Addr: addr("t"), Mem2: addr("u"), Mem3: addr("a")}},
+		{"tcgen05.cp.cta_group::1.4x256b t, y", Instr{Op: OpTcgen05, Tc: TcCp, CtaGroup: 1, Shape: "4x256b", Addr: addr("t"), Mem2: addr("y")}},
+		{"tcgen05.shift.cta_group::1.down t", Instr{Op: OpTcgen05, Tc: TcShift, CtaGroup: 1, Addr: addr("t")}},
+		{"tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 b", Instr{Op: OpTcgen05, Tc: TcCommit, CtaGroup: 1, SpaceQ: SpaceQCluster, Addr: addr("b")}},
+		{"tcgen05.fence::before_thread_sync", Instr{Op: OpTcgen05, Tc: TcFenceBefore, CtaGroup: 1}},
+		{"tcgen05.fence::after_thread_sync", Instr{Op: OpTcgen05, Tc: TcFenceAfter, CtaGroup: 1}},
+		{"tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [y], 32", Instr{Op: OpTcgen05, Tc: TcAlloc, CtaGroup: 1}},
+		{"tcgen05.dealloc.cta_group::1.sync.aligned.b32 r3, 32", Instr{Op: OpTcgen05, Tc: TcDealloc, CtaGroup: 1}},
+		{"tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned", Instr{Op: OpTcgen05, Tc: TcRelinquish, CtaGroup: 1}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.src, func(t *testing.T) {
+			src := "PTX T\n{ x=0; y @ shared = 0; a @ shared = 1; u @ tmem = 2; t @ tmem = 0; b @ mbarrier 1; }\n P0@cta 0,gpu 0 ;\n " + tc.src + " ;\nexists (x == 0)\n"
+			test := mustHerd(t, src)
+			require.Len(t, test.Threads[0].Instrs, 1)
+			assert.Equal(t, tc.want, stripInstr(test.Threads[0].Instrs[0]))
+		})
+	}
+}
