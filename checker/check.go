@@ -288,25 +288,23 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State) ver
 	if sol.Consistent {
 		r.recordFlags(x, inst.RaisedFlags(opts...))
 		if stuck := x.Stuck(); len(stuck) > 0 {
-			// A hang is not a finished execution: it has no final state
-			// for the condition to judge.
-			r.res.Consistent++
 			r.res.Hangs++
 			if r.res.Stuck == nil {
 				r.res.Stuck = stuck
 			}
-			return v
+			if !state.defined() {
+				// A thread waits forever before writing a value the
+				// condition observes: the execution has no final state to
+				// judge (docs/model.md, "Hangs").
+				r.res.Consistent++
+				r.res.Unjudged++
+				return v
+			}
 		}
 	}
 	key := state.key()
 	if sol.Consistent {
 		r.res.Consistent++
-		for t := range x.Runs {
-			if x.Blocked(t) {
-				r.res.Blocked++
-				break
-			}
-		}
 		if s.t.Condition != nil {
 			if evalExpr(s.t.Condition.Expr, s.obs, state) {
 				r.res.Positive++
@@ -321,7 +319,7 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State) ver
 		r.assertionCounts(s.t, s.obs, state)
 		return v
 	}
-	if s.opts.Explain && !x.Undetermined && !r.forbid[key] && len(sol.Failures) > 0 {
+	if s.opts.Explain && !x.Undetermined && state.defined() && !r.forbid[key] && len(sol.Failures) > 0 {
 		r.forbid[key] = true
 		r.res.Forbidden = append(r.res.Forbidden, Forbidden{State: state, Failures: sol.Failures,
 			Execution: x.Clone(), Finals: append([]int(nil), s.finalBuf...)})

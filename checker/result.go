@@ -44,15 +44,15 @@ type Result struct {
 	Forbidden []Forbidden
 	// Explained is set when explanations were asked for.
 	Explained bool
-	// Blocked counts consistent executions in which a thread waits forever
-	// at a barrier.
-	Blocked int
 	// Hangs counts consistent executions that never finish: a thread waits
-	// forever at a barrier.cluster.wait or polling an mbarrier phase that
-	// never completes. They have no final state. Stuck says where the
-	// threads of the first such execution wait ("P1: mbarrier.try_wait r0, b").
-	Hangs int
-	Stuck []string
+	// forever at a barrier or polling an mbarrier phase that never
+	// completes. Stuck says where the threads of the first such execution
+	// wait ("P1: mbarrier.try_wait r0, b"). Unjudged counts the hangs in
+	// which such a thread never wrote a register the condition observes:
+	// they have no final state and are left out of the states and the
+	// condition; the others are judged like finished executions.
+	Hangs, Unjudged int
+	Stuck           []string
 	// ThinAir counts consistent executions whose values are not determined
 	// (a cycle of reads-from and data dependencies the model allows).
 	ThinAir int

@@ -72,11 +72,9 @@ func Herd(w io.Writer, r *checker.Result) {
 	if r.Cut > 0 {
 		fmt.Fprintf(w, "Unroll %s: %d thread run(s) cut at the unrolling bound (raise it with -unroll)\n", t.Name, r.Cut)
 	}
-	if r.Blocked > 0 {
-		fmt.Fprintf(w, "Blocked %s: %d consistent execution(s) have a thread waiting forever at a barrier (its unwritten registers show as ?)\n", t.Name, r.Blocked)
-	}
 	if r.Hangs > 0 {
-		fmt.Fprintf(w, "Deadlock %s: %d consistent execution(s) never finish, so they have no final state (%s waits forever)\n", t.Name, r.Hangs, strings.Join(r.Stuck, "; "))
+		fmt.Fprintf(w, "Deadlock %s: %d consistent execution(s) never finish (in the first found, %s waits forever); %d of them have no final state (a waiting thread never wrote a register the condition observes)\n",
+			t.Name, r.Hangs, strings.Join(r.Stuck, " and "), r.Unjudged)
 	}
 	if r.ThinAir > 0 {
 		fmt.Fprintf(w, "ThinAir %s: the model allows %d execution(s) whose values form a cycle of reads-from and data dependencies; their values are not determined, so they have no final state\n", t.Name, r.ThinAir)

@@ -40,6 +40,7 @@ type jsonResult struct {
 	Sanity     bool            `json:"sanity"`
 	Cut        int             `json:"cut,omitempty"`
 	Hangs      int             `json:"hangs,omitempty"`
+	Unjudged   int             `json:"hangs_without_final_state,omitempty"`
 	Stuck      []string        `json:"stuck,omitempty"`
 	TimeMS     float64         `json:"time_ms"`
 	Error      string          `json:"error,omitempty"`
@@ -50,7 +51,7 @@ func JSON(w io.Writer, r *checker.Result) error {
 	t := r.Test
 	out := jsonResult{File: t.File, Instance: t.Instance, Name: t.Name, Verdict: r.Verdict,
 		Positive: r.Positive, Negative: r.Negative, Candidates: r.Candidates, Consistent: r.Consistent,
-		Sanity: r.Sanity, Cut: r.Cut, Hangs: r.Hangs, Stuck: r.Stuck, TimeMS: float64(r.Elapsed.Microseconds()) / 1000, States: []string{}}
+		Sanity: r.Sanity, Cut: r.Cut, Hangs: r.Hangs, Unjudged: r.Unjudged, Stuck: r.Stuck, TimeMS: float64(r.Elapsed.Microseconds()) / 1000, States: []string{}}
 	if r.Err != nil {
 		out.Error = r.Err.Error()
 	} else {
