@@ -26,6 +26,8 @@ type CheckConfig struct {
 	Expect  string // path of an expected-results CSV, or ""
 	Workers int
 	Files   []string
+	// Log configures the herd log.
+	Log report.LogOptions
 }
 
 // item is one test (or a file that failed to parse) in output order.
@@ -54,6 +56,7 @@ func Check(cfg CheckConfig, stdout, stderr io.Writer) int {
 			items = append(items, &item{file: f, test: t})
 		}
 	}
+	warnDuplicateNames(items, stderr)
 	workers := cfg.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -87,7 +90,7 @@ func Check(cfg CheckConfig, stdout, stderr io.Writer) int {
 				return ExitError
 			}
 		} else {
-			report.Herd(stdout, it.res)
+			report.HerdLog(stdout, it.res, cfg.Log)
 		}
 	}
 	if cfg.Expect != "" {
