@@ -272,48 +272,13 @@ func (l *lowerer) test(s *Test) {
 	case ModeUndefinedUnless:
 		mode = datalog.ModeUndefined
 	}
-	c := &datalog.Check{Name: name, Mode: mode, Pos: s.Pos}
-	if !negated {
-		c.Kind = map[TestKind]datalog.CheckKind{TestAcyclic: datalog.CheckAcyclic,
-			TestIrreflexive: datalog.CheckIrreflexive, TestEmpty: datalog.CheckEmpty}[s.Kind]
-		c.Expr = x
-	} else {
-		c.Kind, c.Expr = datalog.CheckEmpty, l.failsWhen(s.Kind, x, s.Pos)
+	c := &datalog.Check{Name: name, Mode: mode, Pos: s.Pos, Expr: x}
+	c.Kind = map[TestKind]datalog.CheckKind{TestAcyclic: datalog.CheckAcyclic,
+		TestIrreflexive: datalog.CheckIrreflexive, TestEmpty: datalog.CheckEmpty}[s.Kind]
+	if negated {
+		c.Kind, c.Expr = datalog.CheckEmpty, datalog.Negated(c.Kind, x, l.exprArity(x), s.Pos)
 	}
 	l.prog.Checks = append(l.prog.Checks, c)
-}
-
-// failsWhen gives an expression that is empty exactly when kind(x) does
-// not hold, so that empty() of it tests ~kind(x). It relies on the domain
-// holding at least one event, which every execution has (its initial
-// writes).
-//
-//	~empty S       (S a set):  _ \ range(S * _) is empty iff S is not
-//	~empty r       (r binary): the same with S = domain(r)
-//	~irreflexive r:            ~empty (r & [_])
-//	~acyclic r:                ~irreflexive r+
-func (l *lowerer) failsWhen(kind TestKind, x datalog.Expr, pos source.Pos) datalog.Expr {
-	ar := l.exprArity(x)
-	un := func(op datalog.UnOp, e datalog.Expr) datalog.Expr { return &datalog.Unary{Op: op, X: e, Pos: pos} }
-	bin := func(op datalog.BinOp, a, b datalog.Expr) datalog.Expr {
-		return &datalog.Binary{Op: op, L: a, R: b, Pos: pos}
-	}
-	var set datalog.Expr
-	switch kind {
-	case TestEmpty:
-		if ar == 2 {
-			set = un(datalog.OpDomain, x)
-		} else {
-			// A set, or of unknown arity such as _, which is then a set.
-			set = x
-		}
-	case TestIrreflexive:
-		set = un(datalog.OpDomain, bin(datalog.OpInter, x, un(datalog.OpIdent, &datalog.Universe{Pos: pos})))
-	case TestAcyclic:
-		set = un(datalog.OpDomain, bin(datalog.OpInter, un(datalog.OpPlus, x), un(datalog.OpIdent, &datalog.Universe{Pos: pos})))
-	}
-	u := &datalog.Universe{Pos: pos}
-	return bin(datalog.OpDiff, u, un(datalog.OpRange, bin(datalog.OpProduct, set, &datalog.Universe{Pos: pos})))
 }
 
 // expr lowers an expression in a scope.

@@ -39,10 +39,10 @@ type LogOptions struct {
 // log tools skip them.
 func Herd(w io.Writer, r *checker.Result) { HerdLog(w, r, LogOptions{}) }
 
-// herdCond is the herd condition a result is judged by: the test's, or for
-// a .test file with a single assert (forall) or permit (exists), that
-// command's. ok reports whether there is one.
-func herdCond(t *litmus.Test) (kind litmus.CondKind, e litmus.Expr, ok bool) {
+// Condition is the herd condition a test is judged by in herd logs: the
+// test's, or for a .test file with a single assert (forall) or permit
+// (exists), that command's. ok reports whether there is one.
+func Condition(t *litmus.Test) (kind litmus.CondKind, e litmus.Expr, ok bool) {
 	if c := t.Condition; c != nil {
 		return c.Kind, c.Expr, true
 	}
@@ -61,7 +61,7 @@ func herdCond(t *litmus.Test) (kind litmus.CondKind, e litmus.Expr, ok bool) {
 // ~exists, Required for forall; a .test file with several commands has
 // none.
 func testKind(t *litmus.Test) string {
-	kind, _, ok := herdCond(t)
+	kind, _, ok := Condition(t)
 	if !ok {
 		return ""
 	}
@@ -128,7 +128,7 @@ func HerdLog(w io.Writer, r *checker.Result, o LogOptions) {
 		fmt.Fprintln(w, herdStateLine(r, order, s))
 	}
 	fmt.Fprintln(w, validation(r))
-	kind, prop, hasCond := herdCond(t)
+	kind, prop, hasCond := Condition(t)
 	if hasCond {
 		pos, neg := counts(r)
 		fmt.Fprintln(w, "Witnesses")

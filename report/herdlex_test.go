@@ -214,7 +214,7 @@ func checkLog(t *testing.T, log string, results []*checker.Result) {
 			require.Len(t, st, len(r.Observables), "%s: one binding per observable", lt.Name)
 		}
 		require.Equal(t, r.Cut > 0, lt.Loop, lt.Name)
-		_, _, hasCond := herdCond(r.Test)
+		_, _, hasCond := Condition(r.Test)
 		require.Equal(t, hasCond, lt.HasWits, lt.Name)
 		if c := r.Test.Condition; c != nil {
 			require.Equal(t, r.Verdict, lt.Validation, lt.Name)

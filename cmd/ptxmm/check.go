@@ -20,12 +20,24 @@ func runCheck(args []string) int {
 	addLimitFlags(fs, &opts)
 	fs.BoolVar(&opts.Explain, "explain", false, "for each forbidden outcome, print the checks that reject it with a witness")
 	workers := fs.Int("j", 0, "tests checked in parallel (default: one per CPU)")
+	herd := addHerdFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: ptxmm check [flags] FILE|DIR...\n\nFlags:\n")
+		fmt.Fprintf(fs.Output(), "Usage: ptxmm check [flags] FILE|DIR|@LIST...\n\nFlags (-conf FILE reads herd7-style options from FILE):\n")
 		fs.PrintDefaults()
+	}
+	args, err := expandHerdArgs(fs, args, os.Stderr)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "ptxmm check:", err)
+		return cli.ExitError
 	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
+		return cli.ExitError
+	}
+	cfg := cli.CheckConfig{Options: opts, JSON: *jsonOut, Expect: *expect, Workers: *workers, Files: pos}
+	adj, err := herd.apply(&cfg)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "ptxmm check:", err)
 		return cli.ExitError
 	}
 	if len(pos) == 0 {
@@ -37,7 +49,11 @@ func runCheck(args []string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return cli.ExitError
 	}
-	return cli.Check(cli.CheckConfig{Model: m, Options: opts, JSON: *jsonOut, Expect: *expect, Workers: *workers, Files: pos}, os.Stdout, os.Stderr)
+	if cfg.Model, err = m.Adjusted(adj); err != nil {
+		fmt.Fprintln(os.Stderr, "ptxmm check:", cli.Quoted(err))
+		return cli.ExitError
+	}
+	return cli.Check(cfg, os.Stdout, os.Stderr)
 }
 
 // loadModel loads -model FILE, or the embedded model when file is empty; a
