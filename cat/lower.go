@@ -469,7 +469,11 @@ func (l *lowerer) emitBase(name string, helper bool, pos source.Pos) (string, bo
 	if e.Over != "" {
 		over := l.baseExpr(e.Over, pos)
 		pairs := dn + "$pairs"
-		l.prog.Defs = append(l.prog.Defs, &datalog.Def{Name: pairs, Expr: over, Pos: pos, Doc: e.Doc})
+		if ref, ok := over.(*datalog.RelRef); ok {
+			pairs = ref.Name
+		} else {
+			l.prog.Defs = append(l.prog.Defs, &datalog.Def{Name: pairs, Expr: over, Pos: pos, Doc: e.Doc})
+		}
 		l.prog.Orders = append(l.prog.Orders, &datalog.Order{Name: dn, Over: pairs, Partial: e.Partial, Pos: pos, Doc: e.Doc})
 	} else {
 		l.prog.Defs = append(l.prog.Defs, &datalog.Def{Name: dn, Expr: l.baseExpr(e.Def, pos), Pos: pos, Doc: e.Doc})
