@@ -35,7 +35,8 @@ func TestAdjusted(t *testing.T) {
 		require.Len(t, r.States, c.states, c.name)
 	}
 	_, err := spec(t).Adjusted(Adjustments{Skip: []string{"nosuch"}})
-	require.ErrorContains(t, err, "-skipchecks nosuch: the model has no check named nosuch (checks: atomicity, atomicity_rmw, causality, coherence, fence_sc, no_thin_air, sc_per_location)")
+	require.ErrorContains(t, err, "-skipchecks nosuch: the model has no check named nosuch (checks: ")
+	require.ErrorContains(t, err, "atomicity, atomicity_rmw, causality, coherence")
 	same, err := spec(t).Adjusted(Adjustments{})
 	require.NoError(t, err)
 	require.Same(t, spec(t), same)

@@ -271,6 +271,9 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State) ver
 	inst := r.instance(len(x.Events))
 	r.res.Candidates++
 	var opts []rules.SolveOption
+	if !s.opts.Explain && s.observe == nil {
+		opts = append(opts, rules.WithoutWitnesses())
+	}
 	if len(s.finals) > 0 {
 		opts = append(opts, rules.WithPrune(func(in *rules.Instance) bool {
 			co, err := in.Rel(CoherenceRelation)
@@ -295,6 +298,16 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State) ver
 	}
 	if sol.Consistent {
 		r.recordFlags(x, inst.RaisedFlags(opts...))
+		if stuck := x.Stuck(); len(stuck) > 0 {
+			// A hang is not a finished execution: it has no final state
+			// for the condition to judge.
+			r.res.Consistent++
+			r.res.Hangs++
+			if r.res.Stuck == nil {
+				r.res.Stuck = stuck
+			}
+			return v
+		}
 	}
 	key := state.key()
 	if sol.Consistent {

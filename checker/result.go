@@ -50,6 +50,12 @@ type Result struct {
 	// Blocked counts consistent executions in which a thread waits forever
 	// at a barrier.
 	Blocked int
+	// Hangs counts consistent executions that never finish: a thread waits
+	// forever at a barrier.cluster.wait or polling an mbarrier phase that
+	// never completes. They have no final state. Stuck says where the
+	// threads of the first such execution wait ("P1: mbarrier.try_wait r0, b").
+	Hangs int
+	Stuck []string
 	// ThinAir counts consistent executions whose values are not determined
 	// (a cycle of reads-from and data dependencies the model allows).
 	ThinAir int

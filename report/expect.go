@@ -13,8 +13,8 @@ import (
 )
 
 // Expected holds the verdicts of an expected-results CSV in the corpus
-// format: rows "path,verdict[,verdict...]" for herd tests (Ok, No, or - for
-// not rated) and rows "file.test#K,holds|fails" overriding a .test file's
+// format: rows "path,verdict[,verdict...]" for herd tests (Ok, No, Undef
+// for a program with undefined behaviour, or - for not rated) and rows "file.test#K,holds|fails" overriding a .test file's
 // inline expectation (every assert and permit holds) for instance K.
 type Expected struct {
 	dir    string
@@ -68,10 +68,10 @@ func ReadExpected(spec string) (*Expected, error) {
 			return nil, fmt.Errorf("%s:%d: expected at least %d columns", path, line, column+1)
 		}
 		switch v := cells[column]; v {
-		case "Ok", "No", "-", "":
+		case "Ok", "No", "Undef", "-", "":
 			e.rows[cells[0]] = v
 		default:
-			return nil, fmt.Errorf("%s:%d:%d: a verdict is Ok, No or -, not %q", path, line, strings.Index(sc.Text(), v)+1, v)
+			return nil, fmt.Errorf("%s:%d:%d: a verdict is Ok, No, Undef or -, not %q", path, line, strings.Index(sc.Text(), v)+1, v)
 		}
 	}
 	return e, sc.Err()
@@ -94,7 +94,7 @@ func Compare(w io.Writer, e *Expected, results []*checker.Result) (passed, faile
 		rel = filepath.ToSlash(rel)
 		if t.Format == litmus.FormatHerd {
 			want, ok := e.rows[rel]
-			if !ok || (want != "Ok" && want != "No") {
+			if !ok || (want != "Ok" && want != "No" && want != "Undef") {
 				continue
 			}
 			if r.Err == nil && r.Verdict == want {

@@ -139,6 +139,10 @@ func HerdLog(w io.Writer, r *checker.Result, o LogOptions) {
 			fmt.Fprintf(w, "Positive: %d Negative: %d\n", pos, neg)
 		}
 	}
+	// "Flag deadlock" when some consistent execution never finishes.
+	if r.Hangs > 0 {
+		fmt.Fprintln(w, "Flag deadlock")
+	}
 	for _, f := range r.Flags {
 		fmt.Fprintf(w, "Flag %s\n", f.Name)
 	}

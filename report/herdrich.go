@@ -17,7 +17,7 @@ import (
 //   - with -explain, the witness of each raised flag, and each outcome
 //     some candidate reaches but the model forbids, with the checks that
 //     reject it;
-//   - Sanity, Unroll, Blocked and ThinAir notes.
+//   - Sanity, Unroll, Speedcheck, Blocked, Deadlock and ThinAir notes.
 func richLines(w io.Writer, r *checker.Result, name string, order []int) {
 	t := r.Test
 	for i, a := range r.Assertions {
@@ -49,6 +49,9 @@ func richLines(w io.Writer, r *checker.Result, name string, order []int) {
 	}
 	if r.Blocked > 0 {
 		fmt.Fprintf(w, "Blocked %s: %d consistent execution(s) have a thread waiting forever at a barrier (its unwritten registers show as %s)\n", name, r.Blocked, Undefined)
+	}
+	if r.Hangs > 0 {
+		fmt.Fprintf(w, "Deadlock %s: %d consistent execution(s) never finish, so they have no final state (%s waits forever)\n", name, r.Hangs, strings.Join(r.Stuck, "; "))
 	}
 	if r.ThinAir > 0 {
 		fmt.Fprintf(w, "ThinAir %s: the model allows %d execution(s) whose values form a cycle of reads-from and data dependencies; their values are not determined, so they have no final state\n", name, r.ThinAir)

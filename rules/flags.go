@@ -35,12 +35,50 @@ func (in *Instance) RaisedFlags(opts ...SolveOption) []CheckResult {
 		}
 	}
 	for _, f := range pending {
+		if !in.mayRaise(f) {
+			continue
+		}
 		search := append(append([]SolveOption(nil), opts...), withFinalTest(func(in *Instance) bool { return in.violated(f) }))
 		if in.Solve(search...).Consistent {
 			out = append(out, in.evalCheck(f))
 		}
 	}
 	return out
+}
+
+// mayRaise bounds a flag that depends on the orders without searching
+// them, when the flag's relation grows (or shrinks) with every order: it is
+// evaluated with each order at its largest (every pair of its "over"
+// relation, both ways) or smallest (empty), which contains every value it
+// takes under an actual choice. If the test holds there, no choice raises
+// it. The instance's orders are changed.
+func (in *Instance) mayRaise(f *checkPlan) bool {
+	grows, shrinks := true, true
+	for _, op := range in.p.orders {
+		if in.p.oddDeps[f.rel][op.rel] {
+			grows = false
+		}
+		if in.p.evenDeps[f.rel][op.rel] {
+			shrinks = false
+		}
+	}
+	if !grows && !shrinks {
+		return true
+	}
+	for _, op := range in.p.orders {
+		// Orders come after the orders their pairs depend on, so each one's
+		// pairs are computed with the earlier ones already at their bound.
+		in.Run()
+		o := in.stores[op.rel].rel
+		if grows {
+			o.CopyFrom(in.stores[op.over].rel)
+		} else {
+			o.Clear()
+		}
+		in.invalidate(op.rel)
+	}
+	in.Run()
+	return in.violated(f)
 }
 
 // dependsOnOrders reports whether a relation depends on a .order relation,

@@ -90,3 +90,34 @@ func TestRaisedFlagsSearchesOtherChoices(t *testing.T) {
 	}
 	assert.ElementsMatch(t, []string{"ab", "ba"}, got, "each direction is consistent, so both flags are raised")
 }
+
+// TestRaisedFlagsBounds checks flags that grow or shrink with the orders,
+// which are decided by one evaluation at the orders' bound, against flags
+// whose raising needs a search.
+func TestRaisedFlagsBounds(t *testing.T) {
+	src := `
+.decl p(x, y)
+.decl a_atom(x)
+.decl b_atom(x)
+.input p, a_atom, b_atom
+.order o over p
+/// Grows with o: raised, since some choice relates a to b.
+.flag grows: empty(o & (a_atom * b_atom))
+/// Shrinks as o grows: raised when some pair of p is left out of o, which
+/// no choice does (o relates every pair one way).
+.flag shrinks: empty((p & p^-1) \ (o | o^-1))
+/// Neither: raised when o holds exactly (a, b) among a and b.
+.flag exact: empty((o & (a_atom * b_atom)) \ (o^-1 & (a_atom * b_atom))^-1)
+`
+	p := compileSrc(t, src)
+	in := newInst(t, p, "a", "b")
+	setFacts(t, in, "p", "a,b", "b,a")
+	setFacts(t, in, "a_atom", "a")
+	setFacts(t, in, "b_atom", "b")
+	require.True(t, in.Solve().Consistent)
+	var got []string
+	for _, f := range in.RaisedFlags() {
+		got = append(got, f.Name)
+	}
+	assert.ElementsMatch(t, []string{"grows", "exact"}, got)
+}

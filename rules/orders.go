@@ -81,6 +81,15 @@ type solveConfig struct {
 	// finalTests are further tests of complete choices, added by the
 	// package itself (RaisedFlags) on top of the host's accept.
 	finalTests []func(*Instance) bool
+	// noWitness skips building the witnesses of failed checks.
+	noWitness bool
+}
+
+// WithoutWitnesses makes Solve report failed checks by name only: no
+// witness, no copy of the orders. Building them is most of the cost of a
+// failure, and a host that only wants the verdict does not need them.
+func WithoutWitnesses() SolveOption {
+	return func(c *solveConfig) { c.noWitness = true }
 }
 
 // withFinalTest adds a test of complete choices that must also pass.
@@ -108,7 +117,8 @@ type SolveResult struct {
 	Consistent bool
 	// Failures lists, when no choice works, each check that failed in the
 	// search with the first witness found (the host's constraints are not
-	// listed). With no orders in the model these are all the violated checks.
+	// listed; with WithoutWitnesses, names only). With no orders in the
+	// model these are all the violated checks.
 	Failures []CheckResult
 	// Nodes is the number of search steps taken.
 	Nodes int
@@ -158,6 +168,10 @@ func (s *solver) fail(monotoneOnly bool) {
 			continue
 		}
 		s.seen[c.check.Name] = true
+		if s.cfg.noWitness {
+			s.result.Failures = append(s.result.Failures, CheckResult{Name: c.check.Name, Kind: c.check.Kind, Rel: s.in.p.rels[c.rel].name})
+			continue
+		}
 		f := s.in.evalCheck(c)
 		if len(s.in.p.orders) > 0 {
 			f.Orders = map[string]*relations.Rel{}
