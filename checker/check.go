@@ -21,6 +21,11 @@ type Options struct {
 	Timeout time.Duration
 	// Explain records why each forbidden outcome is forbidden.
 	Explain bool
+	// StopAtWitness ends the enumeration at the first consistent execution
+	// that decides the test (herd7's -speedcheck fast): one satisfying the
+	// condition of exists and ~exists, one contradicting that of forall or
+	// of a .test file's only assert, one satisfying its only permit.
+	StopAtWitness bool
 }
 
 // DefaultOptions are the defaults of the command line.
@@ -72,6 +77,8 @@ type session struct {
 	runs     []*modelRun
 	// observe, when set, sees every candidate with every model's verdict.
 	observe func(x *execution.Execution, st State, vs []verdict)
+	// stopped is set when StopAtWitness found its witness.
+	stopped bool
 }
 
 // Check checks one test against the model.
@@ -154,7 +161,7 @@ func (s *session) check(start time.Time) error {
 			loopErr = err
 			return false
 		}
-		return true
+		return !s.stopped
 	})
 	if err != nil {
 		return err
@@ -163,6 +170,7 @@ func (s *session) check(start time.Time) error {
 		return loopErr
 	}
 	for _, r := range s.runs {
+		r.res.Stopped = s.stopped
 		if stats.Candidates == 0 && hasFilters(t) {
 			r.res.Sanity = false
 		}
@@ -229,6 +237,9 @@ func (s *session) candidate(x *execution.Execution) error {
 			s.finalBuf[k] = writes[k][pick[k]]
 		}
 		s.evaluate(x)
+		if s.stopped {
+			return nil
+		}
 		k := 0
 		for ; k < len(pick); k++ {
 			pick[k]++
@@ -312,6 +323,9 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State) ver
 				r.res.Negative++
 			}
 		}
+		if s.opts.StopAtWitness && decides(s.t, s.obs, state) {
+			s.stopped = true
+		}
 		if !r.seen[key] {
 			r.seen[key] = true
 			r.res.States = append(r.res.States, state)
@@ -356,8 +370,10 @@ func (r *modelRun) assertionCounts(t *litmus.Test, obs []Observable, state State
 	for i, a := range t.Assertions {
 		if evalExpr(a.Expr, obs, state) {
 			res.Assertions[i].Sometimes = true
+			res.Assertions[i].Positive++
 		} else {
 			res.Assertions[i].Holds = false // "always" fails
+			res.Assertions[i].Negative++
 		}
 	}
 }

@@ -36,6 +36,9 @@ type Result struct {
 	Candidates, Consistent int
 	// Cut counts thread runs abandoned at the unrolling bound.
 	Cut int
+	// Stopped is set when Options.StopAtWitness ended the enumeration at
+	// the first witness, so the states and counts are partial.
+	Stopped bool
 	// Sanity is false for a .test file whose "== v" restrictions no
 	// candidate execution meets, whatever the model.
 	Sanity bool
@@ -97,6 +100,9 @@ type AssertionResult struct {
 	// Sometimes reports whether at least one consistent execution satisfies
 	// the condition (what a check command prints).
 	Sometimes bool
+	// Positive and Negative count the consistent executions that satisfy
+	// and do not satisfy the condition.
+	Positive, Negative int
 }
 
 // Forbidden is an outcome the model forbids, with the checks that reject

@@ -9,11 +9,24 @@ import (
 	"strings"
 )
 
-// collectTests expands the arguments into litmus files: files as given, and
-// for directories every .litmus and .test file below them, sorted.
+// collectTests expands the arguments into litmus files: files as given, for
+// directories every .litmus and .test file below them, sorted, and for
+// lists of tests (see readList) the tests they name.
 func collectTests(args []string) ([]string, error) {
 	var out []string
 	for _, a := range args {
+		if list, ok := listFile(a); ok {
+			files, err := readList(list, nil)
+			if err != nil {
+				return nil, err
+			}
+			more, err := collectTests(files)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, more...)
+			continue
+		}
 		info, err := os.Stat(a)
 		if err != nil {
 			return nil, fmt.Errorf("cannot read %s: %w", a, err)
@@ -40,6 +53,63 @@ func collectTests(args []string) ([]string, error) {
 		}
 		sort.Strings(found)
 		out = append(out, found...)
+	}
+	return out, nil
+}
+
+// listFile tells whether an argument names a list of tests, as herd7 reads
+// them: a file whose name starts with @ (tests/@all), or @FILE for a list
+// in FILE. It returns the list's path.
+func listFile(arg string) (string, bool) {
+	if strings.HasPrefix(filepath.Base(arg), "@") {
+		if _, err := os.Stat(arg); err == nil {
+			return arg, true
+		}
+	}
+	if rest, ok := strings.CutPrefix(arg, "@"); ok && rest != "" {
+		return rest, true
+	}
+	return "", false
+}
+
+// readList reads a list of tests: one path per line, relative to the list's
+// directory, blank lines and lines starting with # skipped; a line naming
+// another list is read in turn. stack holds the lists being read, to
+// report a list that includes itself.
+func readList(path string, stack []string) ([]string, error) {
+	for _, s := range stack {
+		if s == filepath.Clean(path) {
+			return nil, fmt.Errorf("list of tests %s includes itself: %s -> %s", path, strings.Join(stack, " -> "), path)
+		}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read list of tests: %w", err)
+	}
+	stack = append(stack, filepath.Clean(path))
+	dir := filepath.Dir(path)
+	var out []string
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		name := line
+		if !filepath.IsAbs(name) {
+			name = filepath.Join(dir, name)
+		}
+		if strings.HasPrefix(filepath.Base(name), "@") {
+			more, err := readList(name, stack)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, more...)
+			continue
+		}
+		out = append(out, name)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("list of tests %s names no test", path)
 	}
 	return out, nil
 }

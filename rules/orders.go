@@ -135,7 +135,8 @@ type solver struct {
 
 // Solve searches for a choice of every .order relation under which all
 // checks hold: each order must relate every pair of its "over" relation one
-// way or the other and be a strict partial order. The search orients one pair
+// way or the other (or leave it unrelated, for a partial order) and be a
+// strict partial order. The search orients one pair
 // at a time, keeps each order transitively closed, and abandons a partial
 // choice as soon as a check that can only get worse as the orders grow (one
 // not depending on an order through a negation) fails. The inputs must be
@@ -234,6 +235,11 @@ func (s *solver) search(k, i int) bool {
 		return s.search(k+1, 0)
 	}
 	a, b := s.pairs[k][i][0], s.pairs[k][i][1]
+	if op.order.Partial && s.search(k, i+1) {
+		// A partial order may leave the pair unrelated; that is tried
+		// first, since smaller orders fail fewer checks.
+		return true
+	}
 	saved := in.pool.rel()
 	saved.CopyFrom(o)
 	defer in.pool.putRel(saved)

@@ -20,7 +20,8 @@ func runDiff(args []string) int {
 	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
 	opts := checker.DefaultOptions()
 	var models modelList
-	fs.Var(&models, "model", "model `FILE.dl` to compare (give it twice; once compares with the embedded model)")
+	fs.Var(&models, "model", "model `FILE` (.dl or .cat) to compare (give it twice; once compares with the embedded model)")
+	includes := addIncludeFlag(fs)
 	addLimitFlags(fs, &opts)
 	workers := fs.Int("j", 0, "tests checked in parallel (default: one per CPU)")
 	fs.Usage = func() {
@@ -49,7 +50,7 @@ func runDiff(args []string) int {
 		if n == "embedded spec.dl" {
 			file = ""
 		}
-		m, err := loadModel(file)
+		m, err := loadModel(file, *includes)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return cli.ExitError

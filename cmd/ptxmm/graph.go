@@ -13,7 +13,8 @@ import (
 func runGraph(args []string) int {
 	fs := flag.NewFlagSet("graph", flag.ContinueOnError)
 	cfg := cli.GraphConfig{Options: checker.DefaultOptions()}
-	model := fs.String("model", "", "model `FILE.dl` to use instead of the embedded PTX model")
+	model := fs.String("model", "", "model `FILE` (.dl or .cat) to use instead of the embedded PTX model")
+	includes := addIncludeFlag(fs)
 	fs.IntVar(&cfg.Exec, "exec", 0, "draw candidate execution `K` (numbered as ptxmm repl's :execs lists them)")
 	fs.StringVar(&cfg.Outcome, "outcome", "", "draw an execution reaching this `CONDITION` (a forbidden one shows its witness)")
 	show := fs.String("show", "po,rf,co,fr", "comma-separated `relations` to draw as edges")
@@ -42,7 +43,7 @@ func runGraph(args []string) int {
 			cfg.Show = append(cfg.Show, s)
 		}
 	}
-	m, err := loadModel(*model)
+	m, err := loadModel(*model, *includes)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return cli.ExitError

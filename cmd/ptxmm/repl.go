@@ -15,7 +15,8 @@ import (
 func runRepl(args []string) int {
 	fs := flag.NewFlagSet("repl", flag.ContinueOnError)
 	opts := checker.DefaultOptions()
-	model := fs.String("model", "", "model `FILE.dl` to use instead of the embedded PTX model (:reload re-reads it)")
+	model := fs.String("model", "", "model `FILE` (.dl or .cat) to use instead of the embedded PTX model (:reload re-reads it)")
+	includes := addIncludeFlag(fs)
 	// The session keeps every candidate in memory to list and select them,
 	// so its default bound is lower than check's.
 	opts.MaxCandidates = repl.DefaultMaxCandidates
@@ -28,7 +29,7 @@ func runRepl(args []string) int {
 	if err != nil {
 		return cli.ExitError
 	}
-	src := repl.ModelSource{Path: *model, FS: ptxmm.DefaultModelFS(), Name: ptxmm.DefaultModelName}
+	src := repl.ModelSource{Path: *model, FS: ptxmm.DefaultModelFS(), Name: ptxmm.DefaultModelName, IncludeDirs: *includes}
 	s, err := repl.New(src, opts)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, cli.Quoted(err))
