@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"runtime"
 	"sync"
 
 	"github.com/ptxmm/ptxmm/checker"
@@ -54,13 +53,10 @@ func Check(cfg CheckConfig, stdout, stderr io.Writer) int {
 			items = append(items, &item{file: f, test: t})
 		}
 	}
-	workers := cfg.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	parallel(len(items), workers, func(i int) {
+	opts := sharedLimits(cfg.Options)
+	parallel(len(items), workerCount(cfg.Workers, len(items)), func(i int) {
 		if it := items[i]; it.test != nil {
-			it.res = cfg.Model.Check(it.test, cfg.Options)
+			it.res = cfg.Model.Check(it.test, opts)
 		}
 	})
 	status := ExitOK

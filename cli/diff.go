@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"runtime"
 
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/litmus"
@@ -44,12 +43,9 @@ func Diff(cfg DiffConfig, stdout, stderr io.Writer) int {
 			items = append(items, &diffItem{test: t})
 		}
 	}
-	workers := cfg.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	parallel(len(items), workers, func(i int) {
-		items[i].res = checker.Diff(cfg.A, cfg.B, items[i].test, cfg.Options)
+	opts := sharedLimits(cfg.Options)
+	parallel(len(items), workerCount(cfg.Workers, len(items)), func(i int) {
+		items[i].res = checker.Diff(cfg.A, cfg.B, items[i].test, opts)
 	})
 	differ := 0
 	for _, it := range items {

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"context"
+
 	"github.com/ptxmm/ptxmm/datalog"
 	"github.com/ptxmm/ptxmm/relations"
 	"github.com/ptxmm/ptxmm/source"
@@ -78,6 +80,13 @@ type SolveOption func(*solveConfig)
 type solveConfig struct {
 	prune  func(*Instance) bool
 	accept func(*Instance) bool
+	ctx    context.Context
+}
+
+// WithContext makes the search stop when ctx is done; Solve then returns
+// ctx's error in SolveResult.Err.
+func WithContext(ctx context.Context) SolveOption {
+	return func(c *solveConfig) { c.ctx = ctx }
 }
 
 // WithPrune adds a host constraint tested at every step of the search: when
@@ -104,6 +113,10 @@ type SolveResult struct {
 	Failures []CheckResult
 	// Nodes is the number of search steps taken.
 	Nodes int
+	// Err is set when the search stopped before it could decide: its
+	// context was done (WithContext), or the instance reached its memory
+	// limit (a *MemoryError). Consistent and Failures are then unset.
+	Err error
 }
 
 // solver is the state of one order search.
@@ -132,9 +145,15 @@ func (in *Instance) Solve(opts ...SolveOption) SolveResult {
 		in.invalidate(op.rel)
 	}
 	s.pairs = make([][][2]int, len(in.p.orders))
-	if s.search(0, 0) {
-		s.result.Consistent = true
-		s.result.Failures = nil
+	err := in.guarded(s.cfg.ctx, func() {
+		defer func() { in.searching = nil }()
+		if s.search(0, 0) {
+			s.result.Consistent = true
+			s.result.Failures = nil
+		}
+	})
+	if err != nil {
+		return SolveResult{Nodes: s.result.Nodes, Err: err}
 	}
 	return s.result
 }
@@ -175,6 +194,7 @@ func (s *solver) pruned() bool {
 // search orients the pairs of order k from pair index i on.
 func (s *solver) search(k, i int) bool {
 	s.result.Nodes++
+	s.in.poll()
 	if s.pruned() {
 		return false
 	}
@@ -207,6 +227,7 @@ func (s *solver) search(k, i int) bool {
 		return s.search(k+1, 0)
 	}
 	a, b := s.pairs[k][i][0], s.pairs[k][i][1]
+	in.searching = op
 	saved := in.pool.rel()
 	saved.CopyFrom(o)
 	defer in.pool.putRel(saved)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -18,13 +19,17 @@ func runCheck(args []string) int {
 	expect := fs.String("expect", "", "compare verdicts with an expected-results `CSV` (FILE.csv or FILE.csv:COLUMN)")
 	addLimitFlags(fs, &opts)
 	fs.BoolVar(&opts.Explain, "explain", false, "for each forbidden outcome, print the checks that reject it with a witness")
-	workers := fs.Int("j", 0, "tests checked in parallel (default: one per CPU)")
+	workers := addWorkersFlag(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: ptxmm check [flags] FILE|DIR...\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
+		return cli.ExitError
+	}
+	if err := errors.Join(checkLimitFlags(opts), checkWorkers(*workers)); err != nil {
+		fmt.Fprintf(os.Stderr, "ptxmm %s: %v\n", "check", err)
 		return cli.ExitError
 	}
 	if len(pos) == 0 {

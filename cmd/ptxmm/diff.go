@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -22,13 +23,17 @@ func runDiff(args []string) int {
 	var models modelList
 	fs.Var(&models, "model", "model `FILE.dl` to compare (give it twice; once compares with the embedded model)")
 	addLimitFlags(fs, &opts)
-	workers := fs.Int("j", 0, "tests checked in parallel (default: one per CPU)")
+	workers := addWorkersFlag(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: ptxmm diff -model A.dl [-model B.dl] FILE|DIR...\n\nPrints the tests and outcomes on which two models disagree.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
+		return cli.ExitError
+	}
+	if err := errors.Join(checkLimitFlags(opts), checkWorkers(*workers)); err != nil {
+		fmt.Fprintf(os.Stderr, "ptxmm %s: %v\n", "diff", err)
 		return cli.ExitError
 	}
 	if len(models) == 0 || len(models) > 2 {

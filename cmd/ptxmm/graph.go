@@ -28,6 +28,14 @@ func runGraph(args []string) int {
 	if err != nil {
 		return cli.ExitError
 	}
+	if err := checkLimitFlags(cfg.Options); err != nil {
+		fmt.Fprintln(os.Stderr, "ptxmm graph:", err)
+		return cli.ExitError
+	}
+	if cfg.Exec < 0 || cfg.Instance < 0 {
+		fmt.Fprintln(os.Stderr, "ptxmm graph: -exec and -instance count from 1 (0: not given)")
+		return cli.ExitError
+	}
 	if len(pos) != 1 {
 		fmt.Fprintln(os.Stderr, "ptxmm graph: expected exactly one test file")
 		return cli.ExitError

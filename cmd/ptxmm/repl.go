@@ -28,6 +28,10 @@ func runRepl(args []string) int {
 	if err != nil {
 		return cli.ExitError
 	}
+	if err := checkLimitFlags(opts); err != nil {
+		fmt.Fprintln(os.Stderr, "ptxmm repl:", err)
+		return cli.ExitError
+	}
 	src := repl.ModelSource{Path: *model, FS: ptxmm.DefaultModelFS(), Name: ptxmm.DefaultModelName}
 	s, err := repl.New(src, opts)
 	if err != nil {
