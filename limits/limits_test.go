@@ -46,6 +46,9 @@ func TestFormatSize(t *testing.T) {
 	cases := map[int64]string{
 		0:              "0 B",
 		900:            "900 B",
+		1000:           "0.98 KiB",
+		1<<30 + 5:      "1.00 GiB",
+		1<<30 - 5:      "1.00 GiB",
 		1536:           "1.50 KiB",
 		312 << 20:      "312 MiB",
 		23 << 30:       "23.0 GiB",

@@ -49,12 +49,13 @@ func ParseSize(s string) (int64, error) {
 }
 
 // FormatSize prints a size in bytes with a binary unit and three
-// significant digits ("5.75 GiB", "312 MiB", "900 B").
+// significant digits ("5.75 GiB", "312 MiB", "900 B"); from 1000 of a
+// unit on it uses the next one ("0.98 GiB"), so no figure has four digits.
 func FormatSize(b int64) string {
 	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
 	v := float64(b)
 	i := 0
-	for v >= 1024 && i < len(units)-1 {
+	for v >= 999.5 && i < len(units)-1 {
 		v /= 1024
 		i++
 	}

@@ -211,7 +211,66 @@ func (in *Instance) tupleGuard(rp *rulePlan, deltaOcc int, dst store) int {
 	if in.joinBound(rp, deltaOcc) <= float64(room) {
 		return -1
 	}
+	if low := in.joinLowerBound(rp, deltaOcc); low > float64(room) {
+		// The rule is certain to derive more than fits: stop before
+		// deriving any of it.
+		what, pos := in.p.blame(rp.head)
+		if pos == (source.Pos{}) {
+			pos = rp.rule.Pos
+		}
+		need := in.fixedBytes + in.scratchBytes + in.tupleBytesNow() + int64(min(low, 1<<60/float64(tupleBytes(dst.arity))))*tupleBytes(dst.arity)
+		in.stop(&MemoryError{What: what, Pos: pos, Need: need, AtLeast: true, Limit: in.limits.MaxBytes})
+	}
 	return dst.tup.Len() + int(min(room, int64(1)<<40))
+}
+
+// joinLowerBound is a lower bound of the tuples a join plan derives when
+// the plan is a product: positive atoms over distinct variables, sharing
+// none, every variable in the head once, no comparison, and negated atoms
+// over head variables only (the complement of a relation is one). The
+// product's size is then exact, and each negated atom removes at most as
+// many tuples as its relation holds. For any other shape it returns 0.
+func (in *Instance) joinLowerBound(rp *rulePlan, deltaOcc int) float64 {
+	jp := rp.join
+	if len(jp.cmps) > 0 || len(jp.assigns) > 0 {
+		return 0
+	}
+	seen := make([]bool, jp.nslots)
+	product := 1.0
+	for _, a := range jp.atoms {
+		for _, x := range a.args {
+			if x.kind != argVar || seen[x.slot] {
+				return 0
+			}
+			seen[x.slot] = true
+		}
+		st := in.stores[a.rel]
+		if a.occ == deltaOcc {
+			st = in.delta[a.rel]
+		}
+		product *= float64(st.size())
+	}
+	inHead := make([]bool, jp.nslots)
+	for _, h := range jp.head {
+		if h.kind != argVar || inHead[h.slot] {
+			return 0
+		}
+		inHead[h.slot] = true
+	}
+	for s := range seen {
+		if seen[s] != inHead[s] {
+			return 0
+		}
+	}
+	for _, a := range jp.negs {
+		for _, x := range a.args {
+			if x.kind != argVar {
+				return 0
+			}
+		}
+		product -= float64(in.stores[a.rel].size())
+	}
+	return max(product, 0)
 }
 
 // tooManyTuples stops evaluation: a join into the relation of rule rp

@@ -28,6 +28,7 @@ func runCheck(args []string) int {
 	if err != nil {
 		return cli.ExitError
 	}
+	applyMemoryLimit(opts.MaxMemory)
 	if err := errors.Join(checkLimitFlags(opts), checkWorkers(*workers)); err != nil {
 		fmt.Fprintf(os.Stderr, "ptxmm %s: %v\n", "check", err)
 		return cli.ExitError

@@ -32,6 +32,7 @@ func runDiff(args []string) int {
 	if err != nil {
 		return cli.ExitError
 	}
+	applyMemoryLimit(opts.MaxMemory)
 	if err := errors.Join(checkLimitFlags(opts), checkWorkers(*workers)); err != nil {
 		fmt.Fprintf(os.Stderr, "ptxmm %s: %v\n", "diff", err)
 		return cli.ExitError

@@ -4,8 +4,10 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/ptxmm/ptxmm/cli"
+	"github.com/ptxmm/ptxmm/limits"
 )
 
 func runEval(args []string) int {
@@ -14,12 +16,21 @@ func runEval(args []string) int {
 	fs.StringVar(&cfg.FactsDir, "F", "", "read each .input relation NAME from `DIR`/NAME.facts (tab-separated)")
 	fs.StringVar(&cfg.OutDir, "D", ".", "write each .output relation NAME to `DIR`/NAME.csv, or to stdout with -D -")
 	fs.BoolVar(&cfg.Naive, "naive", false, "use naive instead of semi-naive evaluation (for testing)")
+	fs.DurationVar(&cfg.Timeout, "timeout", 5*time.Minute, "time the evaluation may take (0: no limit)")
+	def, from := limits.DefaultMaxMemory()
+	cfg.MaxMemory = def
+	fs.Var(sizeFlag{&cfg.MaxMemory}, "max-memory", "`SIZE` of memory the relations may take, e.g. 8GiB or 512MB (0: no limit); the default is "+from)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: ptxmm eval [flags] PROGRAM.dl\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
+		return cli.ExitError
+	}
+	applyMemoryLimit(cfg.MaxMemory)
+	if cfg.Timeout < 0 {
+		fmt.Fprintf(os.Stderr, "ptxmm eval: -timeout %s: the time limit is at least 0 (0: no limit)\n", cfg.Timeout)
 		return cli.ExitError
 	}
 	if len(pos) != 1 {

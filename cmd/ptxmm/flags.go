@@ -3,7 +3,9 @@ package main
 import (
 	"flag"
 	"fmt"
+	"os"
 	"runtime"
+	"runtime/debug"
 
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/limits"
@@ -90,4 +92,16 @@ func checkWorkers(j int) error {
 		return fmt.Errorf("-j %d: at least one test must be checked at a time (the default is one per CPU, %d here)", j, runtime.GOMAXPROCS(0))
 	}
 	return nil
+}
+
+// applyMemoryLimit makes the Go runtime hold the process near -max-memory:
+// its soft limit (GOMEMLIMIT) is set a quarter above what the relations
+// may take, plus room for the model and the tests themselves, so that the
+// garbage collector runs before the heap doubles past the limit, as it
+// otherwise may. An explicit GOMEMLIMIT in the environment wins.
+func applyMemoryLimit(limit int64) {
+	if limit <= 0 || os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	debug.SetMemoryLimit(limit + limit/4 + 256<<20)
 }

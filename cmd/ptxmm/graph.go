@@ -28,6 +28,7 @@ func runGraph(args []string) int {
 	if err != nil {
 		return cli.ExitError
 	}
+	applyMemoryLimit(cfg.Options.MaxMemory)
 	if err := checkLimitFlags(cfg.Options); err != nil {
 		fmt.Fprintln(os.Stderr, "ptxmm graph:", err)
 		return cli.ExitError

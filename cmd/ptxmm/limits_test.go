@@ -77,6 +77,13 @@ func TestNumericFlagsAreValidated(t *testing.T) {
 	}
 	_, err := os.Stat(dot)
 	assert.True(t, os.IsNotExist(err), "graph drew despite a bad flag")
+
+	sc := filepath.Join("..", "..", "examples", "datalog", "sc.dl")
+	facts := filepath.Join("..", "..", "examples", "datalog", "sb-facts")
+	for _, bad := range [][]string{{"-timeout", "-1s"}, {"-max-memory", "-5"}, {"-max-memory", "x"}} {
+		args := append(append([]string{}, bad...), sc, "-F", facts, "-D", "-")
+		assert.Equal(t, cli.ExitError, runEval(args), "eval %v", bad)
+	}
 }
 
 // TestDefaultMemoryLimit: without -max-memory the limit is the machine's

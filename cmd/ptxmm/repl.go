@@ -28,6 +28,7 @@ func runRepl(args []string) int {
 	if err != nil {
 		return cli.ExitError
 	}
+	applyMemoryLimit(opts.MaxMemory)
 	if err := checkLimitFlags(opts); err != nil {
 		fmt.Fprintln(os.Stderr, "ptxmm repl:", err)
 		return cli.ExitError
