@@ -131,11 +131,12 @@ func (in *Instance) lookup(name string, arity int, settable bool) (relID, error)
 	return id, nil
 }
 
-// invalidate marks every stratum depending on r for recomputation. Every
-// change to a relation the host sets goes through it.
+// invalidate marks the strata reading r for recomputation; run marks the
+// strata reading those once they are recomputed. Every change to a
+// relation the host sets goes through it.
 func (in *Instance) invalidate(r relID) {
 	in.versions[r]++
-	for _, s := range in.p.dependents[r] {
+	for _, s := range in.p.readers[r] {
 		in.dirty[s] = true
 	}
 }
@@ -250,6 +251,11 @@ func (in *Instance) run() {
 			in.runStratum(s)
 			in.dirty[i] = false
 			in.runs[i]++
+			for _, r := range s.rels {
+				for _, d := range in.p.readers[r] {
+					in.dirty[d] = true
+				}
+			}
 		}
 	}
 }
