@@ -199,6 +199,7 @@ func (s *session) check(start time.Time) error {
 			r.res.Sanity = false
 		}
 		r.verdicts(t)
+		r.explainEmpty(s.a, stats)
 		r.explainForbidden()
 	}
 	return nil

@@ -60,6 +60,11 @@ type explorer struct {
 	// spins counts failed spin-loop iterations left out (see jump).
 	spins         int
 	spinReduction bool
+	// noAddr counts the paths abandoned because a register loaded from
+	// memory is used as an address and no value the test stores is one;
+	// noAddrAt is the first such access.
+	noAddr   int
+	noAddrAt *litmus.Instr
 }
 
 // state is a run in progress.
@@ -325,6 +330,12 @@ func (e *explorer) withAddress(s *state, in *litmus.Instr, then func(*state, int
 			return then(s, int(v.val.N), nil)
 		}
 		taint := v.reads(nil)
+		if len(e.addrValues) == 0 {
+			e.noAddr++
+			if e.noAddrAt == nil {
+				e.noAddrAt = in
+			}
+		}
 		for _, a := range e.addrValues {
 			c := s.clone()
 			c.constraints = append(c.constraints, Constraint{Cond: &Sym{kind: symCmp, op: "eq", a: v, b: constSym(AddrValue(a))}, Want: true, Pos: in.Pos})

@@ -40,7 +40,7 @@ func Herd(w io.Writer, r *checker.Result) {
 		fmt.Fprintln(w, checker.FormatState(t, r.Layout, r.Observables, s))
 	}
 	if t.Condition != nil {
-		fmt.Fprintln(w, r.Verdict)
+		fmt.Fprintln(w, validation(r))
 		fmt.Fprintln(w, "Witnesses")
 		fmt.Fprintf(w, "Positive: %d Negative: %d\n", r.Positive, r.Negative)
 		fmt.Fprintf(w, "Condition %s %s\n", t.Condition.Kind, litmus.ExprString(t, t.Condition.Expr))
@@ -61,6 +61,8 @@ func Herd(w io.Writer, r *checker.Result) {
 	}
 	if !r.Sanity {
 		fmt.Fprintf(w, "Sanity %s failed: no candidate execution meets the \"== v\" restrictions of its loads, whatever the model\n", t.Name)
+	} else if r.Empty != nil {
+		fmt.Fprintf(w, "Empty %s: %s\n", t.Name, r.Empty.Text)
 	}
 	if r.Cut > 0 {
 		fmt.Fprintf(w, "Unroll %s: %d thread run(s) cut at the unrolling bound (raise it with -unroll)\n", t.Name, r.Cut)

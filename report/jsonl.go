@@ -30,6 +30,8 @@ type jsonResult struct {
 	Consistent int             `json:"consistent"`
 	Sanity     bool            `json:"sanity"`
 	Cut        int             `json:"cut,omitempty"`
+	Loop       bool            `json:"loop,omitempty"`
+	Empty      *jsonEmpty      `json:"empty,omitempty"`
 	TimeMS     float64         `json:"time_ms"`
 	Error      string          `json:"error,omitempty"`
 }
@@ -39,7 +41,7 @@ func JSON(w io.Writer, r *checker.Result) error {
 	t := r.Test
 	out := jsonResult{File: t.File, Instance: t.Instance, Name: t.Name, Verdict: r.Verdict,
 		Positive: r.Positive, Negative: r.Negative, Candidates: r.Candidates, Consistent: r.Consistent,
-		Sanity: r.Sanity, Cut: r.Cut, TimeMS: float64(r.Elapsed.Microseconds()) / 1000, States: []string{}}
+		Sanity: r.Sanity, Cut: r.Cut, Loop: r.Loop, Empty: emptyJSON(r), TimeMS: float64(r.Elapsed.Microseconds()) / 1000, States: []string{}}
 	if r.Err != nil {
 		out.Error = r.Err.Error()
 	} else {
