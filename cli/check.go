@@ -49,6 +49,7 @@ func Check(cfg CheckConfig, stdout, stderr io.Writer) int {
 			items = append(items, &item{file: f, err: err})
 			continue
 		}
+		printWarnings(stderr, tests)
 		for _, t := range tests {
 			items = append(items, &item{file: f, test: t})
 		}

@@ -39,6 +39,7 @@ func Diff(cfg DiffConfig, stdout, stderr io.Writer) int {
 			status = ExitError
 			continue
 		}
+		printWarnings(stderr, tests)
 		for _, t := range tests {
 			items = append(items, &diffItem{test: t})
 		}

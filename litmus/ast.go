@@ -36,6 +36,11 @@ type Test struct {
 	Condition *Condition
 	// Assertions are the assert/permit/check commands of a .test file.
 	Assertions []*Assertion
+
+	// Warnings are the diagnostics about names whose meaning ptxmm had to
+	// guess (lint.go), with their source lines; for a .test template,
+	// every instance carries the file's.
+	Warnings source.List
 }
 
 // Space is a PTX state space.
@@ -89,7 +94,10 @@ type Address struct {
 	AliasOf string // "" for a plain declaration
 	Init    int64  // initial value; meaningful for plain declarations only
 	HasInit bool   // whether the test gave an initial value explicitly
-	Pos     source.Pos
+	// Implicit marks a location a herd test uses without declaring it
+	// (Pos is then its first use).
+	Implicit bool
+	Pos      source.Pos
 }
 
 // RegInit sets a register's value before the thread starts. Value is either

@@ -32,6 +32,7 @@ type jsonResult struct {
 	Cut        int             `json:"cut,omitempty"`
 	Loop       bool            `json:"loop,omitempty"`
 	Empty      *jsonEmpty      `json:"empty,omitempty"`
+	Warnings   []string        `json:"warnings,omitempty"`
 	TimeMS     float64         `json:"time_ms"`
 	Error      string          `json:"error,omitempty"`
 }
@@ -42,6 +43,9 @@ func JSON(w io.Writer, r *checker.Result) error {
 	out := jsonResult{File: t.File, Instance: t.Instance, Name: t.Name, Verdict: r.Verdict,
 		Positive: r.Positive, Negative: r.Negative, Candidates: r.Candidates, Consistent: r.Consistent,
 		Sanity: r.Sanity, Cut: r.Cut, Loop: r.Loop, Empty: emptyJSON(r), TimeMS: float64(r.Elapsed.Microseconds()) / 1000, States: []string{}}
+	for _, w := range t.Warnings {
+		out.Warnings = append(out.Warnings, w.Error())
+	}
 	if r.Err != nil {
 		out.Error = r.Err.Error()
 	} else {
