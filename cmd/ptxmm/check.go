@@ -16,7 +16,7 @@ func runCheck(args []string) int {
 	opts := checker.DefaultOptions()
 	model := fs.String("model", "", "model `FILE.dl` to use instead of the embedded PTX model")
 	jsonOut := fs.Bool("json", false, "print one JSON object per test instead of herd7's layout")
-	expect := fs.String("expect", "", "compare verdicts with an expected-results `CSV` (FILE.csv or FILE.csv:COLUMN)")
+	expect := fs.String("expect", "", "compare verdicts with an expected-results `CSV` (FILE.csv or FILE.csv:COLUMN; paths relative to its folder; see docs/expected.md)")
 	addLimitFlags(fs, &opts)
 	fs.BoolVar(&opts.Explain, "explain", false, "for each forbidden outcome, print the checks that reject it with a witness")
 	workers := addWorkersFlag(fs)
