@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/ptxmm/ptxmm"
@@ -12,6 +13,10 @@ import (
 )
 
 func runCheck(args []string) int {
+	return cli.WithCheckedOutput(os.Stdout, os.Stderr, func(out io.Writer) int { return checkCommand(args, out) })
+}
+
+func checkCommand(args []string, out io.Writer) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	opts := checker.DefaultOptions()
 	model := fs.String("model", "", "model `FILE.dl` to use instead of the embedded PTX model")
@@ -42,7 +47,7 @@ func runCheck(args []string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return cli.ExitError
 	}
-	return cli.Check(cli.CheckConfig{Model: m, Options: opts, JSON: *jsonOut, Expect: *expect, Workers: *workers, Files: pos}, os.Stdout, os.Stderr)
+	return cli.Check(cli.CheckConfig{Model: m, Options: opts, JSON: *jsonOut, Expect: *expect, Workers: *workers, Files: pos}, out, os.Stderr)
 }
 
 // loadModel loads -model FILE, or the embedded model when file is empty.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -18,6 +19,10 @@ func (m *modelList) String() string     { return strings.Join(*m, ",") }
 func (m *modelList) Set(s string) error { *m = append(*m, s); return nil }
 
 func runDiff(args []string) int {
+	return cli.WithCheckedOutput(os.Stdout, os.Stderr, func(out io.Writer) int { return diffCommand(args, out) })
+}
+
+func diffCommand(args []string, out io.Writer) int {
 	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
 	opts := checker.DefaultOptions()
 	var models modelList
@@ -62,5 +67,5 @@ func runDiff(args []string) int {
 		}
 		loaded = append(loaded, m)
 	}
-	return cli.Diff(cli.DiffConfig{A: loaded[0], B: loaded[1], NameA: names[0], NameB: names[1], Options: opts, Workers: *workers, Files: pos}, os.Stdout, os.Stderr)
+	return cli.Diff(cli.DiffConfig{A: loaded[0], B: loaded[1], NameA: names[0], NameB: names[1], Options: opts, Workers: *workers, Files: pos}, out, os.Stderr)
 }

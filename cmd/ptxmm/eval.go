@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -11,6 +12,10 @@ import (
 )
 
 func runEval(args []string) int {
+	return cli.WithCheckedOutput(os.Stdout, os.Stderr, func(out io.Writer) int { return evalCommand(args, out) })
+}
+
+func evalCommand(args []string, out io.Writer) int {
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
 	var cfg cli.EvalConfig
 	fs.StringVar(&cfg.FactsDir, "F", "", "read each .input relation NAME from `DIR`/NAME.facts (tab-separated)")
@@ -38,5 +43,5 @@ func runEval(args []string) int {
 		return cli.ExitError
 	}
 	cfg.Program = pos[0]
-	return cli.Eval(cfg, os.Stdout, os.Stderr)
+	return cli.Eval(cfg, out, os.Stderr)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -11,6 +12,10 @@ import (
 )
 
 func runGraph(args []string) int {
+	return cli.WithCheckedOutput(os.Stdout, os.Stderr, func(out io.Writer) int { return graphCommand(args, out) })
+}
+
+func graphCommand(args []string, out io.Writer) int {
 	fs := flag.NewFlagSet("graph", flag.ContinueOnError)
 	cfg := cli.GraphConfig{Options: checker.DefaultOptions()}
 	model := fs.String("model", "", "model `FILE.dl` to use instead of the embedded PTX model")
@@ -57,5 +62,5 @@ func runGraph(args []string) int {
 		return cli.ExitError
 	}
 	cfg.Model = m
-	return cli.Graph(cfg, os.Stdout, os.Stderr)
+	return cli.Graph(cfg, out, os.Stderr)
 }
