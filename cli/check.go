@@ -37,7 +37,7 @@ type item struct {
 
 // Check runs ptxmm check and returns the exit status.
 func Check(cfg CheckConfig, stdout, stderr io.Writer) int {
-	files, err := collectTests(cfg.Files)
+	files, err := collectTests(cfg.Files, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "ptxmm:", err)
 		return ExitError

@@ -21,7 +21,7 @@ type DiffConfig struct {
 // Diff runs ptxmm diff and returns the exit status: 0 when the models agree
 // on every test, 1 when they differ somewhere, 2 on errors.
 func Diff(cfg DiffConfig, stdout, stderr io.Writer) int {
-	files, err := collectTests(cfg.Files)
+	files, err := collectTests(cfg.Files, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "ptxmm:", err)
 		return ExitError
