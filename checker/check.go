@@ -31,7 +31,9 @@ type Options struct {
 	Budget    *limits.Budget
 }
 
-// DefaultOptions are the defaults of the command line.
+// DefaultOptions are the defaults of the command line, except MaxMemory:
+// the command line takes its default from the machine
+// (limits.DefaultMaxMemory), a library caller chooses its own.
 func DefaultOptions() Options {
 	o := Options{Exec: execution.DefaultOptions(), MaxCandidates: 5_000_000, Timeout: 5 * time.Minute}
 	o.Exec.SpinReduction = true
