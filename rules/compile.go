@@ -32,6 +32,9 @@ type stratum struct {
 	// closure is set when the stratum is a transitive closure the closure
 	// operator computes directly.
 	closure *closurePlan
+	// readers lists the strata that read one of its relations directly,
+	// once each: they must be recomputed after it is.
+	readers []int
 }
 
 // Program is a compiled model: plans for every rule, grouped in strata in
@@ -251,6 +254,17 @@ func (p *Program) computeDeps() {
 	for _, s := range p.strata {
 		for _, r := range s.reads {
 			p.readers[r] = append(p.readers[r], s.index)
+		}
+	}
+	for _, s := range p.strata {
+		seen := map[int]bool{}
+		for _, r := range s.rels {
+			for _, d := range p.readers[r] {
+				if !seen[d] {
+					seen[d] = true
+					s.readers = append(s.readers, d)
+				}
+			}
 		}
 	}
 }

@@ -251,10 +251,8 @@ func (in *Instance) run() {
 			in.runStratum(s)
 			in.dirty[i] = false
 			in.runs[i]++
-			for _, r := range s.rels {
-				for _, d := range in.p.readers[r] {
-					in.dirty[d] = true
-				}
+			for _, d := range s.readers {
+				in.dirty[d] = true
 			}
 		}
 	}
