@@ -6,10 +6,10 @@ import (
 
 // Evaluation can be stopped from outside and stops itself at its memory
 // limit. A context given to RunContext or to Solve (WithContext) is polled
-// at cheap, regular points: every step of the order search, every stratum,
-// every round of a recursive stratum, and every few thousand rows composed
-// or bindings joined inside one rule, so that one long candidate cannot run
-// far past a deadline. Stopping deep inside a plan unwinds with a panic
+// at cheap, regular points: every step of the order search, and after every
+// 4096 units of work, a unit being a row composed or a binding joined inside
+// one rule, and 64 units a stratum or a round of a recursive stratum, so
+// that one long candidate cannot run far past a deadline. Stopping deep inside a plan unwinds with a panic
 // that the entry points (RunContext, Run, Solve) recover: threading an
 // error through every operator would cost the hot loops a check per row
 // for a case that happens once per run. The panic never leaves the package.
@@ -21,6 +21,12 @@ type stopped struct{ err error }
 // at the context inside one rule: small enough that a poll comes every few
 // microseconds, large enough that it costs nothing measurable.
 const pollEvery = 1 << 12
+
+// strataWork is the work a stratum or a round of a recursive stratum
+// counts for, besides the rows and bindings inside it: a stratum on a
+// litmus-sized domain takes well under a microsecond, so looking at the
+// context for each one cost more than the stratum itself.
+const strataWork = 64
 
 // pollComposeAtoms is the domain size from which a dense composition runs
 // row by row through composeRows, polling as it goes: below it one

@@ -181,7 +181,7 @@ func (s *solver) fail(monotoneOnly bool) {
 
 // pruned reports whether the current partial choice already fails.
 func (s *solver) pruned() bool {
-	s.in.Run()
+	s.in.run()
 	for _, c := range s.in.p.checks {
 		if c.monotone && s.in.violated(c) {
 			s.fail(true)
@@ -245,7 +245,7 @@ func (s *solver) search(k, i int) bool {
 
 // pairsOf lists the unordered pairs of an order's "over" relation.
 func (s *solver) pairsOf(op *orderPlan) [][2]int {
-	s.in.Run()
+	s.in.run()
 	over := s.in.stores[op.over].rel
 	var out [][2]int
 	for a, b := range over.All() {
