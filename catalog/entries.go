@@ -24,7 +24,7 @@ func entries() []Entry {
 		{"W", 1, "writes: st, sust, the write of every atom and red (a failed atom.cas writes nothing), and the initial writes"},
 		{"F", 1, "memory fences: fence.sc, fence.acq_rel, fence.acquire, fence.release, membar"},
 		{"PF", 1, "proxy fences: fence.proxy.alias, .surface, .texture, .constant"},
-		{"BAR", 1, "barrier arrivals: bar.sync and bar.arrive"},
+		{"BAR", 1, "barrier arrivals: bar.sync and bar.arrive (barrier.cluster is in CBAR_ARRIVE and CBAR_WAIT)"},
 		{"BAR_SYNC", 1, "arrivals of bar.sync (and barrier.sync)"},
 		{"BAR_ARRIVE", 1, "arrivals of bar.arrive"},
 		{"LD", 1, "events of load instructions (ld, suld, tld, cold)"},
@@ -43,12 +43,46 @@ func entries() []Entry {
 		{"CLUSTER", 1, "events of instructions with scope .cluster"},
 		{"GPU", 1, "events of instructions with scope .gpu (membar.gl included)"},
 		{"SYS", 1, "events of instructions with scope .sys (membar.sys included)"},
-		{"GEN", 1, "events using the generic proxy: ld, st, atom, red, memory fences and barriers, and the initial writes"},
+		{"GEN", 1, "events using the generic proxy: ld, st, atom, red, mbarrier operations, cp.async's copy, memory fences and barriers, and the initial writes"},
 		{"SUR", 1, "events using the surface proxy (sust, suld), and fence.proxy.surface"},
 		{"TEX", 1, "events using the texture proxy (tld), and fence.proxy.texture"},
 		{"CON", 1, "events using the constant proxy (cold), and fence.proxy.constant"},
 		{"ALIAS", 1, "fence.proxy.alias events"},
-		{"po", 2, "program order: each thread's events in the order the thread executes them (the read of an atom before its write); initial writes are in no program order (8.9.1)"},
+		{"ASYNC_PROXY", 1, "events using the async proxy: the memory operations of cp.async.bulk, cp.reduce.async.bulk and wgmma.mma_async, fence.proxy.async, and the implicit proxy fence that follows a bulk load"},
+		{"ASYNC", 1, "operations performed asynchronously to their thread (8.9.1.1), in no program order: the copies' memory operations, a bulk load's implicit proxy fence and complete-tx, cp.async.mbarrier.arrive's arrive-on, wgmma.mma_async's reads"},
+		{"ISSUE", 1, "the issue, in program order, of an asynchronous instruction: cp.async, cp.async.bulk, cp.reduce.async.bulk, cp.async.mbarrier.arrive, wgmma.mma_async"},
+		{"CP_ASYNC", 1, "events of cp.async, cp.async.commit_group, cp.async.wait_group and cp.async.wait_all"},
+		{"BULK", 1, "events of cp.async.bulk, cp.reduce.async.bulk, cp.async.bulk.commit_group and cp.async.bulk.wait_group"},
+		{"WGMMA", 1, "events of wgmma.mma_async, wgmma.fence, wgmma.commit_group and wgmma.wait_group"},
+		{"CP_MBAR_ARRIVE", 1, "events of cp.async.mbarrier.arrive: its issue, its pending-count increment (without .noinc) and its asynchronous arrive-on"},
+		{"COMMIT", 1, "commit_group events (cp.async, cp.async.bulk, wgmma)"},
+		{"WAIT_GROUP", 1, "wait_group events (cp.async, cp.async.bulk, wgmma)"},
+		{"WAIT_READ", 1, "cp.async.bulk.wait_group.read events: they wait for the source reads only"},
+		{"WAIT_ALL", 1, "cp.async.wait_all events"},
+		{"WGMMA_FENCE", 1, "wgmma.fence events"},
+		{"MBAR", 1, "mbarrier operations (reads and writes of an mbarrier object): mbarrier instructions, cp.async.mbarrier.arrive's updates, a bulk copy's complete-tx, and the initial write of a declared mbarrier"},
+		{"MBAR_INIT", 1, "mbarrier.init writes"},
+		{"MBAR_WAIT", 1, "mbarrier.test_wait and mbarrier.try_wait reads"},
+		{"MBAR_UNINIT", 1, "mbarrier operations that read a location holding no mbarrier state: an uninitialized object (undefined in PTX)"},
+		{"MBAR_INIT_FENCE", 1, "fence.mbarrier_init.release.cluster events"},
+		{"CBAR_ARRIVE", 1, "barrier.cluster.arrive events"},
+		{"CBAR_WAIT", 1, "barrier.cluster.wait events"},
+		{"TC", 1, "events of tcgen05 instructions"},
+		{"TC_MMA", 1, "events of tcgen05.mma"},
+		{"TC_CP", 1, "events of tcgen05.cp"},
+		{"TC_CP_4X256B", 1, "events of tcgen05.cp with the .4x256b shape"},
+		{"TC_SHIFT", 1, "events of tcgen05.shift"},
+		{"TC_LD", 1, "events of tcgen05.ld"},
+		{"TC_ST", 1, "events of tcgen05.st"},
+		{"TC_COMMIT", 1, "events of tcgen05.commit: its issue and its asynchronous arrive-on"},
+		{"TC_WAIT_LD", 1, "tcgen05.wait::ld events"},
+		{"TC_WAIT_ST", 1, "tcgen05.wait::st events"},
+		{"TC_BEFORE", 1, "tcgen05.fence::before_thread_sync events"},
+		{"TC_AFTER", 1, "tcgen05.fence::after_thread_sync events"},
+		{"TMEM", 1, "memory events on tensor memory (initial writes included)"},
+		{"SHARED", 1, "memory events on shared memory (mbarrier objects included), and proxy fences restricted to shared memory (.shared::cta, .shared::cluster)"},
+		{"GLOBAL", 1, "memory events on global memory (initial writes included), and proxy fences restricted to global memory (.global)"},
+		{"po", 2, "program order: each thread's events in the order the thread executes them (the read of an atom before its write); initial writes and asynchronous operations are in no program order (8.9.1, 8.9.1.1)"},
 		{"rf", 2, "reads-from: the write each read takes its value from"},
 		{"rmw", 2, "from the read to the write of the same atom or red"},
 		{"addr", 2, "address dependency: from a read to a memory event whose address register depends on the value read"},
@@ -62,20 +96,34 @@ func entries() []Entry {
 		{"sclu", 2, "events of threads in the same cluster, reflexive"},
 		{"sgpu", 2, "events of threads on the same GPU, reflexive"},
 		{"bar", 2, "barrier arrivals that completed together (the same barrier, the same phase), irreflexive and symmetric"},
+		{"cbar", 2, "from each barrier.cluster.arrive to the barrier.cluster.wait events that returned when its phase completed"},
+		{"same_instr", 2, "events of the same instruction instance (the read and write of an atom; the issue and operations of an asynchronous instruction), reflexive"},
+		{"same_cta_group", 2, "events of tcgen05 instructions with the same .cta_group::N (1 by default), reflexive"},
+		{"same_shape", 2, "events of tcgen05 instructions with the same shape, kind and packing qualifiers, reflexive"},
+		{"group_commit", 2, "from the issue of a cp.async, bulk copy or wgmma.mma_async to the commit_group of its kind that closes its group: the first one after it in program order"},
+		{"wait_pending", 2, "from a wait_group N to the commit_group events of its family among the N most recent before it in program order: the groups it leaves pending"},
 	}
 }
 
+// table is the catalog, built once: it never changes.
+var table = entries()
+
+// byName indexes table.
+var byName = func() map[string]Entry {
+	m := map[string]Entry{}
+	for _, e := range table {
+		m[e.Name] = e
+	}
+	return m
+}()
+
 // Entries returns the catalog: every base relation a model may .input.
-func Entries() []Entry { return entries() }
+func Entries() []Entry { return append([]Entry(nil), table...) }
 
 // Lookup returns the entry for a name.
 func Lookup(name string) (Entry, bool) {
-	for _, e := range entries() {
-		if e.Name == name {
-			return e, true
-		}
-	}
-	return Entry{}, false
+	e, ok := byName[name]
+	return e, ok
 }
 
 // Validate checks that every .input relation of the model is a catalog

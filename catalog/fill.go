@@ -3,6 +3,7 @@ package catalog
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/ptxmm/ptxmm/datalog"
 	"github.com/ptxmm/ptxmm/execution"
@@ -18,6 +19,7 @@ import (
 // concurrent use.
 type Filler struct {
 	inputs []string // the model's .input relations
+	arity  []int    // the catalog arity of each input
 	// last identifies the combination of runs whose static relations the
 	// instance already holds.
 	lastInst  *rules.Instance
@@ -28,12 +30,17 @@ type Filler struct {
 
 // NewFiller prepares to fill the inputs of model m (validated with Validate).
 func NewFiller(m *datalog.Model) *Filler {
-	return &Filler{inputs: m.Inputs()}
+	f := &Filler{inputs: m.Inputs()}
+	for _, name := range f.inputs {
+		e, _ := Lookup(name)
+		f.arity = append(f.arity, e.Arity)
+	}
+	return f
 }
 
 // choiceRelation reports whether a catalog relation depends on the choices
 // of a candidate rather than only on the runs.
-func choiceRelation(name string) bool { return name == "rf" || name == "bar" }
+func choiceRelation(name string) bool { return name == "rf" || name == "bar" || name == "MBAR_UNINIT" }
 
 // Fill sets every input relation of the model in inst from x. The
 // instance's domain must have one host atom per event of x, in event order,
@@ -49,12 +56,11 @@ func (f *Filler) Fill(inst *rules.Instance, x *execution.Execution) error {
 		f.rels = map[string]*relations.Rel{}
 		static = true
 	}
-	for _, name := range f.inputs {
+	for k, name := range f.inputs {
 		if !static && !choiceRelation(name) {
 			continue
 		}
-		e, _ := Lookup(name)
-		if e.Arity == 1 {
+		if f.arity[k] == 1 {
 			s := f.set(name, n)
 			fillSet(s, name, x)
 			if err := inst.SetSet(name, s); err != nil {
@@ -106,86 +112,205 @@ func (f *Filler) rel(name string, n int) *relations.Rel {
 // fillSet computes a catalog set.
 func fillSet(s *relations.Set, name string, x *execution.Execution) {
 	for i := range x.Events {
-		if inSet(name, &x.Events[i]) {
+		ev := &x.Events[i]
+		if inSet(name, ev) || locationSet(name, ev, x.Layout) {
 			s.Add(i)
 		}
 	}
 }
 
-// inSet decides membership of one event in a catalog set.
-func inSet(name string, ev *execution.Event) bool {
-	in := ev.Instr
-	mem := ev.Kind == execution.KindRead || ev.Kind == execution.KindWrite
-	switch name {
-	case "E":
-		return true
-	case "IW":
-		return ev.IsInit()
-	case "M":
-		return mem
-	case "R":
-		return ev.Kind == execution.KindRead
-	case "W":
-		return ev.Kind == execution.KindWrite
-	case "F":
-		return ev.Kind == execution.KindFence
-	case "PF":
-		return ev.Kind == execution.KindProxyFence
-	case "BAR":
-		return ev.Kind == execution.KindBarrier
-	case "BAR_SYNC":
-		return ev.Kind == execution.KindBarrier && ev.BarSync
-	case "BAR_ARRIVE":
-		return ev.Kind == execution.KindBarrier && !ev.BarSync
-	case "GEN":
-		return ev.IsInit() || ((mem || ev.Kind == execution.KindFence || ev.Kind == execution.KindBarrier) && in.Proxy == litmus.ProxyGeneric)
-	case "SUR", "TEX", "CON":
-		want := map[string]litmus.Proxy{"SUR": litmus.ProxySurface, "TEX": litmus.ProxyTexture, "CON": litmus.ProxyConstant}[name]
-		return !ev.IsInit() && (mem || (ev.Kind == execution.KindProxyFence && !in.Alias)) && in.Proxy == want
-	case "ALIAS":
-		return ev.Kind == execution.KindProxyFence && in.Alias
-	}
-	if ev.IsInit() {
+// locationSet decides the sets that depend on the location a memory event
+// accesses.
+func locationSet(name string, ev *execution.Event, l *execution.Layout) bool {
+	if !ev.IsMemory() {
 		return false
 	}
+	info := l.Locs[ev.Loc]
 	switch name {
-	case "LD":
-		return in.Op == litmus.OpLoad
-	case "ST":
-		return in.Op == litmus.OpStore
-	case "ATOM":
-		return in.Op == litmus.OpAtom
-	case "RED":
-		return in.Op == litmus.OpRed
+	case "SHARED":
+		return info.Space == litmus.SpaceShared
+	case "GLOBAL":
+		return info.Space == litmus.SpaceGlobal
+	case "TMEM":
+		return info.Space == litmus.SpaceTensor
+	case "MBAR":
+		return ev.IsInit() && info.MBarrier > 0
 	}
-	if ev.Kind == execution.KindProxyFence || ev.Kind == execution.KindBarrier {
+	return false
+}
+
+// inSet decides membership of one event in a catalog set.
+func inSet(name string, ev *execution.Event) bool {
+	if ev.IsInit() {
+		switch name {
+		case "E", "IW", "M", "W", "GEN":
+			return true
+		case "GLOBAL", "SHARED", "TMEM", "MBAR":
+			return false // decided by fillSet, which knows the location
+		}
+		return false
+	}
+	if in, ok := instrSet(name, ev); ok {
+		return in
+	}
+	if in, ok := asyncSet(name, ev); ok {
+		return in
+	}
+	return qualifierSet(name, ev)
+}
+
+// instrSet decides the sets about what kind of event and instruction ev is.
+func instrSet(name string, ev *execution.Event) (bool, bool) {
+	in := ev.Instr
+	switch name {
+	case "E":
+		return true, true
+	case "IW":
+		return false, true
+	case "M":
+		return ev.IsMemory(), true
+	case "R":
+		return ev.Kind == execution.KindRead, true
+	case "W":
+		return ev.Kind == execution.KindWrite, true
+	case "F":
+		return ev.Kind == execution.KindFence && in.Op == litmus.OpFence, true
+	case "PF":
+		return ev.Kind == execution.KindProxyFence, true
+	case "BAR", "BAR_SYNC", "BAR_ARRIVE":
+		if ev.Kind != execution.KindBarrier || in.Op != litmus.OpBarrier {
+			return false, true
+		}
+		return name == "BAR" || (name == "BAR_SYNC") == ev.BarSync, true
+	case "LD":
+		return in.Op == litmus.OpLoad, true
+	case "ST":
+		return in.Op == litmus.OpStore, true
+	case "ATOM":
+		return in.Op == litmus.OpAtom, true
+	case "RED":
+		return in.Op == litmus.OpRed, true
+	case "GEN":
+		return (ev.IsMemory() || ev.Kind == execution.KindFence || ev.Kind == execution.KindBarrier) && ev.Proxy == litmus.ProxyGeneric, true
+	case "SUR", "TEX", "CON", "ASYNC_PROXY":
+		want := map[string]litmus.Proxy{"SUR": litmus.ProxySurface, "TEX": litmus.ProxyTexture, "CON": litmus.ProxyConstant, "ASYNC_PROXY": litmus.ProxyAsync}[name]
+		return (ev.IsMemory() || (ev.Kind == execution.KindProxyFence && !in.Alias)) && ev.Proxy == want, true
+	case "ALIAS":
+		return ev.Kind == execution.KindProxyFence && in.Alias, true
+	}
+	return false, false
+}
+
+// asyncSet decides the sets about asynchronous operations, mbarriers and
+// cluster barriers.
+func asyncSet(name string, ev *execution.Event) (bool, bool) {
+	in := ev.Instr
+	family := func(f litmus.GroupFamily) bool {
+		switch in.Op {
+		case litmus.OpAsyncGroup:
+			return in.Family == f
+		case litmus.OpCopy:
+			return in.Copy.Bulk() == (f == litmus.GroupBulk) && f != litmus.GroupWgmma
+		case litmus.OpWgmma, litmus.OpWgmmaFence:
+			return f == litmus.GroupWgmma
+		}
+		return false
+	}
+	group := func(op litmus.GroupOp) bool { return in.Op == litmus.OpAsyncGroup && in.GroupOp == op }
+	mbar := in.Op == litmus.OpMBarrier || (ev.IsMemory() && (ev.Role == execution.RoleCompleteTx ||
+		ev.Role == execution.RoleAsyncArrive || ev.Role == execution.RolePendingInc))
+	switch name {
+	case "ASYNC":
+		return ev.Async, true
+	case "ISSUE":
+		return ev.Kind == execution.KindIssue, true
+	case "CP_ASYNC":
+		return family(litmus.GroupCpAsync), true
+	case "BULK":
+		return family(litmus.GroupBulk), true
+	case "WGMMA":
+		return family(litmus.GroupWgmma), true
+	case "CP_MBAR_ARRIVE":
+		return in.Op == litmus.OpCopyArrive, true
+	case "COMMIT":
+		return group(litmus.GroupCommit), true
+	case "WAIT_GROUP":
+		return group(litmus.GroupWait), true
+	case "WAIT_READ":
+		return group(litmus.GroupWait) && in.ReadOnly, true
+	case "WAIT_ALL":
+		return group(litmus.GroupWaitAll), true
+	case "WGMMA_FENCE":
+		return in.Op == litmus.OpWgmmaFence, true
+	case "MBAR":
+		return mbar, true
+	case "MBAR_INIT":
+		return in.Op == litmus.OpMBarrier && in.MBarOp == litmus.MBarInit, true
+	case "MBAR_WAIT":
+		return in.Op == litmus.OpMBarrier && in.MBarOp.IsWait(), true
+	case "MBAR_UNINIT":
+		return mbar && ev.Kind == execution.KindRead && !ev.Value.IsMBar, true
+	case "MBAR_INIT_FENCE":
+		return in.Op == litmus.OpMBarInitFence, true
+	case "CBAR_ARRIVE", "CBAR_WAIT":
+		return in.Op == litmus.OpClusterBarrier && ev.BarSync == (name == "CBAR_WAIT"), true
+	case "TC":
+		return in.Op == litmus.OpTcgen05, true
+	case "TC_MMA", "TC_CP", "TC_SHIFT", "TC_LD", "TC_ST", "TC_COMMIT", "TC_WAIT_LD", "TC_WAIT_ST", "TC_BEFORE", "TC_AFTER":
+		want := map[string]litmus.TcOp{"TC_MMA": litmus.TcMma, "TC_CP": litmus.TcCp, "TC_SHIFT": litmus.TcShift,
+			"TC_LD": litmus.TcLd, "TC_ST": litmus.TcSt, "TC_COMMIT": litmus.TcCommit, "TC_WAIT_LD": litmus.TcWaitLd,
+			"TC_WAIT_ST": litmus.TcWaitSt, "TC_BEFORE": litmus.TcFenceBefore, "TC_AFTER": litmus.TcFenceAfter}[name]
+		return in.Op == litmus.OpTcgen05 && in.Tc == want, true
+	case "TC_CP_4X256B":
+		return in.Op == litmus.OpTcgen05 && in.Tc == litmus.TcCp && strings.Contains("."+in.Shape+".", ".4x256b."), true
+	case "SHARED", "GLOBAL", "TMEM":
+		if name == "TMEM" {
+			return false, true // memory events: decided by fillSet
+		}
+		if ev.Kind != execution.KindProxyFence {
+			return false, true // memory events: decided by fillSet
+		}
+		if name == "GLOBAL" {
+			return in.SpaceQ == litmus.SpaceQGlobal, true
+		}
+		return in.SpaceQ == litmus.SpaceQShared || in.SpaceQ == litmus.SpaceQCluster, true
+	}
+	return false, false
+}
+
+// qualifierSet decides the sets about memory orders and scopes.
+func qualifierSet(name string, ev *execution.Event) bool {
+	if ev.Kind == execution.KindProxyFence || ev.Kind == execution.KindIssue || ev.Kind == execution.KindControl {
+		return false
+	}
+	if ev.Kind == execution.KindBarrier && ev.Instr.Op == litmus.OpBarrier {
 		return false
 	}
 	switch name {
 	case "WEAK":
-		return mem && in.Sem == litmus.SemWeak
+		return ev.IsMemory() && ev.Sem == litmus.SemWeak
 	case "RLX":
-		return in.Sem == litmus.SemRelaxed
+		return ev.Sem == litmus.SemRelaxed
 	case "ACQ":
-		return in.Sem == litmus.SemAcquire
+		return ev.Sem == litmus.SemAcquire
 	case "REL":
-		return in.Sem == litmus.SemRelease
+		return ev.Sem == litmus.SemRelease
 	case "ACQ_REL":
-		return in.Sem == litmus.SemAcqRel
+		return ev.Sem == litmus.SemAcqRel
 	case "SC":
-		return in.Sem == litmus.SemSC
+		return ev.Sem == litmus.SemSC
 	case "VOL":
-		return in.Sem == litmus.SemVolatile
+		return ev.Sem == litmus.SemVolatile
 	case "MMIO":
-		return in.Sem == litmus.SemMMIO
+		return ev.Sem == litmus.SemMMIO
 	case "CTA":
-		return in.Scope == litmus.ScopeCTA
+		return ev.Scope == litmus.ScopeCTA
 	case "CLUSTER":
-		return in.Scope == litmus.ScopeCluster
+		return ev.Scope == litmus.ScopeCluster
 	case "GPU":
-		return in.Scope == litmus.ScopeGPU
+		return ev.Scope == litmus.ScopeGPU
 	case "SYS":
-		return in.Scope == litmus.ScopeSys
+		return ev.Scope == litmus.ScopeSys
 	}
 	return false
 }
@@ -200,14 +325,32 @@ func fillRel(r *relations.Rel, name string, x *execution.Execution) {
 	}
 	switch name {
 	case "po":
+		// Asynchronous operations are in no program order (8.9.1.1).
 		for t, run := range x.Runs {
 			base := x.ThreadStart[t]
 			for i := range run.Events {
+				if run.Events[i].Async {
+					continue
+				}
 				for j := i + 1; j < len(run.Events); j++ {
-					r.Add(base+i, base+j)
+					if !run.Events[j].Async {
+						r.Add(base+i, base+j)
+					}
 				}
 			}
 		}
+	case "cbar":
+		for _, ph := range x.ClusterPhases {
+			for _, a := range ph.Arrives {
+				for _, w := range ph.Waits {
+					r.Add(a, w)
+				}
+			}
+		}
+	case "wait_pending":
+		fillWaitPending(r, x)
+	case "group_commit":
+		fillGroupCommit(r, x)
 	case "rf":
 		for i, w := range x.RF {
 			if w >= 0 {
@@ -263,6 +406,18 @@ func sameFunc(name string, x *execution.Execution) func(a, b *execution.Event) b
 		}
 	case "sthd":
 		return func(a, b *execution.Event) bool { return bothThreads(a, b) && a.Thread == b.Thread }
+	case "same_instr":
+		return func(a, b *execution.Event) bool { return bothThreads(a, b) && a.Thread == b.Thread && a.Step == b.Step }
+	case "same_cta_group", "same_shape":
+		return func(a, b *execution.Event) bool {
+			if !bothThreads(a, b) || a.Instr.Op != litmus.OpTcgen05 || b.Instr.Op != litmus.OpTcgen05 {
+				return false
+			}
+			if name == "same_shape" {
+				return a.Instr.Shape == b.Instr.Shape
+			}
+			return a.Instr.CtaGroup == b.Instr.CtaGroup
+		}
 	case "scta":
 		return func(a, b *execution.Event) bool {
 			return bothThreads(a, b) && threads[a.Thread].GPU == threads[b.Thread].GPU && threads[a.Thread].CTA == threads[b.Thread].CTA
@@ -277,4 +432,64 @@ func sameFunc(name string, x *execution.Execution) func(a, b *execution.Event) b
 		}
 	}
 	return func(a, b *execution.Event) bool { return false }
+}
+
+// fillWaitPending relates each wait_group N to the N most recent
+// commit_group events of its family before it in its thread: the groups it
+// does not wait for (PTX ISA: cp.async.wait_group, cp.async.bulk.wait_group,
+// wgmma.wait_group).
+func fillWaitPending(r *relations.Rel, x *execution.Execution) {
+	for t, run := range x.Runs {
+		base := x.ThreadStart[t]
+		commits := map[litmus.GroupFamily][]int{}
+		for i := range run.Events {
+			ev := &run.Events[i]
+			if ev.Kind != execution.KindControl || ev.Instr.Op != litmus.OpAsyncGroup {
+				continue
+			}
+			in := ev.Instr
+			switch in.GroupOp {
+			case litmus.GroupCommit:
+				commits[in.Family] = append(commits[in.Family], base+i)
+			case litmus.GroupWait:
+				cs := commits[in.Family]
+				n := int(in.Count.Imm)
+				for k := max(0, len(cs)-n); k < len(cs); k++ {
+					r.Add(base+i, cs[k])
+				}
+			}
+		}
+	}
+}
+
+// fillGroupCommit relates the issue of each asynchronous instruction that
+// groups (cp.async, the bulk copies, wgmma.mma_async) to the commit_group of
+// its family that closes its group: the first one after it in its thread
+// (PTX ISA: commit_group "creates a new group ... of all prior uncommitted"
+// operations).
+func fillGroupCommit(r *relations.Rel, x *execution.Execution) {
+	for t, run := range x.Runs {
+		base := x.ThreadStart[t]
+		open := map[litmus.GroupFamily][]int{}
+		for i := range run.Events {
+			ev := &run.Events[i]
+			in := ev.Instr
+			switch {
+			case ev.Kind == execution.KindIssue && (in.Op == litmus.OpCopy || in.Op == litmus.OpWgmma):
+				f := litmus.GroupWgmma
+				if in.Op == litmus.OpCopy {
+					f = litmus.GroupCpAsync
+					if in.Copy.Bulk() {
+						f = litmus.GroupBulk
+					}
+				}
+				open[f] = append(open[f], base+i)
+			case ev.Kind == execution.KindControl && in.Op == litmus.OpAsyncGroup && in.GroupOp == litmus.GroupCommit:
+				for _, issue := range open[in.Family] {
+					r.Add(issue, base+i)
+				}
+				open[in.Family] = nil
+			}
+		}
+	}
 }

@@ -126,7 +126,7 @@ func checkAllContext(ctx context.Context, models []*Model, t *litmus.Test, opts 
 	}
 	for _, m := range models {
 		s.runs = append(s.runs, &modelRun{m: m, filler: catalog.NewFiller(m.Syntax), insts: map[int]*rules.Instance{},
-			res: &Result{Test: t, Sanity: true}, seen: map[string]bool{}, forbid: map[string]bool{}})
+			res: &Result{Test: t, Sanity: true, Explained: opts.Explain}, seen: map[string]bool{}, forbid: map[string]bool{}})
 	}
 	err := s.check(start)
 	out := make([]*Result, len(s.runs))
@@ -309,6 +309,9 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State) ver
 	inst := r.cur
 	r.res.Candidates++
 	opts := []rules.SolveOption{s.withCtx}
+	if !s.opts.Explain && s.observe == nil {
+		opts = append(opts, rules.WithoutWitnesses())
+	}
 	if len(s.finals) > 0 {
 		opts = append(opts, rules.WithPrune(func(in *rules.Instance) bool {
 			co, err := in.Rel(CoherenceRelation)
@@ -336,6 +339,19 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State) ver
 		// this execution's values are not determined: it has no final state.
 		r.res.ThinAir++
 		return v
+	}
+	if sol.Consistent {
+		r.recordFlags(x, inst.RaisedFlags(opts...))
+		if stuck := x.Stuck(); len(stuck) > 0 {
+			// A hang is not a finished execution: it has no final state
+			// for the condition to judge.
+			r.res.Consistent++
+			r.res.Hangs++
+			if r.res.Stuck == nil {
+				r.res.Stuck = stuck
+			}
+			return v
+		}
 	}
 	key := state.key()
 	if sol.Consistent {
@@ -418,6 +434,10 @@ func (r *modelRun) verdicts(t *litmus.Test) {
 		}
 	}
 	if c := t.Condition; c != nil {
+		if res.Undefined() {
+			res.Verdict = "Undef"
+			return
+		}
 		ok := false
 		switch c.Kind {
 		case litmus.CondExists:

@@ -36,10 +36,8 @@ func (s State) key() string {
 			b.WriteString("?;")
 			continue
 		}
-		if v.V.IsAddr {
-			b.WriteByte('&')
-		}
-		fmt.Fprintf(&b, "%d;", v.V.N)
+		b.WriteString(v.V.Format(nil))
+		b.WriteByte(';')
 	}
 	return b.String()
 }
@@ -190,10 +188,8 @@ func FormatState(t *litmus.Test, l *execution.Layout, obs []Observable, s State)
 		b.WriteByte('=')
 		if !s[i].Defined {
 			b.WriteString("?")
-		} else if s[i].V.IsAddr {
-			b.WriteString(l.AddrNames()[s[i].V.N])
 		} else {
-			fmt.Fprintf(&b, "%d", s[i].V.N)
+			b.WriteString(s[i].V.Format(l.AddrNames()))
 		}
 		b.WriteString("; ")
 	}

@@ -20,8 +20,14 @@ type Result struct {
 	// Positive and Negative count the consistent executions that satisfy
 	// and do not satisfy the herd condition.
 	Positive, Negative int
-	// Verdict is "Ok" or "No" for a herd condition, as herd7 prints it.
+	// Verdict is "Ok" or "No" for a herd condition, as herd7 prints it, or
+	// "Undef" when a consistent execution raises an .undefined test of the
+	// model (the program's behaviour is undefined, so the condition is not
+	// judged).
 	Verdict string
+	// Flags lists the .flag and .undefined tests of the model that some
+	// consistent execution raises, in the model's order.
+	Flags []FlagResult
 	// Assertions are the outcomes of a .test file's commands.
 	Assertions []AssertionResult
 	// Candidates counts the candidate executions enumerated (with one per
@@ -36,9 +42,17 @@ type Result struct {
 	// Forbidden lists, when explanations were asked for, each outcome some
 	// candidate reaches but the model forbids.
 	Forbidden []Forbidden
+	// Explained is set when explanations were asked for.
+	Explained bool
 	// Blocked counts consistent executions in which a thread waits forever
 	// at a barrier.
 	Blocked int
+	// Hangs counts consistent executions that never finish: a thread waits
+	// forever at a barrier.cluster.wait or polling an mbarrier phase that
+	// never completes. They have no final state. Stuck says where the
+	// threads of the first such execution wait ("P1: mbarrier.try_wait r0, b").
+	Hangs int
+	Stuck []string
 	// ThinAir counts consistent executions whose values are not determined
 	// (a cycle of reads-from and data dependencies the model allows).
 	ThinAir int
@@ -50,6 +64,31 @@ type Result struct {
 	Elapsed time.Duration
 	// Err is set when the test could not be checked.
 	Err error
+}
+
+// FlagResult is a .flag or .undefined test of the model that consistent
+// executions raise.
+type FlagResult struct {
+	Name string
+	// Undefined is set for an .undefined test: the program's behaviour is
+	// undefined.
+	Undefined bool
+	// Executions counts the consistent executions that raise it.
+	Executions int
+	// Witness is the failed test on the first execution found raising it,
+	// and Execution that execution (a clone, safe to keep).
+	Witness   rules.CheckResult
+	Execution *execution.Execution
+}
+
+// Undefined reports whether an .undefined test is raised.
+func (r *Result) Undefined() bool {
+	for _, f := range r.Flags {
+		if f.Undefined {
+			return true
+		}
+	}
+	return false
 }
 
 // AssertionResult is the outcome of one assert/permit/check command.

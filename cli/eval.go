@@ -104,6 +104,20 @@ func Eval(cfg EvalConfig, stdout, stderr io.Writer) int {
 		if len(p.Checks()) > 0 {
 			fmt.Fprintf(stdout, "all %d checks hold\n", len(p.Checks()))
 		}
+		// Flags are read after the outputs: finding a choice of the orders
+		// that raises one may move the instance off the solution printed.
+		for _, f := range inst.RaisedFlags() {
+			mode := datalog.ModeFlag
+			for _, c := range p.Flags() {
+				if c.Name == f.Name {
+					mode = c.Mode
+				}
+			}
+			fmt.Fprintf(stdout, "%s %s raised: %s\n", mode, f.Name, explainFailure(inst, p, f))
+			if mode == datalog.ModeUndefined {
+				status = ExitMismatch
+			}
+		}
 	} else {
 		status = ExitMismatch
 		for _, f := range sol.Failures {

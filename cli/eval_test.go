@@ -64,3 +64,31 @@ func TestEvalOutputsAndErrors(t *testing.T) {
 	require.Equal(t, ExitError, Eval(EvalConfig{Program: bad, OutDir: "-"}, &out, &errs))
 	require.Contains(t, errs.String(), "bad.dl:2:9: unknown relation q")
 }
+
+// TestEvalFlags checks that raised .flag tests are reported without changing
+// the exit status, and raised .undefined tests make it 1.
+func TestEvalFlags(t *testing.T) {
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "f.dl")
+	require.NoError(t, os.WriteFile(prog, []byte(".decl e(a: symbol, b: symbol)\n.input e\n.flag cyc: acyclic(e)\n.undefined selfloop: irreflexive(e)\n"), 0o644))
+	tests := []struct {
+		facts  string
+		status int
+		want   []string
+	}{
+		{"a\tb\n", ExitOK, nil},
+		{"a\tb\nb\ta\n", ExitOK, []string{`flag cyc raised: "a" -e-> "b" -e-> "a"`}},
+		{"a\ta\n", ExitMismatch, []string{`flag cyc raised:`, `undefined selfloop raised:`}},
+	}
+	for _, tc := range tests {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "e.facts"), []byte(tc.facts), 0o644))
+		var out, errs bytes.Buffer
+		require.Equal(t, tc.status, Eval(EvalConfig{Program: prog, FactsDir: dir, OutDir: "-"}, &out, &errs), errs.String())
+		for _, w := range tc.want {
+			require.Contains(t, out.String(), w)
+		}
+		if tc.want == nil {
+			require.NotContains(t, out.String(), "raised")
+		}
+	}
+}

@@ -187,10 +187,38 @@ func (k CheckKind) String() string {
 	}
 }
 
-// Check is ".check name: kind(expr)": one axiom.
+// CheckMode says what a failing check means.
+type CheckMode int
+
+const (
+	// ModeAxiom is .check: an execution that fails it is inconsistent.
+	ModeAxiom CheckMode = iota
+	// ModeFlag is .flag: a consistent execution that fails it raises a
+	// flag (herd7's "flag ~empty e as name"); the execution stays
+	// consistent.
+	ModeFlag
+	// ModeUndefined is .undefined: a consistent execution that fails it
+	// makes the program's behaviour undefined (herd7's "undefined_unless").
+	ModeUndefined
+)
+
+func (m CheckMode) String() string {
+	switch m {
+	case ModeFlag:
+		return "flag"
+	case ModeUndefined:
+		return "undefined"
+	default:
+		return "check"
+	}
+}
+
+// Check is ".check name: kind(expr)": one axiom; or, with Mode set, a
+// ".flag" or ".undefined" test evaluated on consistent executions.
 type Check struct {
 	Name string
 	Kind CheckKind
+	Mode CheckMode
 	Expr Expr
 	Doc  string
 	Pos  source.Pos

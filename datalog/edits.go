@@ -55,7 +55,10 @@ func applyEdits(prog *Program, errs *source.List) (defs []*Def, rules []*Rule, c
 				errs.Add(e.Pos, ".recheck %s: the model has no check named %s (checks: %s)", e.Name, e.Name, checkNames(checks))
 				continue
 			}
-			checks[i] = e.Check
+			// A recheck replaces the test and keeps what failing it means.
+			c := *e.Check
+			c.Mode = checks[i].Mode
+			checks[i] = &c
 		case EditUncheck:
 			i := indexCheck(checks, e.Name)
 			if i < 0 {

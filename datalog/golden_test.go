@@ -89,7 +89,7 @@ func dumpModel(m *Model) string {
 		fmt.Fprintf(&b, "relation %s/%d %s%s\n", n, r.Arity, kinds[r.Kind], extra)
 	}
 	for _, c := range m.Checks {
-		fmt.Fprintf(&b, "check %s: %s(%s) tests %s\n", c.Name, c.Kind, ExprString(c.Expr), c.Rel)
+		fmt.Fprintf(&b, "%s %s: %s(%s) tests %s\n", c.Mode, c.Name, c.Kind, ExprString(c.Expr), c.Rel)
 	}
 	for _, o := range m.Orders {
 		fmt.Fprintf(&b, "order %s over %s\n", o.Name, o.Over)

@@ -169,8 +169,9 @@ func (p *parser) parseDirective() {
 		if ok && p.include != nil {
 			p.include(includeDirective{path: s.text, pos: s.pos})
 		}
-	case "check":
-		if c := p.parseCheckBody(t.pos, "check"); c != nil {
+	case "check", "flag", "undefined":
+		if c := p.parseCheckBody(t.pos, t.text); c != nil {
+			c.Mode = map[string]CheckMode{"check": ModeAxiom, "flag": ModeFlag, "undefined": ModeUndefined}[t.text]
 			p.prog.Checks = append(p.prog.Checks, c)
 		}
 	case "order":
@@ -189,7 +190,7 @@ func (p *parser) parseDirective() {
 		}
 	default:
 		p.doc = ""
-		p.errs.Add(t.pos, "unknown directive .%s: expected .decl, .input, .output, .printsize, .edges, .include, .check, .order, .redefine, .recheck or .uncheck", t.text)
+		p.errs.Add(t.pos, "unknown directive .%s: expected .decl, .input, .output, .printsize, .edges, .include, .check, .flag, .undefined, .order, .redefine, .recheck or .uncheck", t.text)
 	}
 }
 
@@ -245,7 +246,8 @@ func (p *parser) parseDecl(dir token) {
 	p.prog.Decls = append(p.prog.Decls, d)
 }
 
-// parseCheckBody parses "name: kind(expr)" after .check or .recheck.
+// parseCheckBody parses "name: kind(expr)" after .check, .flag, .undefined
+// or .recheck.
 func (p *parser) parseCheckBody(pos source.Pos, directive string) *Check {
 	doc := p.takeDoc()
 	name, ok := p.expect(tokIdent, "(the check's name) after ."+directive)

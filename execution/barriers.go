@@ -46,8 +46,11 @@ type barrierKey struct {
 // event indices. It returns nil when no grouping is consistent with the
 // runs (their blocked/passed statuses), and [][][]int{nil} when there are
 // no barriers.
-func barrierGroupings(t *litmus.Test, arrivals []barrierArrival) ([][][]int, error) {
+func barrierGroupings(t *litmus.Test, arrivals []barrierArrival, x *Execution) ([][][]int, error) {
 	if len(arrivals) == 0 {
+		if !groupingConsistent(nil, nil, x) {
+			return nil, nil
+		}
 		return [][][]int{nil}, nil
 	}
 	byKey := map[barrierKey][]barrierArrival{}
@@ -87,7 +90,7 @@ func barrierGroupings(t *litmus.Test, arrivals []barrierArrival) ([][][]int, err
 		for i, o := range options {
 			groups = append(groups, o[choice[i]]...)
 		}
-		if groupingConsistent(groups, arrivals) {
+		if groupingConsistent(groups, arrivals, x) {
 			out = append(out, groups)
 		}
 		i := 0
@@ -250,8 +253,10 @@ func sameThreadIn(as []barrierArrival, grp []int, a barrierArrival) bool {
 }
 
 // groupingConsistent checks that exactly the passed bar.sync arrivals are in
-// completed groups, and that the groups can complete in some order.
-func groupingConsistent(groups [][]int, arrivals []barrierArrival) bool {
+// completed groups, and that the groups and the completed cluster-barrier
+// phases of x can complete in some order: one must complete before another
+// when a thread waits for the first and then arrives at the second.
+func groupingConsistent(groups [][]int, arrivals []barrierArrival, x *Execution) bool {
 	groupOf := map[int]int{}
 	for gi, g := range groups {
 		for _, ev := range g {
@@ -264,20 +269,43 @@ func groupingConsistent(groups [][]int, arrivals []barrierArrival) bool {
 			return false
 		}
 	}
-	// Group g1 must complete before g2 when a thread waits at g1 and then
-	// arrives at g2.
-	succ := make([][]int, len(groups))
+	if len(groups)+len(x.ClusterPhases) < 2 {
+		return true
+	}
+	// Nodes: the barrier groups, then the cluster phases. member[ev] is the
+	// node an arrival joins; passes[ev] the node a passed wait waited for.
+	member, passes := map[int]int{}, map[int]int{}
 	for _, a := range arrivals {
-		g2, ok := groupOf[a.ev]
-		if !ok {
-			continue
-		}
-		for _, b := range arrivals {
-			if b.thread != a.thread || b.ev >= a.ev || !b.sync {
-				continue
+		if g, ok := groupOf[a.ev]; ok {
+			member[a.ev] = g
+			if a.sync {
+				passes[a.ev] = g
 			}
-			if g1, ok := groupOf[b.ev]; ok && g1 != g2 {
-				succ[g1] = append(succ[g1], g2)
+		}
+	}
+	for pi, ph := range x.ClusterPhases {
+		for _, ev := range ph.Arrives {
+			member[ev] = len(groups) + pi
+		}
+		for _, ev := range ph.Waits {
+			passes[ev] = len(groups) + pi
+		}
+	}
+	succ := make([][]int, len(groups)+len(x.ClusterPhases))
+	for t, r := range x.Runs {
+		base := x.ThreadStart[t]
+		var passed []int
+		for i := range r.Events {
+			ev := base + i
+			if to, ok := member[ev]; ok {
+				for _, from := range passed {
+					if from != to {
+						succ[from] = append(succ[from], to)
+					}
+				}
+			}
+			if n, ok := passes[ev]; ok {
+				passed = append(passed, n)
 			}
 		}
 	}

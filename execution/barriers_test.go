@@ -362,7 +362,7 @@ func TestBarrierGroupingsDirect(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := barrierGroupings(tc, c.arrivals)
+			got, err := barrierGroupings(tc, c.arrivals, &Execution{})
 			require.NoError(t, err)
 			assert.Equal(t, c.want, got)
 		})

@@ -23,6 +23,13 @@ type Execution struct {
 	RMW, Addr, Data, Ctrl [][2]int
 	// BarGroups lists the barrier arrivals that completed together.
 	BarGroups [][]int
+	// ClusterPhases lists the completed phases of the cluster barriers:
+	// the arrivals of each phase and the waits that returned with it.
+	ClusterPhases []ClusterPhase
+	// FinalPolls are the mbarrier waits of Spinning runs (global event
+	// indices): each reads the final state of its mbarrier, the end of the
+	// chain of its updates (see mbarrierChainsHold).
+	FinalPolls []int
 	// Combo identifies the combination of runs (index of each thread's run).
 	Combo []int
 	// Undetermined is set when reads-from and data dependencies form a
@@ -44,6 +51,8 @@ func (x *Execution) Clone() *Execution {
 	c.Data = append([][2]int(nil), x.Data...)
 	c.Ctrl = append([][2]int(nil), x.Ctrl...)
 	c.BarGroups = append([][]int(nil), x.BarGroups...)
+	c.ClusterPhases = append([]ClusterPhase(nil), x.ClusterPhases...)
+	c.FinalPolls = append([]int(nil), x.FinalPolls...)
 	c.Combo = append([]int(nil), x.Combo...)
 	c.known = append([]bool(nil), x.known...)
 	return &c
@@ -51,6 +60,17 @@ func (x *Execution) Clone() *Execution {
 
 // Blocked reports whether thread t's run ends blocked at a barrier.
 func (x *Execution) Blocked(t int) bool { return x.Runs[t].Status == Blocked }
+
+// Hung reports whether some thread waits forever: blocked at a barrier or
+// spinning on an mbarrier phase that never completes.
+func (x *Execution) Hung() bool {
+	for _, r := range x.Runs {
+		if r.Status != Finished {
+			return true
+		}
+	}
+	return false
+}
 
 // Label describes event i for people.
 func (x *Execution) Label(i int) string { return x.Events[i].Label(x.Test, x.Layout) }
@@ -129,6 +149,11 @@ type comboSearch struct {
 	x       *Execution
 	reads   []int
 	choices [][]int
+	// updates marks the reads of mbarrier updates, which read from
+	// distinct writes (see mbarrierChainsHold); takenBy[w] is the update
+	// read that reads write w, or -1.
+	updates []bool
+	takenBy []int
 	owner   []int // thread of each event (-1 for initial writes)
 	st      *Stats
 	max     int
@@ -143,7 +168,8 @@ func (a *Analysis) enumerateCombo(x *Execution, st *Stats, maxCandidates int, yi
 	l := a.Layout
 	x.Events = x.Events[:0]
 	for loc, info := range l.Locs {
-		x.Events = append(x.Events, Event{Kind: KindWrite, Thread: -1, Addr: info.Root, Loc: loc, Value: Int(info.Init), Sym: constSym(Int(info.Init))})
+		v := info.InitValue()
+		x.Events = append(x.Events, Event{Kind: KindWrite, Thread: -1, Addr: info.Root, Loc: loc, Value: v, Sym: constSym(v)})
 	}
 	x.RMW, x.Addr, x.Data, x.Ctrl = x.RMW[:0], x.Addr[:0], x.Data[:0], x.Ctrl[:0]
 	owner := make([]int, len(l.Locs))
@@ -174,11 +200,18 @@ func (a *Analysis) enumerateCombo(x *Execution, st *Stats, maxCandidates int, yi
 	for i := range x.Events {
 		x.known = append(x.known, x.Events[i].Thread < 0)
 	}
-	s := &comboSearch{a: a, x: x, owner: owner, st: st, max: maxCandidates, yield: yield}
+	s := &comboSearch{a: a, x: x, owner: owner, st: st, max: maxCandidates, yield: yield, takenBy: resize(nil, n, -1)}
+	x.FinalPolls = x.FinalPolls[:0]
+	for t, r := range x.Runs {
+		for _, p := range r.Polls {
+			x.FinalPolls = append(x.FinalPolls, x.ThreadStart[t]+p)
+		}
+	}
 	for i, ev := range x.Events {
 		if ev.Kind != KindRead {
 			continue
 		}
+		s.updates = append(s.updates, ev.isMBarUpdate())
 		var ws []int
 		for j, w := range x.Events {
 			if w.Kind == KindWrite && w.Loc == ev.Loc {
@@ -215,10 +248,20 @@ func (s *comboSearch) search(k int) {
 		return
 	}
 	r := s.reads[k]
+	upd := s.updates[k]
 	for _, w := range s.choices[k] {
+		if upd && s.takenBy[w] >= 0 {
+			continue
+		}
 		x.RF[r] = w
+		if upd {
+			s.takenBy[w] = r
+		}
 		if s.propagate() && s.constraintsHold(false) {
 			s.search(k + 1)
+		}
+		if upd {
+			s.takenBy[w] = -1
 		}
 		s.forgetValues()
 		if s.stop {
@@ -317,14 +360,19 @@ func (s *comboSearch) leaf() {
 			}
 		}
 	}
-	if s.stop {
+	if s.stop || !s.mbarrierChainsHold() {
 		return
 	}
 	arrivals, ok := s.arrivals()
 	if !ok {
 		return
 	}
-	groupings, err := barrierGroupings(s.a.Test, arrivals)
+	phases, ok := clusterPhases(s.a.Test, x)
+	if !ok {
+		return
+	}
+	x.ClusterPhases = phases
+	groupings, err := barrierGroupings(s.a.Test, arrivals, x)
 	if err != nil {
 		s.err, s.stop = err, true
 		return
@@ -357,7 +405,7 @@ func (s *comboSearch) arrivals() ([]barrierArrival, bool) {
 		look := x.readValue(t)
 		for i := range r.Events {
 			ev := &x.Events[base+i]
-			if ev.Kind != KindBarrier {
+			if ev.Kind != KindBarrier || ev.Instr.Op == litmus.OpClusterBarrier {
 				continue
 			}
 			vals := [3]int64{0, 0, -1}

@@ -19,11 +19,42 @@ const (
 	KindFence
 	// KindProxyFence is a proxy fence.
 	KindProxyFence
-	// KindBarrier is a barrier arrival (bar.sync or bar.arrive).
+	// KindBarrier is a barrier arrival (bar.sync or bar.arrive), or a
+	// barrier.cluster arrive or wait.
 	KindBarrier
+	// KindIssue is the issue of an asynchronous instruction: the point in
+	// program order where the thread starts operations it does not wait
+	// for.
+	KindIssue
+	// KindControl is an instruction that groups or waits for asynchronous
+	// operations: commit_group, wait_group, wait_all, wgmma.fence.
+	KindControl
 )
 
-var kindNames = [...]string{"R", "W", "F", "PF", "B"}
+var kindNames = [...]string{"R", "W", "F", "PF", "B", "I", "C"}
+
+// Role says which part of its instruction an event performs, where an
+// instruction makes events of different kinds (asynchronous copies and
+// their completion).
+type Role int
+
+const (
+	// RoleMain is the event, or the read or write, of an instruction.
+	RoleMain Role = iota
+	// RoleCopy is a memory operation an asynchronous copy or wgmma performs.
+	RoleCopy
+	// RoleProxyFence is the implicit generic-async proxy fence that follows
+	// the completion of a bulk copy.
+	RoleProxyFence
+	// RoleCompleteTx is a bulk copy's complete-tx on its mbarrier.
+	RoleCompleteTx
+	// RoleAsyncArrive is the asynchronous arrive-on of
+	// cp.async.mbarrier.arrive.
+	RoleAsyncArrive
+	// RolePendingInc is the increment of the pending count that
+	// cp.async.mbarrier.arrive performs without .noinc.
+	RolePendingInc
+)
 
 func (k EventKind) String() string { return kindNames[k] }
 
@@ -32,6 +63,17 @@ type Event struct {
 	Kind   EventKind
 	Thread int           // -1 for initial writes
 	Instr  *litmus.Instr // nil for initial writes
+	// Async marks an operation performed asynchronously to its thread:
+	// it is in no program order (8.9.1.1).
+	Async bool
+	Role  Role
+	// Sem, Scope and Proxy are the event's memory order, scope and proxy:
+	// those of its instruction, except where an instruction's events
+	// differ (a bulk copy's complete-tx is .release.cluster, its copy weak
+	// and in the async proxy).
+	Sem   litmus.Sem
+	Scope litmus.Scope
+	Proxy litmus.Proxy
 	// Step numbers the instruction instances a run executes, from 0; two
 	// events of one atom share it.
 	Step int
@@ -50,11 +92,23 @@ type Event struct {
 	BarSync                           bool
 }
 
+// newEvent returns an event of kind k of thread th for instruction in, with
+// the instruction's memory order, scope and proxy.
+func newEvent(k EventKind, th int, in *litmus.Instr) Event {
+	return Event{Kind: k, Thread: th, Instr: in, Sem: in.Sem, Scope: in.Scope, Proxy: in.Proxy}
+}
+
+// IsMemory reports whether e reads or writes memory.
+func (e *Event) IsMemory() bool { return e.Kind == KindRead || e.Kind == KindWrite }
+
 // IsInit reports whether e is an initial write.
 func (e *Event) IsInit() bool { return e.Thread < 0 }
 
 // Label describes the event for people: the thread and the instruction,
-// with the value read or written, e.g. "P1:ld.acquire.gpu r1, y =1".
+// with the value read or written, e.g. "P1:ld.acquire.gpu r1, y =1". The
+// events of an instruction that makes several (an atom, an mbarrier update,
+// an asynchronous copy) say which part they are, e.g.
+// "P0:cp.async.ca.shared.global y, x [read x =1]".
 func (e *Event) Label(t *litmus.Test, l *Layout) string {
 	names := l.AddrNames()
 	if e.IsInit() {
@@ -62,6 +116,9 @@ func (e *Event) Label(t *litmus.Test, l *Layout) string {
 	}
 	th := t.Threads[e.Thread].Name
 	text := strings.TrimSpace(e.Instr.Text)
+	if part := e.part(l); part != "" {
+		return fmt.Sprintf("%s:%s [%s]", th, text, part)
+	}
 	switch e.Kind {
 	case KindRead:
 		if e.Instr.Op == litmus.OpAtom || e.Instr.Op == litmus.OpRed {
@@ -75,4 +132,41 @@ func (e *Event) Label(t *litmus.Test, l *Layout) string {
 		return fmt.Sprintf("%s:%s", th, text)
 	}
 	return fmt.Sprintf("%s:%s", th, text)
+}
+
+// part names the part of a multi-event instruction an event performs, or
+// "" for the events of simple instructions.
+func (e *Event) part(l *Layout) string {
+	names := l.AddrNames()
+	where := func() string { return l.Locs[e.Loc].Name }
+	val := e.Value.format(names)
+	switch {
+	case e.Kind == KindIssue:
+		return "issue"
+	case e.Kind == KindProxyFence && e.Role == RoleProxyFence:
+		return "implicit proxy fence"
+	case !e.IsMemory():
+		return ""
+	case e.Role == RoleCompleteTx:
+		return rmwPart("complete-tx", e, where(), val)
+	case e.Role == RoleAsyncArrive:
+		return rmwPart("arrive-on", e, where(), val)
+	case e.Role == RolePendingInc:
+		return rmwPart("pending+1", e, where(), val)
+	case e.Instr.Op == litmus.OpMBarrier && e.Instr.MBarOp != litmus.MBarInit && !e.Instr.MBarOp.IsWait():
+		return rmwPart(e.Instr.MBarOp.String(), e, where(), val)
+	case e.Role == RoleCopy && e.Kind == KindRead:
+		return "read " + where() + " =" + val
+	case e.Role == RoleCopy:
+		return "write " + where() + " =" + val
+	}
+	return ""
+}
+
+// rmwPart names the read or write of an update.
+func rmwPart(what string, e *Event, where, val string) string {
+	if e.Kind == KindRead {
+		return fmt.Sprintf("%s %s: reads %s", what, where, val)
+	}
+	return fmt.Sprintf("%s %s: writes %s", what, where, val)
 }

@@ -35,6 +35,9 @@ type AddrInfo struct {
 	Root    int // index of the plain declaration this address resolves to
 	Generic int // index of the generic address (itself for generic addresses)
 	Init    int64
+	// MBarrier is the expected arrival count of an mbarrier object, 0 for
+	// other addresses.
+	MBarrier int64
 }
 
 // LocInfo describes one physical location.
@@ -43,6 +46,20 @@ type LocInfo struct {
 	CTA  int // the CTA owning it for shared memory, -1 for global memory
 	Init int64
 	Name string // "x", or "x@cta1" for per-CTA shared locations
+	// Space is the state space of the location.
+	Space litmus.Space
+	// MBarrier is the expected arrival count of an mbarrier object, 0 for
+	// other locations.
+	MBarrier int64
+}
+
+// InitValue is the value the initial write W0 gives the location: its
+// declared value, or the initial state of an mbarrier object.
+func (li LocInfo) InitValue() Value {
+	if li.MBarrier > 0 {
+		return mbarUpdate("init", Int(li.MBarrier), Value{}, Value{})
+	}
+	return Int(li.Init)
 }
 
 // NewLayout resolves the test's addresses, reporting alias cycles and
@@ -56,7 +73,7 @@ func NewLayout(t *litmus.Test) (*Layout, error) {
 			continue
 		}
 		l.byName[a.Name] = i
-		l.Addrs = append(l.Addrs, AddrInfo{Name: a.Name, Kind: a.Kind, Space: a.Space, Root: -1, Generic: -1, Init: a.Init})
+		l.Addrs = append(l.Addrs, AddrInfo{Name: a.Name, Kind: a.Kind, Space: a.Space, Root: -1, Generic: -1, Init: a.Init, MBarrier: a.MBarrier})
 		l.names = append(l.names, a.Name)
 	}
 	if errs.HasErrors() {
@@ -71,6 +88,7 @@ func NewLayout(t *litmus.Test) (*Layout, error) {
 		l.Addrs[i].Root = root
 		l.Addrs[i].Space = l.Addrs[root].Space
 		l.Addrs[i].Init = l.Addrs[root].Init
+		l.Addrs[i].MBarrier = l.Addrs[root].MBarrier
 	}
 	if errs.HasErrors() {
 		return nil, errs
@@ -109,12 +127,12 @@ func NewLayout(t *litmus.Test) (*Layout, error) {
 	rootLoc := map[[2]int]int{}
 	for i, a := range l.Addrs {
 		l.locOf[i] = map[int]int{}
-		if a.Space == litmus.SpaceGlobal {
+		if !a.Space.PerCTA() {
 			key := [2]int{a.Root, -1}
 			loc, ok := rootLoc[key]
 			if !ok {
 				loc = len(l.Locs)
-				l.Locs = append(l.Locs, LocInfo{Root: a.Root, CTA: -1, Init: a.Init, Name: l.Addrs[a.Root].Name})
+				l.Locs = append(l.Locs, LocInfo{Root: a.Root, CTA: -1, Init: a.Init, Name: l.Addrs[a.Root].Name, Space: a.Space, MBarrier: a.MBarrier})
 				rootLoc[key] = loc
 			}
 			l.locOf[i][-1] = loc
@@ -129,7 +147,7 @@ func NewLayout(t *litmus.Test) (*Layout, error) {
 				if len(ctas) > 1 {
 					name = fmt.Sprintf("%s@gpu%d.cta%d", name, cta>>20, cta&(1<<20-1))
 				}
-				l.Locs = append(l.Locs, LocInfo{Root: a.Root, CTA: cta, Init: a.Init, Name: name})
+				l.Locs = append(l.Locs, LocInfo{Root: a.Root, CTA: cta, Init: a.Init, Name: name, Space: a.Space, MBarrier: a.MBarrier})
 				rootLoc[key] = loc
 			}
 			l.locOf[i][cta] = loc
@@ -165,10 +183,19 @@ func (l *Layout) Addr(name string) (int, bool) {
 
 // Loc returns the physical location an address denotes for a thread in cta.
 func (l *Layout) Loc(addr, cta int) int {
+	loc, _ := l.LocOf(addr, cta)
+	return loc
+}
+
+// LocOf returns the physical location an address denotes in CTA cta (a
+// CTAKey); ok is false for a per-CTA address in a CTA that has no thread
+// in the test, whose memory is not modelled.
+func (l *Layout) LocOf(addr, cta int) (int, bool) {
 	if loc, ok := l.locOf[addr][-1]; ok {
-		return loc
+		return loc, true
 	}
-	return l.locOf[addr][cta]
+	loc, ok := l.locOf[addr][cta]
+	return loc, ok
 }
 
 // AddrNames lists the address names by index (for printing address values).
@@ -189,4 +216,7 @@ func sortedKeys(m map[int]bool) []int {
 
 // CTAKey identifies a thread's CTA across GPUs: CTA numbers restart on
 // every GPU.
-func CTAKey(th *litmus.Thread) int { return th.GPU<<20 | th.CTA }
+func CTAKey(th *litmus.Thread) int { return ctaKeyOf(th.GPU, th.CTA) }
+
+// ctaKeyOf is the CTA key of CTA cta of GPU gpu.
+func ctaKeyOf(gpu, cta int) int { return gpu<<20 | cta }

@@ -16,18 +16,15 @@ func liveRegisters(th *litmus.Thread) []map[string]bool {
 		if in.Op == litmus.OpLabel {
 			labels[in.Label] = i
 		}
-		for _, o := range []litmus.Operand{in.Src, in.Src2, in.A, in.B, in.Addr, in.Instance, in.BarID, in.Count} {
+		for _, o := range in.ReadOperands() {
 			if o.Kind == litmus.OperandReg {
 				uses[i] = append(uses[i], o.Reg)
 				all[o.Reg] = true
 			}
 		}
-		switch in.Op {
-		case litmus.OpLoad, litmus.OpAtom, litmus.OpMov, litmus.OpArith:
-			if in.Dst != "" {
-				defs[i] = in.Dst
-				all[in.Dst] = true
-			}
+		if d := in.WrittenReg(); d != "" {
+			defs[i] = d
+			all[d] = true
 		}
 	}
 	succ := func(i int) []int {

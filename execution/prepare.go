@@ -80,34 +80,47 @@ func Prepare(t *litmus.Test, opts Options) (*Analysis, error) {
 }
 
 // storedAddresses lists the addresses the program uses as values (in
-// register initialisations, moves and stores): the only addresses a
+// register initialisations, moves, stores and mapa): the only addresses a
 // register loaded from memory can hold.
-func storedAddresses(t *litmus.Test, l *Layout) []int {
-	seen := map[int]bool{}
-	add := func(name string) {
+func storedAddresses(t *litmus.Test, l *Layout) []Value {
+	seen := map[Value]bool{}
+	var out []Value
+	add := func(v Value) {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	addName := func(name string) {
 		if a, ok := l.Addr(name); ok {
-			seen[a] = true
+			add(AddrValue(a))
 		}
 	}
 	for _, ri := range t.RegInits {
 		if ri.Addr != "" {
-			add(ri.Addr)
+			addName(ri.Addr)
 		}
 	}
 	for _, th := range t.Threads {
 		for _, in := range th.Instrs {
 			for _, o := range []litmus.Operand{in.Src, in.Src2, in.A, in.B} {
 				if o.Kind == litmus.OperandAddr {
-					add(o.Addr)
+					addName(o.Addr)
+				}
+			}
+			if in.Op == litmus.OpMapa && in.A.Kind == litmus.OperandAddr && in.B.Kind == litmus.OperandImm {
+				if a, ok := l.Addr(in.A.Addr); ok {
+					add(RemoteAddrValue(a, ctaKeyOf(th.GPU, int(in.B.Imm))))
 				}
 			}
 		}
 	}
-	var out []int
-	for a := range seen {
-		out = append(out, a)
-	}
-	sort.Ints(out)
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].N != out[j].N {
+			return out[i].N < out[j].N
+		}
+		return out[i].Remote < out[j].Remote
+	})
 	return out
 }
 

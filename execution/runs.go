@@ -11,9 +11,14 @@ type RunStatus int
 const (
 	// Finished runs executed their last instruction.
 	Finished RunStatus = iota
-	// Blocked runs wait forever at their last event, a bar.sync whose
-	// barrier never completes.
+	// Blocked runs wait forever at their last event, a bar.sync or
+	// barrier.cluster.wait whose barrier never completes.
 	Blocked
+	// Spinning runs poll an mbarrier forever: they end with an iteration of
+	// a spin loop whose mbarrier waits (Run.Polls) see the phase incomplete
+	// even when they read the object's final state (docs/model.md,
+	// "Hangs").
+	Spinning
 )
 
 // Constraint is a condition a run assumes about the values its reads
@@ -41,6 +46,9 @@ type Run struct {
 	// Events: address, data and control dependencies, and the read and
 	// write of each atom/red.
 	Addr, Data, Ctrl, RMW [][2]int
+	// Polls are, for a Spinning run, the mbarrier waits of its last loop
+	// iteration: they must read the final state of their mbarrier.
+	Polls []int
 }
 
 // explorer enumerates the runs of one thread.
@@ -51,7 +59,7 @@ type explorer struct {
 	unroll int
 	labels map[string]int
 	// addrValues are the addresses a register loaded from memory may hold.
-	addrValues []int
+	addrValues []Value
 	emit       func(*Run) error
 	cut        int
 	maxSteps   int
@@ -65,6 +73,12 @@ type explorer struct {
 	// noAddrAt is the first such access.
 	noAddr   int
 	noAddrAt *litmus.Instr
+	// copied marks the roots of the addresses asynchronous copies and
+	// wgmma access (all of them when one is reached through a register):
+	// a spin-loop iteration reading one is never left out, so that the
+	// model sees its race with a copy.
+	copied    map[int]bool
+	copiedAll bool
 }
 
 // state is a run in progress.
@@ -121,9 +135,23 @@ func errAt(pos source.Pos, format string, args ...any) error {
 	return l
 }
 
-func newExplorer(t *litmus.Test, th *litmus.Thread, l *Layout, unroll int, addrValues []int) *explorer {
+func newExplorer(t *litmus.Test, th *litmus.Thread, l *Layout, unroll int, addrValues []Value) *explorer {
 	e := &explorer{t: t, th: th, layout: l, unroll: unroll, labels: map[string]int{}, maxSteps: 100000, addrValues: addrValues,
-		live: liveRegisters(th)}
+		live: liveRegisters(th), copied: map[int]bool{}}
+	for _, other := range t.Threads {
+		for _, in := range other.Instrs {
+			if in.Op != litmus.OpCopy && in.Op != litmus.OpWgmma {
+				continue
+			}
+			for _, o := range []litmus.Operand{in.Addr, in.Mem2} {
+				if o.Kind == litmus.OperandReg {
+					e.copiedAll = true
+				} else if a, ok := l.Addr(o.Addr); ok {
+					e.copied[l.Addrs[a].Root] = true
+				}
+			}
+		}
+	}
 	for i, in := range th.Instrs {
 		if in.Op == litmus.OpLabel {
 			e.labels[in.Label] = i
@@ -190,8 +218,13 @@ func deps(kind *[][2]int, from []int, to int) {
 
 // finish emits the run that ends in state s.
 func (e *explorer) finish(s *state, status RunStatus) error {
-	return e.emit(&Run{Thread: e.th.Index, Events: s.events, Status: status, Regs: s.regs,
-		Constraints: s.constraints, Addr: s.addr, Data: s.data, Ctrl: s.ctrl, RMW: s.rmw})
+	return e.emit(e.run(s, status))
+}
+
+// run returns the run that ends in state s.
+func (e *explorer) run(s *state, status RunStatus) *Run {
+	return &Run{Thread: e.th.Index, Events: s.events, Status: status, Regs: s.regs,
+		Constraints: s.constraints, Addr: s.addr, Data: s.data, Ctrl: s.ctrl, RMW: s.rmw}
 }
 
 // branch continues the exploration in both directions of a condition that
@@ -262,19 +295,19 @@ func (e *explorer) explore(s *state) error {
 				return e.explore(c)
 			})
 		case litmus.OpLoad, litmus.OpStore, litmus.OpAtom, litmus.OpRed:
-			return e.withAddress(s, in, func(c *state, a int, ataint []int) error {
-				return e.memory(c, in, a, ataint)
+			return e.withAddress(s, in, in.Addr, func(c *state, pl place, ataint []int) error {
+				return e.memory(c, in, pl, ataint)
 			})
-		case litmus.OpFence:
-			s.addEvent(Event{Kind: KindFence, Thread: e.th.Index, Instr: in})
+		case litmus.OpFence, litmus.OpMBarInitFence:
+			s.addEvent(newEvent(KindFence, e.th.Index, in))
 			s.pc++
 		case litmus.OpProxyFence:
-			s.addEvent(Event{Kind: KindProxyFence, Thread: e.th.Index, Instr: in})
+			s.addEvent(newEvent(KindProxyFence, e.th.Index, in))
 			s.pc++
 		case litmus.OpBarrier:
 			return e.barrier(s, in)
 		default:
-			return errAt(in.Pos, "instruction %q cannot be executed", in.Text)
+			return e.asyncInstr(s, in)
 		}
 	}
 }
@@ -297,6 +330,14 @@ func (e *explorer) jump(s *state, in *litmus.Instr) error {
 		if e.spinReduction && e.failedSpin(s, target) {
 			e.spins++
 			s.pc = -1
+			if polls := e.mbarrierPolls(s, target); len(polls) > 0 {
+				// The loop may spin forever if the phase never completes:
+				// that run is a hang, kept when the polls see the final
+				// state of their mbarriers still incomplete.
+				r := e.run(s, Spinning)
+				r.Polls = polls
+				return e.emit(r)
+			}
 			return nil
 		}
 		s.backJumps++
@@ -310,24 +351,29 @@ func (e *explorer) jump(s *state, in *litmus.Instr) error {
 	return nil
 }
 
-// withAddress resolves the memory operand of an access. An address held in
+// place is where a memory operand points: an address and the CTA (a
+// CTAKey) whose copy of it the access reaches.
+type place struct{ addr, cta int }
+
+// withAddress resolves a memory operand of an access. An address held in
 // a register that came from memory is unknown until reads-from is chosen,
 // so the run branches over every address value the program can store.
-func (e *explorer) withAddress(s *state, in *litmus.Instr, then func(*state, int, []int) error) error {
-	switch in.Addr.Kind {
+func (e *explorer) withAddress(s *state, in *litmus.Instr, op litmus.Operand, then func(*state, place, []int) error) error {
+	own := CTAKey(e.th)
+	switch op.Kind {
 	case litmus.OperandAddr:
-		a, ok := e.layout.Addr(in.Addr.Addr)
+		a, ok := e.layout.Addr(op.Addr)
 		if !ok {
-			return errAt(in.Addr.Pos, "unknown address %s", in.Addr.Addr)
+			return errAt(op.Pos, "unknown address %s", op.Addr)
 		}
-		return then(s, a, nil)
+		return then(s, place{a, own}, nil)
 	case litmus.OperandReg:
-		v := e.operand(s, in.Addr)
+		v := e.operand(s, op)
 		if v.IsConst() {
 			if !v.val.IsAddr {
-				return errAt(in.Pos, "register %s holds %d, not an address, in %q", in.Addr.Reg, v.val.N, in.Text)
+				return errAt(in.Pos, "register %s holds %s, not an address, in %q", op.Reg, v.val.format(e.layout.AddrNames()), in.Text)
 			}
-			return then(s, int(v.val.N), nil)
+			return then(s, e.placeOf(v.val), nil)
 		}
 		taint := v.reads(nil)
 		if len(e.addrValues) == 0 {
@@ -338,8 +384,8 @@ func (e *explorer) withAddress(s *state, in *litmus.Instr, then func(*state, int
 		}
 		for _, a := range e.addrValues {
 			c := s.clone()
-			c.constraints = append(c.constraints, Constraint{Cond: &Sym{kind: symCmp, op: "eq", a: v, b: constSym(AddrValue(a))}, Want: true, Pos: in.Pos})
-			if err := then(c, a, taint); err != nil {
+			c.constraints = append(c.constraints, Constraint{Cond: &Sym{kind: symCmp, op: "eq", a: v, b: constSym(a)}, Want: true, Pos: in.Pos})
+			if err := then(c, e.placeOf(a), taint); err != nil {
 				return err
 			}
 		}
@@ -348,20 +394,34 @@ func (e *explorer) withAddress(s *state, in *litmus.Instr, then func(*state, int
 	return errAt(in.Pos, "instruction %q has no memory operand", in.Text)
 }
 
-// memory executes a load, store, atom or red on address a.
-func (e *explorer) memory(s *state, in *litmus.Instr, a int, ataint []int) error {
-	loc := e.layout.Loc(a, CTAKey(e.th))
-	th := e.th.Index
+// memEvent returns a memory event of instruction in at place pl, writing
+// sym (nil for reads).
+func (e *explorer) memEvent(k EventKind, in *litmus.Instr, pl place, sym *Sym) Event {
+	ev := newEvent(k, e.th.Index, in)
+	ev.Addr, ev.Loc, ev.Sym = pl.addr, e.layout.Loc(pl.addr, pl.cta), sym
+	return ev
+}
+
+// placeOf returns where an address value points for this thread.
+func (e *explorer) placeOf(v Value) place {
+	if v.Remote > 0 {
+		return place{int(v.N), v.Remote - 1}
+	}
+	return place{int(v.N), CTAKey(e.th)}
+}
+
+// memory executes a load, store, atom or red at place pl.
+func (e *explorer) memory(s *state, in *litmus.Instr, pl place, ataint []int) error {
 	switch in.Op {
 	case litmus.OpStore:
 		v := e.operand(s, in.Src)
-		w := s.addEvent(Event{Kind: KindWrite, Thread: th, Instr: in, Addr: a, Loc: loc, Sym: v})
+		w := s.addEvent(e.memEvent(KindWrite, in, pl, v))
 		deps(&s.addr, ataint, w)
 		deps(&s.data, v.reads(nil), w)
 		s.pc++
 		return e.explore(s)
 	case litmus.OpLoad:
-		r := s.addEvent(Event{Kind: KindRead, Thread: th, Instr: in, Addr: a, Loc: loc})
+		r := s.addEvent(e.memEvent(KindRead, in, pl, nil))
 		deps(&s.addr, ataint, r)
 		val := &Sym{kind: symRead, read: r}
 		if in.Filter != nil {
@@ -374,7 +434,7 @@ func (e *explorer) memory(s *state, in *litmus.Instr, a int, ataint []int) error
 		return e.explore(s)
 	}
 	// atom and red: read, then (unless a cas fails) write.
-	r := s.addEvent(Event{Kind: KindRead, Thread: th, Instr: in, Addr: a, Loc: loc})
+	r := s.addEvent(e.memEvent(KindRead, in, pl, nil))
 	deps(&s.addr, ataint, r)
 	old := &Sym{kind: symRead, read: r}
 	if in.Op == litmus.OpAtom && in.Dst != "" {
@@ -383,11 +443,7 @@ func (e *explorer) memory(s *state, in *litmus.Instr, a int, ataint []int) error
 	op1, op2 := e.operand(s, in.Src), e.operand(s, in.Src2)
 	write := func(c *state) error {
 		nv := &Sym{kind: symAtom, op: in.AtomOp, a: old, b: op1, c: op2, instr: in.Text}
-		w := len(c.events)
-		c.events = append(c.events, Event{Kind: KindWrite, Thread: th, Instr: in, Addr: a, Loc: loc, Sym: nv, Step: c.steps})
-		for _, cr := range c.ctrlTaint {
-			c.ctrl = append(c.ctrl, [2]int{cr, w})
-		}
+		w := c.addEvent(e.memEvent(KindWrite, in, pl, nv))
 		deps(&c.addr, ataint, w)
 		var operands []int
 		if op1 != nil {
@@ -416,8 +472,9 @@ func (e *explorer) memory(s *state, in *litmus.Instr, a int, ataint []int) error
 // barrier records an arrival; a bar.sync either completes (the thread goes
 // on) or never does (the run ends blocked there).
 func (e *explorer) barrier(s *state, in *litmus.Instr) error {
-	ev := Event{Kind: KindBarrier, Thread: e.th.Index, Instr: in, BarSync: in.BarKind == litmus.BarSync,
-		BarInstSym: e.operand(s, in.Instance), BarIDSym: e.operand(s, in.BarID)}
+	ev := newEvent(KindBarrier, e.th.Index, in)
+	ev.BarSync = in.BarKind == litmus.BarSync
+	ev.BarInstSym, ev.BarIDSym = e.operand(s, in.Instance), e.operand(s, in.BarID)
 	if ev.BarInstSym == nil {
 		ev.BarInstSym = constSym(Int(0))
 	}
@@ -457,6 +514,19 @@ func union(a, b []int) []int {
 	return out
 }
 
+// mbarrierPolls lists the mbarrier waits of the iteration from the last
+// visit of the loop head target to now (indices into s.events).
+func (e *explorer) mbarrierPolls(s *state, target int) []int {
+	var out []int
+	for i := s.marks[target][0]; i < len(s.events); i++ {
+		ev := &s.events[i]
+		if ev.Kind == KindRead && ev.Instr.Op == litmus.OpMBarrier && ev.Instr.MBarOp.IsWait() {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
 // failedSpin reports whether the iteration from the last visit of the loop
 // head target to now has no effect that outlives it.
 func (e *explorer) failedSpin(s *state, target int) bool {
@@ -465,7 +535,12 @@ func (e *explorer) failedSpin(s *state, target int) bool {
 		return false
 	}
 	for _, ev := range s.events[m[0]:] {
-		if ev.Kind == KindWrite || ev.Kind == KindBarrier {
+		// Writes, barriers and asynchronous operations have effects that
+		// outlive the iteration.
+		if ev.Kind == KindWrite || ev.Kind == KindBarrier || ev.Kind == KindIssue || ev.Async {
+			return false
+		}
+		if ev.Kind == KindRead && (e.copiedAll || e.copied[e.layout.Addrs[ev.Addr].Root]) {
 			return false
 		}
 	}

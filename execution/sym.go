@@ -11,6 +11,8 @@ const (
 	symArith                // a register operation on two values
 	symAtom                 // the value an atom or red writes from the value it read
 	symCmp                  // 1 when two values are equal ("eq") or differ ("ne"), else 0
+	symMBar                 // the state an mbarrier update writes (see mbarrier.go)
+	symWait                 // 1 when an mbarrier wait sees its phase complete, else 0
 )
 
 // Sym is a value as a thread computes it: known constants, or expressions
@@ -92,6 +94,10 @@ func (s *Sym) eval(readVal func(int) (Value, bool)) (Value, bool, error) {
 		}
 	}
 	switch s.kind {
+	case symMBar:
+		return mbarUpdate(s.op, a, b, c), true, nil
+	case symWait:
+		return mbarWaitDone(a, b, s.op == "parity"), true, nil
 	case symArith:
 		v, err := arithValue(s.op, a, b)
 		return v, err == nil, err
@@ -112,6 +118,9 @@ func (s *Sym) eval(readVal func(int) (Value, bool)) (Value, bool, error) {
 func arithValue(op string, a, b Value) (Value, error) {
 	if a.IsAddr || b.IsAddr {
 		return Value{}, fmt.Errorf("%s on an address is not supported", op)
+	}
+	if a.IsMBar || b.IsMBar {
+		return Value{}, fmt.Errorf("%s on the state of an mbarrier object is not supported", op)
 	}
 	switch op {
 	case "add":
@@ -141,6 +150,9 @@ func atomValue(op string, old, a, b Value, hasOperand bool) (Value, error) {
 	}
 	if old.IsAddr || a.IsAddr {
 		return Value{}, fmt.Errorf("atom.%s on an address is not supported", op)
+	}
+	if old.IsMBar || a.IsMBar {
+		return Value{}, fmt.Errorf("atom.%s on the state of an mbarrier object is not supported", op)
 	}
 	switch op {
 	case "add":

@@ -52,15 +52,26 @@ func DOT(x *execution.Execution, inst *rules.Instance, opts Options) (string, er
 		if th.Cluster != th.CTA {
 			label = fmt.Sprintf("%s (cta %d, cluster %d, gpu %d)", th.Name, th.CTA, th.Cluster, th.GPU)
 		}
-		if x.Blocked(t) {
-			label += " — blocked at a barrier"
+		if note := stuckNote(x, t); note != "" {
+			label += " — " + note
 		}
 		fmt.Fprintf(&b, "  subgraph cluster_t%d {\n    label=%s;\n", t, quote(label))
-		start := x.ThreadStart[t]
-		for i := range x.Runs[t].Events {
-			e := start + i
+		lanes := lanesOf(x, t)
+		node := func(e int, indent string) {
 			text := strings.TrimPrefix(x.Label(e), th.Name+":")
-			fmt.Fprintf(&b, "    e%d [label=%s];\n", e, quote(fmt.Sprintf("e%d: %s", e, text)))
+			fmt.Fprintf(&b, "%se%d [label=%s];\n", indent, e, quote(fmt.Sprintf("e%d: %s", e, text)))
+		}
+		for _, e := range lanes.sync {
+			node(e, "    ")
+		}
+		if len(lanes.async) > 0 {
+			// Asynchronous operations are in no program order (8.9.1.1):
+			// they are drawn apart, dashed.
+			fmt.Fprintf(&b, "    subgraph cluster_t%d_async {\n      label=\"asynchronous\";\n      style=dashed;\n      node [style=\"rounded,dashed\"];\n", t)
+			for _, e := range lanes.async {
+				node(e, "      ")
+			}
+			b.WriteString("    }\n")
 		}
 		b.WriteString("  }\n")
 	}
@@ -76,14 +87,18 @@ func DOT(x *execution.Execution, inst *rules.Instance, opts Options) (string, er
 		}
 	}
 	maxLen := 0
+	var lanes []threadLanes
 	for t := range x.Test.Threads {
-		maxLen = max(maxLen, len(x.Runs[t].Events))
+		lanes = append(lanes, lanesOf(x, t))
+		maxLen = max(maxLen, lanes[t].rows)
 	}
 	for k := 0; k < maxLen; k++ {
 		b.WriteString("  { rank=same;")
 		for t := range x.Test.Threads {
-			if k < len(x.Runs[t].Events) {
-				fmt.Fprintf(&b, " e%d;", x.ThreadStart[t]+k)
+			for _, e := range append(append([]int(nil), lanes[t].sync...), lanes[t].async...) {
+				if lanes[t].row[e] == k {
+					fmt.Fprintf(&b, " e%d;", e)
+				}
 			}
 		}
 		b.WriteString(" }\n")

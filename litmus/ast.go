@@ -51,14 +51,16 @@ const (
 	SpaceGlobal Space = iota
 	// SpaceShared is CTA-shared memory: each CTA has its own copy.
 	SpaceShared
+	// SpaceTensor is tensor memory (tcgen05): each CTA has its own copy.
+	SpaceTensor
 )
 
-func (s Space) String() string {
-	if s == SpaceShared {
-		return "shared"
-	}
-	return "global"
-}
+var spaceNames = [...]string{"global", "shared", "tmem"}
+
+func (s Space) String() string { return spaceNames[s] }
+
+// PerCTA reports whether each CTA has its own copy of the space.
+func (s Space) PerCTA() bool { return s != SpaceGlobal }
 
 // Proxy is a method of memory access (8.6).
 type Proxy int
@@ -72,9 +74,11 @@ const (
 	ProxyTexture
 	// ProxyConstant is the constant proxy (cold).
 	ProxyConstant
+	// ProxyAsync is the asynchronous proxy of bulk copies and wgmma.
+	ProxyAsync
 )
 
-var proxyNames = [...]string{"generic", "surface", "texture", "constant"}
+var proxyNames = [...]string{"generic", "surface", "texture", "constant", "async"}
 
 func (p Proxy) String() string { return proxyNames[p] }
 
@@ -97,6 +101,11 @@ type Address struct {
 	// Implicit marks a location a herd test uses without declaring it
 	// (Pos is then its first use).
 	Implicit bool
+	// MBarrier is the expected arrival count of an mbarrier object
+	// declared in the init block (herd "b @ mbarrier N", .test
+	// ".mbarrier b N"); 0 for other addresses. mbarriers live in shared
+	// memory.
+	MBarrier int64
 	Pos      source.Pos
 }
 
@@ -150,6 +159,30 @@ const (
 	OpGoto
 	// OpLabel marks a branch target; it executes nothing.
 	OpLabel
+	// OpMBarrier is an mbarrier instruction (MBarOp says which).
+	OpMBarrier
+	// OpClusterBarrier is barrier.cluster.arrive (BarArrive) or
+	// barrier.cluster.wait (BarSync).
+	OpClusterBarrier
+	// OpCopy is an asynchronous copy (CopyKind says which): cp.async,
+	// cp.async.bulk and cp.reduce.async.bulk.
+	OpCopy
+	// OpAsyncGroup is a commit_group, wait_group or wait_all of cp.async,
+	// bulk copies or wgmma (GroupFamily and GroupOp say which).
+	OpAsyncGroup
+	// OpCopyArrive is cp.async.mbarrier.arrive{.noinc}.
+	OpCopyArrive
+	// OpWgmmaFence is wgmma.fence.
+	OpWgmmaFence
+	// OpWgmma is wgmma.mma_async.
+	OpWgmma
+	// OpMapa is mapa.shared::cluster: the address of another CTA's copy of
+	// a shared variable.
+	OpMapa
+	// OpMBarInitFence is fence.mbarrier_init.release.cluster.
+	OpMBarInitFence
+	// OpTcgen05 is a tcgen05 instruction (Tc says which).
+	OpTcgen05
 )
 
 // Sem is the memory-ordering qualifier of an instruction.
@@ -255,6 +288,29 @@ type Instr struct {
 	Instance Operand // which barrier instance (herd format: first argument)
 	BarID    Operand // the logical barrier (herd format: second argument; default 0)
 	Count    Operand // the number of threads expected; OperandNone when absent
+
+	// Asynchronous operations and mbarriers (see ast_async.go).
+	MBarOp   MBarOp
+	Copy     CopyKind
+	Family   GroupFamily
+	GroupOp  GroupOp
+	Mem2     Operand // a copy's source, wgmma's B operand, tcgen05.mma's a
+	Mem3     Operand // tcgen05.mma's b
+	MBar     Operand // the mbarrier a bulk copy completes on
+	Size     Operand // a copy's size in bytes (OperandNone when absent)
+	Parity   bool    // mbarrier.test_wait.parity / try_wait.parity
+	NoInc    bool    // cp.async.mbarrier.arrive.noinc
+	ReadOnly bool    // cp.async.bulk.wait_group.read
+	// SpaceQ is the state space the instruction names for its memory
+	// operand (".global", ".shared::cta", ...), SpaceQNone when it names
+	// none.
+	SpaceQ SpaceQual
+
+	// tcgen05 (see ast_tcgen05.go).
+	Tc       TcOp
+	CtaGroup int    // cta_group::N, 1 by default
+	Shape    string // the shape or kind qualifiers that pipelining compares
+	Acc      bool   // tcgen05.mma with enable-input-d: d := d + a + b
 
 	// Register operations and control flow.
 	ArithOp string  // add, sub, mul, and, or, xor

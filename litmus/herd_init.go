@@ -72,7 +72,7 @@ func (p *parser) parseInitEntry(c *cursor, t *Test) *pendingRegInit {
 	case inSlice && (first.kind == tokIdent || first.kind == tokInt) && second.is(":"):
 		return p.parseRegInit(c, t)
 	case inSlice && first.kind == tokIdent && second.is("@"):
-		p.parseHerdAlias(c, t)
+		p.parseHerdAt(c, t)
 	case inSlice && first.kind == tokIdent && second.is("="):
 		c.next()
 		c.next()
@@ -87,7 +87,7 @@ func (p *parser) parseInitEntry(c *cursor, t *Test) *pendingRegInit {
 		}
 		p.declare(t, &Address{Name: first.text, Space: SpaceGlobal, Init: v, HasInit: true, Pos: p.pos(first.off)}, first.off, 0)
 	default:
-		p.errorf(first.off, "expected an init entry (x=0, P0:r0=0 or y @ generic aliases x), found %s", first.describe())
+		p.errorf(first.off, "expected an init entry (x=0, P0:r0=0, a @ shared = 0, b @ mbarrier 1 or y @ generic aliases x), found %s", first.describe())
 		c.skipTo(";", "}")
 	}
 	return nil
@@ -154,15 +154,34 @@ func threadIndex(t token) (int, bool) {
 	return n, true
 }
 
-// parseHerdAlias parses "y @ KIND aliases x".
-func (p *parser) parseHerdAlias(c *cursor, t *Test) {
+// parseHerdAt parses the init entries with an '@': a location in a state
+// space ("a @ shared = 1", "t @ tmem = 0", "x @ global = 0"; the value is
+// optional and 0 by default), an mbarrier object ("b @ mbarrier N", N
+// arrivals expected per phase) and an alias ("y @ KIND aliases x").
+func (p *parser) parseHerdAt(c *cursor, t *Test) {
 	name := c.next()
 	c.next()
 	kindTok := c.peek()
+	spaces := map[string]Space{"global": SpaceGlobal, "shared": SpaceShared, "tmem": SpaceTensor}
+	if sp, ok := spaces[kindTok.text]; ok && !c.done() && !c.peekAt(1).is("aliases") {
+		c.next()
+		p.parseHerdSpaceDecl(c, t, name, sp)
+		return
+	}
+	if kindTok.is("mbarrier") && !c.done() {
+		c.next()
+		p.parseHerdMBarrier(c, t, name)
+		return
+	}
 	kinds := map[string]Proxy{"generic": ProxyGeneric, "surface": ProxySurface, "texture": ProxyTexture, "constant": ProxyConstant}
 	kind, ok := kinds[kindTok.text]
+	if _, isSpace := spaces[kindTok.text]; isSpace && !c.done() {
+		p.errorf(kindTok.off, "%s is a state space, not a kind of alias: expected generic, surface, texture or constant before 'aliases'", kindTok.text)
+		c.skipTo(";", "}")
+		return
+	}
 	if c.done() || kindTok.kind != tokIdent || !ok {
-		p.errorf(kindTok.off, "expected the kind of alias (generic, surface, texture or constant) after '@', found %s", kindTok.describe())
+		p.errorf(kindTok.off, "expected a state space (global, shared or tmem), mbarrier, or the kind of alias (generic, surface, texture or constant) after '@', found %s", kindTok.describe())
 		c.skipTo(";", "}")
 		return
 	}
@@ -186,6 +205,55 @@ func (p *parser) parseHerdAlias(c *cursor, t *Test) {
 	}
 	p.declare(t, &Address{Name: name.text, Space: SpaceGlobal, Kind: kind, AliasOf: target.text, Pos: p.pos(name.off)}, name.off, target.off)
 }
+
+// parseHerdSpaceDecl parses the rest of "NAME @ SPACE [= V]".
+func (p *parser) parseHerdSpaceDecl(c *cursor, t *Test, name token, sp Space) {
+	a := &Address{Name: name.text, Space: sp, Pos: p.pos(name.off)}
+	if c.accept("=") {
+		v, _, ok := p.intLit(c)
+		if !ok {
+			c.skipTo(";", "}")
+			return
+		}
+		a.Init, a.HasInit = v, true
+	}
+	if !isAddrName(name.text) {
+		p.errorf(name.off, "malformed location name %q: locations are plain names without dots (%%names are registers)", name.text)
+		return
+	}
+	p.declare(t, a, name.off, 0)
+}
+
+// parseHerdMBarrier parses the rest of "NAME @ mbarrier N".
+func (p *parser) parseHerdMBarrier(c *cursor, t *Test, name token) {
+	n, off, ok := p.intLit(c)
+	if !ok {
+		c.skipTo(";", "}")
+		return
+	}
+	if !p.mbarrierCount(n, off) {
+		return
+	}
+	if !isAddrName(name.text) {
+		p.errorf(name.off, "malformed mbarrier name %q: names are plain names without dots (%%names are registers)", name.text)
+		return
+	}
+	p.declare(t, &Address{Name: name.text, Space: SpaceShared, MBarrier: n, Pos: p.pos(name.off)}, name.off, 0)
+}
+
+// mbarrierCount checks an mbarrier's expected arrival count: PTX allows 1
+// to 2^20-1 (mbarrier.init).
+func (p *parser) mbarrierCount(n int64, off int) bool {
+	if n < 1 || n > maxMBarCount {
+		p.errorf(off, "an mbarrier expects 1 to %d arrivals per phase, found %d", maxMBarCount, n)
+		return false
+	}
+	return true
+}
+
+// maxMBarCount is the largest expected arrival count of an mbarrier (PTX
+// ISA, mbarrier: 2^20-1).
+const maxMBarCount = 1<<20 - 1
 
 // checkRegInits reports register initialisations of threads the test does
 // not have.

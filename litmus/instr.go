@@ -8,7 +8,7 @@ import "strings"
 // statement without its ';').
 
 // instrKinds lists the mnemonics for the "unknown instruction" diagnostic.
-const instrKinds = "ld, st, suld, sust, tld, cold, atom, red, fence, membar, bar, barrier, mov, add, sub, mul, and, or, xor, beq, bne or goto"
+const instrKinds = "ld, st, suld, sust, tld, cold, atom, red, fence, membar, bar, barrier, mbarrier, cp, wgmma, mapa, tcgen05, mov, add, sub, mul, and, or, xor, beq, bne or goto"
 
 // parseStatement parses a herd cell or a .test statement: any number of
 // labels "L:" followed by at most one instruction, appended to tb's thread.
@@ -62,7 +62,21 @@ func (p *parser) parseInstr(c *cursor, thread int, tb *threadBuild) *Instr {
 	case "membar":
 		ok = p.parseMembar(c, in, m)
 	case "bar", "barrier":
+		if m.op == "barrier" && len(m.qs) > 0 && m.qs[0].name == "cluster" {
+			ok = p.parseClusterBarrier(c, in, m)
+			break
+		}
 		ok = p.parseBarrier(c, in, m)
+	case "mbarrier":
+		ok = p.parseMBarrier(c, in, m, thread)
+	case "cp":
+		ok = p.parseCp(c, in, m, thread)
+	case "wgmma":
+		ok = p.parseWgmma(c, in, m, thread)
+	case "mapa":
+		ok = p.parseMapa(c, in, m, thread)
+	case "tcgen05":
+		ok = p.parseTcgen05(c, in, m, thread)
 	case "mov":
 		ok = p.parseMov(c, in, m, thread)
 	case "add", "sub", "mul", "and", "or", "xor":

@@ -5,8 +5,14 @@ package litmus
 
 // parseFence parses fence.SEM.SCOPE and fence.proxy.KIND.
 func (p *parser) parseFence(c *cursor, in *Instr, m mnemonic) bool {
+	if len(m.qs) > 1 && m.qs[0].name == "proxy" && m.qs[1].name == "async" {
+		return p.parseProxyAsyncFence(c, in, m)
+	}
 	if len(m.qs) > 0 && m.qs[0].name == "proxy" {
 		return p.parseProxyFence(c, in, m)
+	}
+	if len(m.qs) > 0 && m.qs[0].name == "mbarrier_init" {
+		return p.parseMBarInitFence(c, in, m)
 	}
 	var semQ, scopeQ *qual
 	in.Op, in.Sem = OpFence, SemAcqRel // fence without a memory order is fence.acq_rel (PTX ISA)
@@ -28,7 +34,7 @@ func (p *parser) parseFence(c *cursor, in *Instr, m mnemonic) bool {
 			scopeQ, in.Scope = x, s
 			continue
 		}
-		p.errorf(x.off, "fence.%s is not supported: expected fence.sc, fence.acq_rel, fence.acquire or fence.release with a scope, or fence.proxy.KIND", x.name)
+		p.errorf(x.off, "fence.%s is not supported: expected fence.sc, fence.acq_rel, fence.acquire or fence.release with a scope, fence.proxy.KIND or fence.mbarrier_init.release.cluster", x.name)
 		return false
 	}
 	if scopeQ == nil {
@@ -42,7 +48,7 @@ func (p *parser) parseFence(c *cursor, in *Instr, m mnemonic) bool {
 // texture and constant proxies.
 func (p *parser) parseProxyFence(c *cursor, in *Instr, m mnemonic) bool {
 	if len(m.qs) < 2 {
-		p.errorf(m.off, "fence.proxy needs a kind: .alias, .surface, .texture or .constant")
+		p.errorf(m.off, "fence.proxy needs a kind: .alias, .async, .surface, .texture or .constant")
 		return false
 	}
 	k := m.qs[1]
@@ -57,7 +63,7 @@ func (p *parser) parseProxyFence(c *cursor, in *Instr, m mnemonic) bool {
 	case "constant":
 		in.Proxy = ProxyConstant
 	default:
-		p.errorf(k.off, "fence.proxy.%s is not supported: expected fence.proxy.alias, fence.proxy.surface, fence.proxy.texture or fence.proxy.constant", k.name)
+		p.errorf(k.off, "fence.proxy.%s is not supported: expected fence.proxy.alias, fence.proxy.async, fence.proxy.surface, fence.proxy.texture or fence.proxy.constant", k.name)
 		return false
 	}
 	if len(m.qs) > 2 {

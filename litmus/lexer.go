@@ -173,8 +173,19 @@ func (lx *lexer) next() token {
 		c := lx.src[start]
 		switch {
 		case isIdentStart(c):
-			for lx.off < len(lx.src) && isIdentPart(lx.src[lx.off]) {
-				lx.off++
+			for lx.off < len(lx.src) {
+				if isIdentPart(lx.src[lx.off]) {
+					lx.off++
+					continue
+				}
+				// PTX qualifiers such as .shared::cluster and
+				// .mbarrier::complete_tx::bytes hold "::"; a single ':'
+				// still ends a name (labels, "P0:r0").
+				if lx.hasPrefix("::") && lx.off+2 < len(lx.src) && isIdentPart(lx.src[lx.off+2]) {
+					lx.off += 2
+					continue
+				}
+				break
 			}
 			return lx.tok(tokIdent, start)
 		case isDigit(c):

@@ -42,8 +42,8 @@ func (p *parser) parseNV(name string, instance int) *Test {
 }
 
 // parseDecl parses ".global x;", ".global x = 5;", ".shared x;",
-// ".global y physically aliases x;" and ".surfref s virtually aliases x;"
-// (also .texref and .constref).
+// ".tmem t;", ".mbarrier b N;", ".global y physically aliases x;" and
+// ".surfref s virtually aliases x;" (also .texref and .constref).
 func (p *parser) parseDecl(c *cursor, t *Test) {
 	d := c.next()
 	a := &Address{Space: SpaceGlobal, Kind: ProxyGeneric}
@@ -52,6 +52,11 @@ func (p *parser) parseDecl(c *cursor, t *Test) {
 	case ".global":
 	case ".shared":
 		a.Space = SpaceShared
+	case ".tmem":
+		a.Space = SpaceTensor
+	case ".mbarrier":
+		p.parseNVMBarrier(c, t, d)
+		return
 	case ".surfref":
 		a.Kind, isRef = ProxySurface, true
 	case ".texref":
@@ -59,7 +64,7 @@ func (p *parser) parseDecl(c *cursor, t *Test) {
 	case ".constref":
 		a.Kind, isRef = ProxyConstant, true
 	default:
-		p.errorf(d.off, "unknown declaration %s: expected .global, .shared, .surfref, .texref or .constref", d.text)
+		p.errorf(d.off, "unknown declaration %s: expected .global, .shared, .tmem, .mbarrier, .surfref, .texref or .constref", d.text)
 		p.skipStatement(c)
 		return
 	}
@@ -130,6 +135,33 @@ func (p *parser) parseDecl(c *cursor, t *Test) {
 	}
 	c.next()
 	p.declare(t, a, name.off, targetOff)
+}
+
+// parseNVMBarrier parses the rest of ".mbarrier b N;": an mbarrier object
+// in shared memory expecting N arrivals per phase.
+func (p *parser) parseNVMBarrier(c *cursor, t *Test, d token) {
+	name := c.peek()
+	if c.done() || name.kind != tokIdent || !isAddrName(name.text) {
+		p.errorf(name.off, "expected an mbarrier name after .mbarrier, found %s", name.describe())
+		p.skipStatement(c)
+		return
+	}
+	c.next()
+	n, off, ok := p.intLit(c)
+	if !ok || !p.mbarrierCount(n, off) {
+		p.skipStatement(c)
+		return
+	}
+	a := &Address{Name: name.text, Space: SpaceShared, MBarrier: n, Pos: p.pos(name.off)}
+	if semi := c.peek(); c.done() || !semi.is(";") {
+		p.errorf(semi.off, "expected ';' after the declaration of %s, found %s", name.text, semi.describe())
+		if !startsTopLevel(c) {
+			p.skipStatement(c)
+		}
+	} else {
+		c.next()
+	}
+	p.declare(t, a, name.off, 0)
 }
 
 // startsTopLevel reports whether the next token begins a declaration, a

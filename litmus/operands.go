@@ -8,7 +8,7 @@ import "strings"
 // isRegName reports whether a name can be a register: registers are plain
 // names, or PTX-style %names, without dots.
 func isRegName(s string) bool {
-	return s != "" && !strings.Contains(s, ".") && !strings.Contains(s[1:], "%")
+	return s != "" && !strings.ContainsAny(s, ".:") && !strings.Contains(s[1:], "%")
 }
 
 // isAddrName reports whether a name can be an address: a plain name
@@ -134,6 +134,12 @@ func (p *parser) valueOperand(c *cursor, in *Instr, dst *Operand, thread int, mn
 // ldSrc marks the second operand of herd "ld", which may also be a plain
 // integer or register to move; it returns isImm when it read an integer.
 func (p *parser) memOperand(c *cursor, in *Instr, thread int, mn string, ldSrc bool, qualOff int) (isImm bool, ok bool) {
+	return p.memOperandTo(c, in, &in.Addr, thread, mn, ldSrc, qualOff)
+}
+
+// memOperandTo is memOperand storing the operand in dst, one of in's
+// operand fields.
+func (p *parser) memOperandTo(c *cursor, in *Instr, dst *Operand, thread int, mn string, ldSrc bool, qualOff int) (isImm bool, ok bool) {
 	t := c.peek()
 	bracket := t.is("[") && !c.done()
 	if !bracket {
@@ -156,12 +162,12 @@ func (p *parser) memOperand(c *cursor, in *Instr, thread int, mn string, ldSrc b
 		return false, false
 	}
 	c.next()
-	in.Addr = Operand{Kind: OperandAddr, Addr: t.text, Pos: p.pos(t.off)}
+	*dst = Operand{Kind: OperandAddr, Addr: t.text, Pos: p.pos(t.off)}
 	role := roleMem
 	if ldSrc && !bracket {
 		role = roleLdSrc
 	}
-	p.refs = append(p.refs, nameRef{in: in, op: &in.Addr, role: role, thread: thread, qualOff: qualOff})
+	p.refs = append(p.refs, nameRef{in: in, op: dst, role: role, thread: thread, qualOff: qualOff})
 	if bracket {
 		if !c.accept("]") {
 			e := c.peek()

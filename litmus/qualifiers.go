@@ -42,7 +42,7 @@ type mnemonic struct {
 
 // isSpaceQual reports state-space qualifiers, which the parsers ignore: the
 // space of a location comes from its declaration.
-func isSpaceQual(s string) bool { return s == "global" || s == "shared" }
+func isSpaceQual(s string) bool { _, ok := spaceQualOf(s); return ok }
 
 // isTypeQual reports the data-type qualifiers, which the parsers ignore:
 // litmus tests only deal with whole, non-overlapping values.

@@ -118,6 +118,7 @@ func (p *parser) resolve(t *Test) {
 	for _, tb := range p.threads {
 		p.checkLabels(tb)
 	}
+	p.checkOperandSpaces(t, implicit)
 }
 
 // threadRegs returns the names a thread's instructions use as registers.
@@ -127,7 +128,7 @@ func threadRegs(th *Thread) map[string]bool {
 		if in.Dst != "" {
 			regs[in.Dst] = true
 		}
-		for _, o := range []Operand{in.Addr, in.Src, in.Src2, in.A, in.B, in.Instance, in.BarID, in.Count} {
+		for _, o := range in.ReadOperands() {
 			if o.Kind == OperandReg {
 				regs[o.Reg] = true
 			}

@@ -102,12 +102,17 @@ func TestWitnessText(t *testing.T) {
 		{
 			name: "empty: a pair",
 			f:    rules.CheckResult{Name: "atomicity", Kind: datalog.CheckEmpty, Rel: "check$atomicity", Witness: []int{3, 4}},
-			want: "atomicity: check$atomicity holds (P0:st.weak y, 1, P1:ld.weak r0, y =1)",
+			want: "atomicity: P0:st.weak y, 1 -atomicity-> P1:ld.weak r0, y =1",
 		},
 		{
-			name: "empty: a set, with an atom that is not an event",
+			name: "empty: a named relation, with an atom that is not an event",
 			f:    rules.CheckResult{Name: "e", Kind: datalog.CheckEmpty, Rel: "s", Witness: []int{0, 42}},
-			want: "e: s holds (init:x=0, ?)",
+			want: "e: init:x=0 -s-> ?",
+		},
+		{
+			name: "empty: a set",
+			f:    rules.CheckResult{Name: "u", Kind: datalog.CheckEmpty, Rel: "MBAR_UNINIT", Witness: []int{3}},
+			want: "u: MBAR_UNINIT holds (P0:st.weak y, 1)",
 		},
 	}
 	for _, c := range cases {

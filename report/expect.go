@@ -14,10 +14,11 @@ import (
 
 // Expected holds the verdicts of an expected-results CSV in the corpus
 // format (docs/expected.md): rows "path,verdict[,verdict...]" for herd
-// tests (Ok, No, or - for not rated), the path relative to the CSV's
-// folder, and rows "file.test#K,holds|fails" overriding a .test file's
-// inline expectation (every assert and permit holds) for instance K, the
-// file named by its base name or its path relative to the CSV's folder.
+// tests (Ok, No, Undef for a program with undefined behaviour, or - for not
+// rated), the path relative to the CSV's folder, and rows
+// "file.test#K,holds|fails" overriding a .test file's inline expectation
+// (every assert and permit holds) for instance K, the file named by its
+// base name or its path relative to the CSV's folder.
 type Expected struct {
 	path   string
 	dir    string
@@ -77,12 +78,12 @@ func ReadExpected(spec string) (*Expected, error) {
 			return nil, fmt.Errorf("%s:%d: expected at least %d columns", path, line, column+1)
 		}
 		switch v := cells[column]; v {
-		case "Ok", "No", "-", "":
+		case "Ok", "No", "Undef", "-", "":
 			if err := e.add(cells[0], v, line); err != nil {
 				return nil, err
 			}
 		default:
-			return nil, fmt.Errorf("%s:%d:%d: a verdict is Ok, No or -, not %q", path, line, strings.Index(sc.Text(), v)+1, v)
+			return nil, fmt.Errorf("%s:%d:%d: a verdict is Ok, No, Undef or -, not %q", path, line, strings.Index(sc.Text(), v)+1, v)
 		}
 	}
 	return e, sc.Err()
@@ -126,7 +127,7 @@ func Compare(w io.Writer, e *Expected, results []*checker.Result) (passed, faile
 				continue
 			}
 			used[rel] = true
-			if want != "Ok" && want != "No" {
+			if want != "Ok" && want != "No" && want != "Undef" {
 				continue
 			}
 			if r.Err == nil && r.Verdict == want {

@@ -309,7 +309,7 @@ func TestReadExpectedRejectsUnknownValues(t *testing.T) {
 	dir := t.TempDir()
 	cases := []struct{ text, want string }{
 		{"a.test#1,fail\n", "an override row says holds or fails, not \"fail\""},
-		{"x.litmus,OK\n", "x.csv:1:10: a verdict is Ok, No or -, not \"OK\""},
+		{"x.litmus,OK\n", "x.csv:1:10: a verdict is Ok, No, Undef or -, not \"OK\""},
 	}
 	for _, c := range cases {
 		p := filepath.Join(dir, "x.csv")

@@ -43,8 +43,15 @@ func Herd(w io.Writer, r *checker.Result) {
 		fmt.Fprintln(w, validation(r))
 		fmt.Fprintln(w, "Witnesses")
 		fmt.Fprintf(w, "Positive: %d Negative: %d\n", r.Positive, r.Negative)
+		flagLines(w, r)
 		fmt.Fprintf(w, "Condition %s %s\n", t.Condition.Kind, litmus.ExprString(t, t.Condition.Expr))
 		fmt.Fprintf(w, "Observation %s %s %d %d\n", t.Name, r.Observation(), r.Positive, r.Negative)
+	}
+	if t.Condition == nil {
+		if r.Undefined() {
+			fmt.Fprintln(w, "Undef")
+		}
+		flagLines(w, r)
 	}
 	for i, a := range r.Assertions {
 		fmt.Fprintln(w, assertionLine(t, i, a, r.Consistent))
@@ -70,10 +77,29 @@ func Herd(w io.Writer, r *checker.Result) {
 	if r.Blocked > 0 {
 		fmt.Fprintf(w, "Blocked %s: %d consistent execution(s) have a thread waiting forever at a barrier (its unwritten registers show as ?)\n", t.Name, r.Blocked)
 	}
+	if r.Hangs > 0 {
+		fmt.Fprintf(w, "Deadlock %s: %d consistent execution(s) never finish, so they have no final state (%s waits forever)\n", t.Name, r.Hangs, strings.Join(r.Stuck, "; "))
+	}
 	if r.ThinAir > 0 {
 		fmt.Fprintf(w, "ThinAir %s: the model allows %d execution(s) whose values form a cycle of reads-from and data dependencies; their values are not determined, so they have no final state\n", t.Name, r.ThinAir)
 	}
 	fmt.Fprintf(w, "Time %s %.3f\n\n", t.Name, r.Elapsed.Seconds())
+}
+
+// flagLines prints one "Flag NAME" line per raised flag, as herd7 does,
+// followed, when explanations were asked for, by the witness of the first
+// execution that raises it; "Flag deadlock" when some consistent execution
+// never finishes.
+func flagLines(w io.Writer, r *checker.Result) {
+	if r.Hangs > 0 {
+		fmt.Fprintln(w, "Flag deadlock")
+	}
+	for _, f := range r.Flags {
+		fmt.Fprintf(w, "Flag %s\n", f.Name)
+		if r.Explained {
+			fmt.Fprintf(w, "  %s\n", WitnessText(f.Execution, f.Witness))
+		}
+	}
 }
 
 // assertionLine prints one assert/permit/check outcome.

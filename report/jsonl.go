@@ -14,6 +14,14 @@ type jsonAssertion struct {
 	Holds bool   `json:"holds"`
 }
 
+// jsonFlag is one raised .flag or .undefined test.
+type jsonFlag struct {
+	Name       string `json:"name"`
+	Undefined  bool   `json:"undefined,omitempty"`
+	Executions int    `json:"executions"`
+	Witness    string `json:"witness"`
+}
+
 // jsonResult is the machine-readable form of one result, one per line: the
 // fields ../shared/tools/conformance reads (file, instance, verdict,
 // assertions, error) and the counts.
@@ -23,6 +31,7 @@ type jsonResult struct {
 	Name       string          `json:"name"`
 	Verdict    string          `json:"verdict,omitempty"`
 	Assertions []jsonAssertion `json:"assertions,omitempty"`
+	Flags      []jsonFlag      `json:"flags,omitempty"`
 	States     []string        `json:"states"`
 	Positive   int             `json:"positive"`
 	Negative   int             `json:"negative"`
@@ -30,6 +39,8 @@ type jsonResult struct {
 	Consistent int             `json:"consistent"`
 	Sanity     bool            `json:"sanity"`
 	Cut        int             `json:"cut,omitempty"`
+	Hangs      int             `json:"hangs,omitempty"`
+	Stuck      []string        `json:"stuck,omitempty"`
 	Loop       bool            `json:"loop,omitempty"`
 	Empty      *jsonEmpty      `json:"empty,omitempty"`
 	Warnings   []string        `json:"warnings,omitempty"`
@@ -42,7 +53,7 @@ func JSON(w io.Writer, r *checker.Result) error {
 	t := r.Test
 	out := jsonResult{File: t.File, Instance: t.Instance, Name: t.Name, Verdict: r.Verdict,
 		Positive: r.Positive, Negative: r.Negative, Candidates: r.Candidates, Consistent: r.Consistent,
-		Sanity: r.Sanity, Cut: r.Cut, Loop: r.Loop, Empty: emptyJSON(r), TimeMS: float64(r.Elapsed.Microseconds()) / 1000, States: []string{}}
+		Sanity: r.Sanity, Cut: r.Cut, Hangs: r.Hangs, Stuck: r.Stuck, Loop: r.Loop, Empty: emptyJSON(r), TimeMS: float64(r.Elapsed.Microseconds()) / 1000, States: []string{}}
 	for _, w := range t.Warnings {
 		out.Warnings = append(out.Warnings, w.Error())
 	}
@@ -51,6 +62,10 @@ func JSON(w io.Writer, r *checker.Result) error {
 	} else {
 		for _, s := range r.States {
 			out.States = append(out.States, checker.FormatState(t, r.Layout, r.Observables, s))
+		}
+		for _, f := range r.Flags {
+			out.Flags = append(out.Flags, jsonFlag{Name: f.Name, Undefined: f.Undefined, Executions: f.Executions,
+				Witness: WitnessText(f.Execution, f.Witness)})
 		}
 		for _, a := range r.Assertions {
 			out.Assertions = append(out.Assertions, jsonAssertion{Name: a.Name, Kind: a.Kind.String(), Holds: a.Holds})

@@ -26,5 +26,12 @@ func WitnessText(x *execution.Execution, f rules.CheckResult) string {
 	case datalog.CheckIrreflexive:
 		return f.Name + ": " + parts[0] + " precedes itself in " + f.Rel
 	}
+	if len(parts) == 2 {
+		rel := f.Rel
+		if strings.Contains(rel, "$") {
+			rel = f.Name // a generated relation: the test's own expression
+		}
+		return f.Name + ": " + parts[0] + " -" + rel + "-> " + parts[1]
+	}
 	return f.Name + ": " + f.Rel + " holds (" + strings.Join(parts, ", ") + ")"
 }

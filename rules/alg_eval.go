@@ -338,6 +338,11 @@ func (in *Instance) combine(kind nodeKind, a *value, b value) {
 
 // evalRuleInto evaluates a rule and adds its tuples to dst.
 func (in *Instance) evalRuleInto(rp *rulePlan, deltaOcc int, dst store) {
+	for _, r := range rp.positive {
+		if in.stores[r].isEmpty() {
+			return
+		}
+	}
 	if rp.join != nil {
 		in.evalJoin(rp, deltaOcc, dst)
 		return

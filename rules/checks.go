@@ -17,7 +17,12 @@ type checkPlan struct {
 
 func (p *Program) compileChecks() {
 	for _, c := range p.model.Checks {
-		p.checks = append(p.checks, &checkPlan{check: c, rel: p.byName[c.Rel]})
+		cp := &checkPlan{check: c, rel: p.byName[c.Rel]}
+		if c.Mode == datalog.ModeAxiom {
+			p.checks = append(p.checks, cp)
+		} else {
+			p.flags = append(p.flags, cp)
+		}
 	}
 }
 
@@ -38,7 +43,8 @@ type CheckResult struct {
 	Orders map[string]*relations.Rel
 }
 
-// Checks returns the names of the program's checks in source order.
+// Checks returns the program's axioms (.check) in source order; the .flag
+// and .undefined tests are returned by Flags.
 func (p *Program) Checks() []*datalog.Check {
 	out := make([]*datalog.Check, len(p.checks))
 	for i, c := range p.checks {

@@ -41,11 +41,16 @@ type stratum struct {
 // evaluation order, ready to run on any number of Instances. A Program is
 // immutable and safe for concurrent use.
 type Program struct {
-	model   *datalog.Model
-	rels    []*relInfo
-	byName  map[string]relID
-	strata  []*stratum
-	checks  []*checkPlan
+	model  *datalog.Model
+	rels   []*relInfo
+	byName map[string]relID
+	strata []*stratum
+	checks []*checkPlan
+	// eventMonotone caches EventMonotone.
+	eventMonotone bool
+	// flags are the .flag and .undefined tests, evaluated on consistent
+	// choices only (they never make a candidate inconsistent).
+	flags   []*checkPlan
 	orders  []*orderPlan
 	consts  []Value // constants the rules mention, interned into every domain
 	options compileOptions
@@ -61,6 +66,10 @@ type Program struct {
 	negDeps []map[relID]bool
 	// posDeps[r] is the set of base relations r depends on at all.
 	baseDeps []map[relID]bool
+	// evenDeps[r] and oddDeps[r] are the base relations r depends on
+	// through an even and an odd number of negations: r grows with the
+	// first and shrinks as the second grow.
+	evenDeps, oddDeps []map[relID]bool
 }
 
 type compileOptions struct {
@@ -130,6 +139,7 @@ func Compile(m *datalog.Model, opts ...CompileOption) (*Program, source.List) {
 	}
 	p.computeDeps()
 	p.compileChecks()
+	p.eventMonotone = p.computeEventMonotone()
 	p.compileOrders(&errs)
 	if errs.HasErrors() {
 		return nil, errs
@@ -221,17 +231,23 @@ func (p *Program) computeDeps() {
 	p.readers = make([][]int, n)
 	p.baseDeps = make([]map[relID]bool, n)
 	p.negDeps = make([]map[relID]bool, n)
+	p.evenDeps = make([]map[relID]bool, n)
+	p.oddDeps = make([]map[relID]bool, n)
 	for i, r := range p.rels {
 		p.baseDeps[i] = map[relID]bool{}
 		p.negDeps[i] = map[relID]bool{}
+		p.evenDeps[i] = map[relID]bool{}
+		p.oddDeps[i] = map[relID]bool{}
 		if r.kind != datalog.RelDerived {
 			p.baseDeps[i][relID(i)] = true
+			p.evenDeps[i][relID(i)] = true
 		}
 	}
 	// Strata are in dependency order, so one pass propagates everything.
 	for _, s := range p.strata {
 		base := map[relID]bool{}
 		neg := map[relID]bool{}
+		even, odd := map[relID]bool{}, map[relID]bool{}
 		for _, rp := range s.rules {
 			for i, b := range rp.bodyRels {
 				for d := range p.baseDeps[b] {
@@ -243,11 +259,22 @@ func (p *Program) computeDeps() {
 				for d := range p.negDeps[b] {
 					neg[d] = true
 				}
+				same, flipped := p.evenDeps[b], p.oddDeps[b]
+				if rp.bodyNeg[i] {
+					same, flipped = flipped, same
+				}
+				for d := range same {
+					even[d] = true
+				}
+				for d := range flipped {
+					odd[d] = true
+				}
 			}
 		}
 		for _, r := range s.rels {
 			p.baseDeps[r] = base
 			p.negDeps[r] = neg
+			p.evenDeps[r], p.oddDeps[r] = even, odd
 		}
 	}
 	// Strata are visited in order, so each reader list comes out sorted.

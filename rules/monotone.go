@@ -10,7 +10,10 @@ import "github.com/ptxmm/ptxmm/datalog"
 // composition, closure, domain or range). Hosts use it to justify leaving
 // out events that cannot change an outcome, such as failed spin-loop
 // iterations.
-func (p *Program) EventMonotone() bool {
+func (p *Program) EventMonotone() bool { return p.eventMonotone }
+
+// computeEventMonotone decides EventMonotone once, at compile time.
+func (p *Program) computeEventMonotone() bool {
 	local := make([]bool, len(p.rels))
 	for i, r := range p.rels {
 		local[i] = r.kind != datalog.RelDerived

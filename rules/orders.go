@@ -81,6 +81,23 @@ type solveConfig struct {
 	prune  func(*Instance) bool
 	accept func(*Instance) bool
 	ctx    context.Context
+	// finalTests are further tests of complete choices, added by the
+	// package itself (RaisedFlags) on top of the host's accept.
+	finalTests []func(*Instance) bool
+	// noWitness skips building the witnesses of failed checks.
+	noWitness bool
+}
+
+// WithoutWitnesses makes Solve report failed checks by name only: no
+// witness, no copy of the orders. Building them is most of the cost of a
+// failure, and a host that only wants the verdict does not need them.
+func WithoutWitnesses() SolveOption {
+	return func(c *solveConfig) { c.noWitness = true }
+}
+
+// withFinalTest adds a test of complete choices that must also pass.
+func withFinalTest(f func(*Instance) bool) SolveOption {
+	return func(c *solveConfig) { c.finalTests = append(c.finalTests, f) }
 }
 
 // WithContext makes the search stop when ctx is done; Solve then returns
@@ -109,7 +126,8 @@ type SolveResult struct {
 	Consistent bool
 	// Failures lists, when no choice works, each check that failed in the
 	// search with the first witness found (the host's constraints are not
-	// listed). With no orders in the model these are all the violated checks.
+	// listed; with WithoutWitnesses, names only). With no orders in the
+	// model these are all the violated checks.
 	Failures []CheckResult
 	// Nodes is the number of search steps taken.
 	Nodes int
@@ -168,6 +186,10 @@ func (s *solver) fail(monotoneOnly bool) {
 			continue
 		}
 		s.seen[c.check.Name] = true
+		if s.cfg.noWitness {
+			s.result.Failures = append(s.result.Failures, CheckResult{Name: c.check.Name, Kind: c.check.Kind, Rel: s.in.p.rels[c.rel].name})
+			continue
+		}
 		f := s.in.evalCheck(c)
 		if len(s.in.p.orders) > 0 {
 			f.Orders = map[string]*relations.Rel{}
@@ -209,6 +231,11 @@ func (s *solver) search(k, i int) bool {
 		if !ok {
 			s.fail(false)
 			return false
+		}
+		for _, t := range s.cfg.finalTests {
+			if !t(in) {
+				return false
+			}
 		}
 		return s.cfg.accept == nil || s.cfg.accept(in)
 	}

@@ -58,6 +58,10 @@ type rulePlan struct {
 	bodyNeg  []bool
 	// litRel[i] is the relation of body literal i (-1 for comparisons).
 	litRel []relID
+	// positive lists the relations of the body's positive atoms, once
+	// each: when one of them is empty the rule derives nothing, whatever
+	// its plan, and evaluation skips it.
+	positive []relID
 	// consts are the constants the rule mentions; nConst nodes and join
 	// plans index into them.
 	consts []Value

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/ptxmm/ptxmm/datalog"
@@ -21,6 +22,9 @@ func (p *Program) compileRule(r *datalog.Rule, inComp map[relID]bool) (*rulePlan
 		rp.litRel[i] = id
 		rp.bodyRels = append(rp.bodyRels, id)
 		rp.bodyNeg = append(rp.bodyNeg, a.Negated)
+		if !a.Negated && !slices.Contains(rp.positive, id) && p.rels[id].kind != datalog.RelUniverse {
+			rp.positive = append(rp.positive, id)
+		}
 		if !a.Negated && inComp[id] {
 			rp.recOccs = append(rp.recOccs, i)
 		}

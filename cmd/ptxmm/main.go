@@ -25,6 +25,8 @@ Usage:
   ptxmm graph TEST [-exec K | -outcome COND] [-show po,rf] [-o FILE.svg]
                                     draw an execution (Graphviz), a forbidden one with its witness
   ptxmm eval [flags] PROGRAM.dl     evaluate a standalone Datalog program
+  ptxmm serve [-addr 127.0.0.1:8080] [-model FILE]
+                                    a local web page to write a test, edit the model and step through executions
   ptxmm help                        show this help
 
 Run "ptxmm COMMAND -h" for the flags of a command.
@@ -46,6 +48,8 @@ func run(args []string) int {
 		return runGraph(args[1:])
 	case "repl":
 		return runRepl(args[1:])
+	case "serve":
+		return runServe(args[1:])
 	case "help", "-h", "-help", "--help":
 		return cli.WithCheckedOutput(os.Stdout, os.Stderr, func(out io.Writer) int {
 			fmt.Fprint(out, usage)

@@ -1,0 +1,37 @@
+package checker
+
+import (
+	"slices"
+
+	"github.com/ptxmm/ptxmm/datalog"
+	"github.com/ptxmm/ptxmm/execution"
+	"github.com/ptxmm/ptxmm/rules"
+)
+
+// recordFlags counts the flags one consistent execution raises, keeping the
+// first witness of each. Result.Flags follows the model's order of tests.
+func (r *modelRun) recordFlags(x *execution.Execution, raised []rules.CheckResult) {
+	for _, f := range raised {
+		i := slices.IndexFunc(r.res.Flags, func(g FlagResult) bool { return g.Name == f.Name })
+		if i < 0 {
+			r.res.Flags = append(r.res.Flags, FlagResult{Name: f.Name, Undefined: r.flagMode(f.Name) == datalog.ModeUndefined,
+				Witness: f, Execution: x.Clone()})
+			i = len(r.res.Flags) - 1
+		}
+		r.res.Flags[i].Executions++
+	}
+	order := func(name string) int {
+		return slices.IndexFunc(r.m.Program.Flags(), func(c *datalog.Check) bool { return c.Name == name })
+	}
+	slices.SortStableFunc(r.res.Flags, func(a, b FlagResult) int { return order(a.Name) - order(b.Name) })
+}
+
+// flagMode returns the mode of the model's test called name.
+func (r *modelRun) flagMode(name string) datalog.CheckMode {
+	for _, c := range r.m.Program.Flags() {
+		if c.Name == name {
+			return c.Mode
+		}
+	}
+	return datalog.ModeFlag
+}

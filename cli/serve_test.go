@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ptxmm/ptxmm/serve"
+)
+
+// TestServe starts ptxmm serve on a free loopback port, fetches the page's
+// library through it, and stops it as Ctrl+C would.
+func TestServe(t *testing.T) {
+	// From the repository's root, as the README runs it.
+	t.Chdir("..")
+	out, w := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg := ServeConfig{Addr: "127.0.0.1:0", ModelFile: filepath.Join("variants", "ptx-v6.0.dl"), Server: serve.DefaultConfig()}
+	var stderr strings.Builder
+	status := make(chan int, 1)
+	go func() {
+		status <- Serve(ctx, cfg, w, &stderr)
+		w.Close()
+	}()
+	line, err := bufio.NewReader(out).ReadString('\n')
+	require.NoError(t, err, "stderr: %s", stderr.String())
+	url := regexp.MustCompile(`http://\S+/`).FindString(line)
+	require.NotEmpty(t, url, line)
+	resp, err := http.Get(url + "api/library")
+	require.NoError(t, err)
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Contains(t, string(body), `"name":"variants/ptx-v6.0.dl"`, "-model names the file so that its include of ../spec.dl resolves")
+	cancel()
+	select {
+	case code := <-status:
+		assert.Equal(t, ExitOK, code, stderr.String())
+	case <-time.After(10 * time.Second):
+		t.Fatal("ptxmm serve did not stop")
+	}
+	assert.Empty(t, stderr.String(), "no warning on a loopback address")
+}
+
+// TestServeErrors: bad flags stop ptxmm serve with exit status 2 and a
+// message.
+func TestServeErrors(t *testing.T) {
+	broken := filepath.Join(t.TempDir(), "broken.dl")
+	require.NoError(t, os.WriteFile(broken, []byte("let = ;\n"), 0o644))
+	config := func(change func(*ServeConfig)) ServeConfig {
+		c := ServeConfig{Addr: "127.0.0.1:0", Server: serve.DefaultConfig()}
+		change(&c)
+		return c
+	}
+	cases := []struct {
+		name string
+		cfg  ServeConfig
+		msg  string
+	}{
+		{"an address without a port", config(func(c *ServeConfig) { c.Addr = "127.0.0.1" }), "expected HOST:PORT"},
+		{"a missing model", config(func(c *ServeConfig) { c.ModelFile = "nosuch.dl" }), "-model"},
+		{"a broken model", config(func(c *ServeConfig) { c.ModelFile = broken }), "broken.dl:1:5"},
+		{"no workers", config(func(c *ServeConfig) { c.Server.Workers = 0 }), "-workers"},
+		{"an include folder that does not exist", config(func(c *ServeConfig) { c.Server.IncludeDir = filepath.Join(t.TempDir(), "nosuch") }), "-include-dir"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var stdout, stderr strings.Builder
+			assert.Equal(t, ExitError, Serve(context.Background(), c.cfg, &stdout, &stderr))
+			assert.Contains(t, stderr.String(), c.msg)
+			assert.Empty(t, stdout.String())
+		})
+	}
+}
+
+// TestModelSourceNames: the -model file is named so that its includes
+// resolve inside the server's include places.
+func TestModelSourceNames(t *testing.T) {
+	dir := t.TempDir()
+	inDir := filepath.Join(dir, "sub", "m.dl")
+	require.NoError(t, os.MkdirAll(filepath.Dir(inDir), 0o755))
+	require.NoError(t, os.WriteFile(inDir, []byte("// m\n"), 0o644))
+	cases := []struct {
+		file, includeDir, name string
+	}{
+		{filepath.Join("..", "spec.dl"), "", "spec.dl"},
+		{filepath.Join("testdata", "..", "..", "variants", "ptx-v6.0.dl"), "", "ptx-v6.0.dl"},
+		{inDir, dir, "sub/m.dl"},
+		{inDir, "", "m.dl"},
+	}
+	for _, c := range cases {
+		m, err := modelSource(c.file, c.includeDir)
+		require.NoError(t, err, c.file)
+		assert.Equal(t, c.name, m.Name, c.file)
+	}
+}

@@ -1,0 +1,51 @@
+package graph
+
+import "github.com/ptxmm/ptxmm/execution"
+
+// threadLanes splits a thread's events into the two lanes a picture draws
+// side by side: the events in program order, one per row, and the
+// asynchronous operations (8.9.1.1), which are in no program order, beside
+// them. An asynchronous operation starts at the row of its issue and later
+// ones go lower, so the lane reads in issue order.
+type threadLanes struct {
+	sync, async []int       // global event indices, in order
+	row         map[int]int // each event's row within the thread
+	rows        int         // the number of rows the thread needs
+}
+
+func lanesOf(x *execution.Execution, t int) threadLanes {
+	l := threadLanes{row: map[int]int{}}
+	start := x.ThreadStart[t]
+	issueRow := 0
+	nextAsync := 0
+	for i := range x.Runs[t].Events {
+		e := start + i
+		ev := &x.Events[e]
+		if !ev.Async {
+			l.row[e] = len(l.sync)
+			if ev.Kind == execution.KindIssue {
+				issueRow = len(l.sync)
+			}
+			l.sync = append(l.sync, e)
+			continue
+		}
+		r := max(issueRow, nextAsync)
+		l.row[e] = r
+		nextAsync = r + 1
+		l.async = append(l.async, e)
+	}
+	l.rows = max(len(l.sync), nextAsync)
+	return l
+}
+
+// stuckNote says how a thread ends when it never finishes, or "".
+func stuckNote(x *execution.Execution, t int) string {
+	r := x.Runs[t]
+	switch {
+	case r.Status == execution.Spinning:
+		return "waits forever for an mbarrier phase"
+	case x.Blocked(t):
+		return "blocked at a barrier"
+	}
+	return ""
+}

@@ -1,0 +1,436 @@
+package graph
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/ptxmm/ptxmm/execution"
+	"github.com/ptxmm/ptxmm/relations"
+	"github.com/ptxmm/ptxmm/rules"
+)
+
+// SVGRelation is one relation drawn as edges, in its colour.
+type SVGRelation struct {
+	Name  string
+	Color string // any SVG colour, e.g. "#1f77b4"
+}
+
+// SVGOptions say what SVG draws.
+type SVGOptions struct {
+	Title     string
+	Relations []SVGRelation
+	// Witness holds the edges of failed checks' witnesses, per check name;
+	// those of a drawn relation are highlighted and labelled with the check.
+	Witness map[string][]rules.Edge
+}
+
+// WitnessColor is the colour of highlighted witness edges.
+const WitnessColor = "#d7191c"
+
+// svgPalette gives relations distinct colours that stay readable on white;
+// SVGColor hands them out in turn.
+var svgPalette = []string{
+	"#222222", "#d62728", "#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd",
+	"#8c564b", "#e377c2", "#17becf", "#7f7f00", "#393b79", "#637939",
+}
+
+// SVGColor returns the k-th colour of the palette (cycling).
+func SVGColor(k int) string { return svgPalette[((k%len(svgPalette))+len(svgPalette))%len(svgPalette)] }
+
+// Geometry of the drawing, in SVG user units (pixels).
+const (
+	svgMargin   = 24
+	svgCharW    = 7.3 // width of one character of the 12px monospace font
+	svgBoxH     = 28
+	svgBoxPad   = 20
+	svgMinBoxW  = 110
+	svgColGap   = 70
+	svgRowGap   = 46
+	svgInitGap  = 18
+	svgTitleH   = 26
+	svgHeaderH  = 22
+	svgArcReach = 34 // how far a same-column arc bulges out
+	svgArcStep  = 16
+	svgBendStep = 22
+)
+
+// box is one event's rectangle.
+type box struct {
+	cx, cy, w, h float64
+	col          int // thread index, -1 for initial writes
+	row          int
+}
+
+// svgEdge is one drawn edge.
+type svgEdge struct {
+	rel      string
+	color    string
+	from, to int
+	checks   string // the failed checks whose witness holds it, or ""
+}
+
+// SVG renders an execution with the relations of inst (an instance of the
+// model holding that execution) as an SVG picture laid out as herd draws
+// executions: the initial writes in a row on top, then one column per
+// thread with program order running down. It needs no Graphviz: positions
+// follow from threads and program order. Every edge is a group with class
+// "edge" and data-rel, data-from and data-to attributes (event numbers), and
+// every event a group with class "event" and data-event, so that a page can
+// style, hide or click them.
+func SVG(x *execution.Execution, inst *rules.Instance, opts SVGOptions) (string, error) {
+	boxes, width, height := layoutBoxes(x, opts.Title != "")
+	highlighted := witnessIndex(opts.Witness)
+	var edges []svgEdge
+	for _, rel := range opts.Relations {
+		r, err := inst.Rel(rel.Name)
+		if err != nil {
+			return "", fmt.Errorf("relation %s: %w", rel.Name, err)
+		}
+		if rel.Name == "po" {
+			r = immediate(r)
+		}
+		for i, j := range r.All() {
+			if i >= len(x.Events) || j >= len(x.Events) {
+				continue
+			}
+			edges = append(edges, svgEdge{rel: rel.Name, color: rel.Color, from: i, to: j,
+				checks: highlighted[[3]string{fmt.Sprint(i), fmt.Sprint(j), rel.Name}]})
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="execution" width="%d" height="%d" viewBox="0 0 %d %d" font-family="monospace" font-size="12">`+"\n",
+		int(width), int(height), int(width), int(height))
+	writeMarkers(&b, opts.Relations)
+	if opts.Title != "" {
+		fmt.Fprintf(&b, `<text class="title" x="%d" y="%d" font-family="sans-serif" font-size="13" font-weight="bold">%s</text>`+"\n",
+			svgMargin, svgMargin+4, escapeXML(opts.Title))
+	}
+	writeHeaders(&b, x, boxes)
+	// Edges go under the events, so that a line passing a box does not
+	// cross its text, and their labels over them.
+	labels := writeEdges(&b, edges, boxes)
+	writeEvents(&b, x, boxes)
+	b.WriteString(labels)
+	b.WriteString("</svg>\n")
+	return b.String(), nil
+}
+
+// witnessIndex maps each witness edge (from, to, relation), in the
+// direction of the relation, to the checks it belongs to, in name order.
+func witnessIndex(witness map[string][]rules.Edge) map[[3]string]string {
+	var checks []string
+	for c := range witness {
+		checks = append(checks, c)
+	}
+	sort.Strings(checks)
+	out := map[[3]string]string{}
+	for _, c := range checks {
+		for _, ed := range witness[c] {
+			from, to := ed.From, ed.To
+			if ed.Inverse {
+				from, to = to, from
+			}
+			key := [3]string{fmt.Sprint(from), fmt.Sprint(to), ed.Rel}
+			switch old, ok := out[key]; {
+			case !ok:
+				out[key] = c
+			case old != c && !strings.HasSuffix(old, ", "+c):
+				out[key] = old + ", " + c
+			}
+		}
+	}
+	return out
+}
+
+// layoutBoxes places the events: initial writes in the top row, thread t's
+// k-th event in column t, row k. Columns are as wide as their longest label.
+func layoutBoxes(x *execution.Execution, titled bool) ([]box, float64, float64) {
+	boxes := make([]box, len(x.Events))
+	labelW := func(i int) float64 {
+		return math.Max(svgMinBoxW, float64(len([]rune(eventText(x, i))))*svgCharW+svgBoxPad)
+	}
+	top := float64(svgMargin)
+	if titled {
+		top += svgTitleH
+	}
+	nInit := len(x.Layout.Locs)
+	xPos := float64(svgMargin)
+	for i := 0; i < nInit && i < len(x.Events); i++ {
+		w := labelW(i)
+		boxes[i] = box{cx: xPos + w/2, cy: top + svgBoxH/2, w: w, h: svgBoxH, col: -1}
+		xPos += w + svgInitGap
+	}
+	width := xPos - svgInitGap
+	colTop := top + svgBoxH + svgRowGap + svgHeaderH
+	xPos = float64(svgMargin)
+	rows := 0
+	for t := range x.Test.Threads {
+		lanes := lanesOf(x, t)
+		w := math.Max(svgMinBoxW, headerWidth(x, t))
+		for _, e := range lanes.sync {
+			w = math.Max(w, labelW(e))
+		}
+		for _, e := range lanes.sync {
+			k := lanes.row[e]
+			boxes[e] = box{cx: xPos + w/2, cy: colTop + float64(k)*(svgBoxH+svgRowGap) + svgBoxH/2, w: w, h: svgBoxH, col: t, row: k}
+		}
+		xPos += w + svgColGap
+		if len(lanes.async) > 0 {
+			// The asynchronous operations get a lane of their own, right of
+			// the thread's program order.
+			aw := float64(svgMinBoxW)
+			for _, e := range lanes.async {
+				aw = math.Max(aw, labelW(e))
+			}
+			for _, e := range lanes.async {
+				k := lanes.row[e]
+				boxes[e] = box{cx: xPos + aw/2, cy: colTop + float64(k)*(svgBoxH+svgRowGap) + svgBoxH/2, w: aw, h: svgBoxH, col: t, row: k}
+			}
+			xPos += aw + svgColGap
+		}
+		rows = max(rows, lanes.rows)
+	}
+	width = math.Max(width, xPos-svgColGap) + svgMargin + svgArcReach + 4*svgArcStep
+	height := colTop + float64(rows)*(svgBoxH+svgRowGap) + svgMargin
+	return boxes, width, height
+}
+
+// CoveringPairs counts the pairs of a strict order that SVG and DOT draw:
+// those with nothing between them.
+func CoveringPairs(r *relations.Rel) int { return immediate(r).Len() }
+
+// eventText is the text in an event's box: its number and instruction.
+func eventText(x *execution.Execution, i int) string {
+	ev := x.Events[i]
+	label := x.Label(i)
+	if !ev.IsInit() {
+		label = strings.TrimPrefix(label, x.Test.Threads[ev.Thread].Name+":")
+	}
+	return fmt.Sprintf("e%d: %s", i, label)
+}
+
+func threadHeader(x *execution.Execution, t int) string {
+	th := x.Test.Threads[t]
+	label := fmt.Sprintf("%s (cta %d, gpu %d)", th.Name, th.CTA, th.GPU)
+	if th.Cluster != th.CTA {
+		label = fmt.Sprintf("%s (cta %d, cluster %d, gpu %d)", th.Name, th.CTA, th.Cluster, th.GPU)
+	}
+	if note := stuckNote(x, t); note != "" {
+		label += ": " + note
+	}
+	return label
+}
+
+func headerWidth(x *execution.Execution, t int) float64 {
+	return float64(len([]rune(threadHeader(x, t)))) * svgCharW
+}
+
+func writeMarkers(b *strings.Builder, rels []SVGRelation) {
+	b.WriteString("<defs>\n")
+	colors := []string{WitnessColor}
+	seen := map[string]bool{WitnessColor: true}
+	for _, r := range rels {
+		if !seen[r.Color] {
+			seen[r.Color] = true
+			colors = append(colors, r.Color)
+		}
+	}
+	for _, c := range colors {
+		fmt.Fprintf(b, `<marker id="%s" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="%s"/></marker>`+"\n",
+			markerID(c), escapeXML(c))
+	}
+	b.WriteString("</defs>\n")
+}
+
+// markerID names the arrowhead of a colour.
+func markerID(color string) string {
+	var b strings.Builder
+	b.WriteString("arrow-")
+	for _, r := range color {
+		if ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') || ('0' <= r && r <= '9') {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func writeHeaders(b *strings.Builder, x *execution.Execution, boxes []box) {
+	for t := range x.Test.Threads {
+		lanes := lanesOf(x, t)
+		if len(lanes.sync) == 0 {
+			continue
+		}
+		first := boxes[lanes.sync[0]]
+		top := first.cy - first.h/2 - float64(lanes.row[lanes.sync[0]])*(svgBoxH+svgRowGap)
+		fmt.Fprintf(b, `<text class="thread" x="%.1f" y="%.1f" font-family="sans-serif" font-weight="bold">%s</text>`+"\n",
+			first.cx-first.w/2, top-8, escapeXML(threadHeader(x, t)))
+		if len(lanes.async) > 0 {
+			a := boxes[lanes.async[0]]
+			fmt.Fprintf(b, `<text class="lane" x="%.1f" y="%.1f" font-family="sans-serif" font-style="italic">asynchronous</text>`+"\n",
+				a.cx-a.w/2, top-8)
+		}
+	}
+}
+
+func writeEvents(b *strings.Builder, x *execution.Execution, boxes []box) {
+	for i, bx := range boxes {
+		class := "event"
+		dash := ""
+		switch {
+		case x.Events[i].IsInit():
+			class += " init"
+			dash = ` stroke-dasharray="4 3"`
+		case x.Events[i].Async:
+			class += " async"
+			dash = ` stroke-dasharray="2 2"`
+		}
+		fmt.Fprintf(b, `<g class="%s" data-event="%d"><title>e%d %s</title>`, class, i, i, escapeXML(x.Label(i)))
+		fmt.Fprintf(b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" rx="6" fill="#ffffff" stroke="#555555"%s/>`,
+			bx.cx-bx.w/2, bx.cy-bx.h/2, bx.w, bx.h, dash)
+		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" text-anchor="middle" dominant-baseline="central">%s</text></g>`+"\n",
+			bx.cx, bx.cy, escapeXML(eventText(x, i)))
+	}
+}
+
+type point struct{ x, y float64 }
+
+// writeEdges draws every edge and returns their labels, drawn last. Edges
+// between the same two events (of several relations, or both ways) are
+// spread apart so each stays visible and clickable: the k-th of them bends
+// further than the one before. Each edge and each label is a group with
+// class "edge" (or "edge-label") and the edge's data attributes.
+func writeEdges(b *strings.Builder, edges []svgEdge, boxes []box) string {
+	var labels strings.Builder
+	seen := map[[2]int]int{}
+	for _, e := range edges {
+		pair := [2]int{min(e.from, e.to), max(e.from, e.to)}
+		k := seen[pair]
+		seen[pair]++
+		d, at := edgePath(boxes[e.from], boxes[e.to], k)
+		color, width, class := e.color, "1.6", ""
+		text := e.rel
+		if e.checks != "" {
+			color, width, class = WitnessColor, "3", " witness"
+			text = e.rel + " (" + e.checks + ")"
+		}
+		attrs := fmt.Sprintf(`data-rel="%s" data-from="%d" data-to="%d"`, escapeXML(e.rel), e.from, e.to)
+		if e.checks != "" {
+			attrs += fmt.Sprintf(` data-checks="%s"`, escapeXML(e.checks))
+		}
+		fmt.Fprintf(b, `<g class="edge%s" %s><title>%s(e%d, e%d)</title>`, class, attrs, escapeXML(e.rel), e.from, e.to)
+		// A wide transparent copy of the path makes the edge easy to click.
+		fmt.Fprintf(b, `<path class="hit" d="%s" fill="none" stroke="transparent" stroke-width="12"/>`, d)
+		fmt.Fprintf(b, `<path d="%s" fill="none" stroke="%s" stroke-width="%s" marker-end="url(#%s)"/></g>`+"\n",
+			d, escapeXML(color), width, markerID(color))
+		fmt.Fprintf(&labels, `<g class="edge-label%s" %s><title>%s(e%d, e%d)</title><text x="%.1f" y="%.1f" text-anchor="middle" font-size="11" fill="%s" stroke="#ffffff" stroke-width="3" paint-order="stroke">%s</text></g>`+"\n",
+			class, attrs, escapeXML(e.rel), e.from, e.to, at.x, at.y-3, escapeXML(color), escapeXML(text))
+	}
+	return labels.String()
+}
+
+// edgePath returns the SVG path of the k-th edge between two boxes and
+// where its label goes.
+func edgePath(a, c box, k int) (string, point) {
+	if a == c {
+		// An event related to itself: a loop on the box's right side.
+		p0 := point{a.cx + a.w/2, a.cy - 6}
+		p3 := point{a.cx + a.w/2, a.cy + 6}
+		reach := float64(svgArcReach + k*svgArcStep)
+		c1 := point{p0.x + reach, p0.y - 18}
+		c2 := point{p3.x + reach, p3.y + 18}
+		return cubic(p0, c1, c2, p3), cubicMid(p0, c1, c2, p3)
+	}
+	if (a.col < 0) != (c.col < 0) && max(a.row, c.row) > 0 {
+		return initPath(a, c, k)
+	}
+	if a.col == c.col && a.col >= 0 {
+		if k == 0 && c.row == a.row+1 {
+			p0 := point{a.cx, a.cy + a.h/2}
+			p1 := point{c.cx, c.cy - c.h/2}
+			return fmt.Sprintf("M%.1f,%.1f L%.1f,%.1f", p0.x, p0.y, p1.x, p1.y), point{(p0.x+p1.x)/2 + 14, (p0.y+p1.y)/2 + 4}
+		}
+		// Within a column: an arc out to the right, clear of program order.
+		reach := float64(svgArcReach + k*svgArcStep)
+		dir := 1.0
+		if c.cy < a.cy {
+			dir = -1
+		}
+		p0 := point{a.cx + a.w/2, a.cy + dir*4}
+		p3 := point{c.cx + c.w/2, c.cy - dir*4}
+		c1 := point{p0.x + reach, p0.y}
+		c2 := point{p3.x + reach, p3.y}
+		return cubic(p0, c1, c2, p3), cubicMid(p0, c1, c2, p3)
+	}
+	p0 := borderPoint(a, point{c.cx, c.cy})
+	p2 := borderPoint(c, point{a.cx, a.cy})
+	// Bend alternately to either side: 0, +1, -1, +2, ... steps.
+	bend := float64((k+1)/2) * svgBendStep
+	if k%2 == 0 {
+		bend = -bend
+	}
+	dx, dy := p2.x-p0.x, p2.y-p0.y
+	length := math.Hypot(dx, dy)
+	if length == 0 {
+		length = 1
+	}
+	mid := point{(p0.x + p2.x) / 2, (p0.y + p2.y) / 2}
+	ctrl := point{mid.x - dy/length*bend*2, mid.y + dx/length*bend*2}
+	label := point{0.25*p0.x + 0.5*ctrl.x + 0.25*p2.x, 0.25*p0.y + 0.5*ctrl.y + 0.25*p2.y}
+	return fmt.Sprintf("M%.1f,%.1f Q%.1f,%.1f %.1f,%.1f", p0.x, p0.y, ctrl.x, ctrl.y, p2.x, p2.y), label
+}
+
+// initPath routes an edge between an initial write and an event below the
+// first row of its column along the column's side, so that it does not
+// cross the events above the one it reaches.
+func initPath(a, c box, k int) (string, point) {
+	init, ev := a, c
+	if c.col < 0 {
+		init, ev = c, a
+	}
+	dir := 1.0 // the side of the column nearer the initial write
+	if init.cx < ev.cx {
+		dir = -1
+	}
+	reach := float64(svgArcReach + k*svgArcStep)
+	side := ev.cx + dir*ev.w/2
+	pInit := point{init.cx, init.cy + init.h/2}
+	pEv := point{side, ev.cy}
+	cInit := point{side + dir*reach, pInit.y + svgRowGap}
+	cEv := point{side + dir*reach, ev.cy}
+	if a.col < 0 {
+		return cubic(pInit, cInit, cEv, pEv), cubicMid(pInit, cInit, cEv, pEv)
+	}
+	return cubic(pEv, cEv, cInit, pInit), cubicMid(pEv, cEv, cInit, pInit)
+}
+
+func cubic(p0, c1, c2, p3 point) string {
+	return fmt.Sprintf("M%.1f,%.1f C%.1f,%.1f %.1f,%.1f %.1f,%.1f", p0.x, p0.y, c1.x, c1.y, c2.x, c2.y, p3.x, p3.y)
+}
+
+func cubicMid(p0, c1, c2, p3 point) point {
+	return point{0.125*p0.x + 0.375*c1.x + 0.375*c2.x + 0.125*p3.x + 4, 0.125*p0.y + 0.375*c1.y + 0.375*c2.y + 0.125*p3.y}
+}
+
+// borderPoint is where the segment from the box's centre towards p leaves
+// the box.
+func borderPoint(bx box, p point) point {
+	dx, dy := p.x-bx.cx, p.y-bx.cy
+	if dx == 0 && dy == 0 {
+		return point{bx.cx, bx.cy}
+	}
+	sx, sy := math.Inf(1), math.Inf(1)
+	if dx != 0 {
+		sx = (bx.w / 2) / math.Abs(dx)
+	}
+	if dy != 0 {
+		sy = (bx.h / 2) / math.Abs(dy)
+	}
+	s := math.Min(sx, sy)
+	return point{bx.cx + dx*s, bx.cy + dy*s}
+}
+
+var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#39;")
+
+func escapeXML(s string) string { return xmlEscaper.Replace(s) }

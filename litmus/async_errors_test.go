@@ -1,0 +1,103 @@
+package litmus
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/ptxmm/ptxmm/source"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// asyncWith builds a herd test whose first thread's only instruction is
+// instr (line 4, starting at column 2), with global x, shared y and
+// mbarrier b declared.
+func asyncWith(instr string) string {
+	return "PTX T\n{ x=0; y @ shared = 0; b @ mbarrier 1; }\n P0@cta 0,gpu 0 ;\n " + instr + " ;\nexists (x == 0)\n"
+}
+
+// TestAsyncParseErrors checks that forms PTX does not have are positioned
+// errors naming what is allowed.
+func TestAsyncParseErrors(t *testing.T) {
+	cases := []struct {
+		name, src, msg, at string
+	}{
+		{"release on a wait", asyncWith("mbarrier.test_wait.release r0, b"), "mbarrier.test_wait cannot be .release: expected .acquire or .relaxed", "4:20"},
+		{"acquire on an arrive", asyncWith("mbarrier.arrive.acquire b"), "mbarrier.arrive cannot be .acquire: expected .release or .relaxed", "4:17"},
+		{"remote wait", asyncWith("mbarrier.try_wait.shared::cluster r0, b"), "cannot use a .shared::cluster mbarrier", "4:19"},
+		{"sys scope on an arrive", asyncWith("mbarrier.arrive.release.sys b"), "mbarrier.arrive cannot be .sys: expected .cta or .cluster", "4:25"},
+		{"release on expect_tx", asyncWith("mbarrier.expect_tx.release b, 4"), "mbarrier.expect_tx cannot be .release: expected .relaxed", "4:20"},
+		{"unsupported mbarrier op", asyncWith("mbarrier.arrive_drop b"), "mbarrier.arrive_drop is not supported", "4:10"},
+		{"mbarrier in global memory", asyncWith("mbarrier.arrive x"), "mbarrier objects live in shared memory", "4:18"},
+		{"undeclared mbarrier", asyncWith("mbarrier.arrive q"), "the mbarrier q of \"mbarrier.arrive q\" is not declared", "4:18"},
+		{"mbarrier count zero", "PTX T\n{ b @ mbarrier 0; }\n P0@cta 0,gpu 0 ;\n mbarrier.arrive b ;\nexists (0:r0 == 0)\n", "an mbarrier expects 1 to 1048575 arrivals per phase, found 0", "2:16"},
+		{"release on a cluster wait", asyncWith("barrier.cluster.wait.release"), "barrier.cluster.wait cannot be .release: expected .acquire", "4:22"},
+		{"cluster barrier without kind", asyncWith("barrier.cluster"), "barrier.cluster needs .arrive or .wait", "4:2"},
+		{"copy direction", asyncWith("cp.async.ca.global.shared y, x"), "is not a PTX copy direction", "4:13"},
+		{"copy into global", asyncWith("cp.async.ca.shared.global x, x"), "is in global memory: it must be a shared-memory location", "4:28"},
+		{"copy without cache operator", asyncWith("cp.async.shared.global y, x"), "cp.async needs a cache operator", "4:10"},
+		{"tensor copies", asyncWith("cp.async.bulk.tensor.1d.shared::cluster.global y, x"), "cp.async.bulk.tensor is not supported", "4:15"},
+		{"bulk load without mbarrier", asyncWith("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes y, x, 16"), "expected ',' after the size of cp.async.bulk", "4:77"},
+		{"bulk store without mechanism", asyncWith("cp.async.bulk.global.shared::cta x, y, 16"), "cp.async.bulk needs a completion mechanism", "4:2"},
+		{"reduce without add", asyncWith("cp.reduce.async.bulk.global.shared::cta.bulk_group.min x, y, 16"), "cp.reduce.async.bulk needs the operation .add", "4:52"},
+		{"negative wait_group", asyncWith("cp.async.wait_group -1"), "cp.async.wait_group needs a group count of 0 or more", "4:22"},
+		{"mbarrier_init fence without scope", asyncWith("fence.mbarrier_init.release"), "needs .release and .cluster", "4:2"},
+		{"mbarrier_init fence acquire", asyncWith("fence.mbarrier_init.acquire.cluster"), "fence.mbarrier_init cannot be .acquire: expected .release", "4:21"},
+		{"proxy async sys scope", asyncWith("fence.proxy.async.sys"), "fence.proxy.async cannot be .sys: it takes no scope", "4:19"},
+		{"wgmma unknown", asyncWith("wgmma.arrive"), "wgmma.arrive is not supported", "4:7"},
+		{"wgmma operand in global memory", asyncWith("wgmma.mma_async r0, x, y"), "the A operand x of \"wgmma.mma_async r0, x, y\" is in global memory", "4:22"},
+		{"state result", asyncWith("mbarrier.arrive r1, b"), "b is an address, not a count, in \"mbarrier.arrive r1, b\"", "4:22"},
+		{"shared aliases", "PTX T\n{ x=0; y @ shared aliases x; }\n P0@cta 0,gpu 0 ;\n ld r0, y ;\nexists (0:r0 == 0)\n", "shared is a state space, not a kind of alias", "2:12"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseHerd("t.litmus", []byte(tc.src))
+			require.Error(t, err, "input must be rejected")
+			var list source.List
+			require.ErrorAs(t, err, &list)
+			var found []string
+			for _, e := range list {
+				at := fmt.Sprintf("%d:%d", e.Pos.Line, e.Pos.Col)
+				if strings.Contains(e.Msg, tc.msg) && at == tc.at {
+					return
+				}
+				found = append(found, e.Error())
+			}
+			assert.Fail(t, "diagnostic not found", "want %q at %s; got:\n%s", tc.msg, tc.at, strings.Join(found, "\n"))
+		})
+	}
+}
+
+// TestTcgen05ParseErrors checks the positioned errors of tcgen05 forms.
+func TestTcgen05ParseErrors(t *testing.T) {
+	with := func(instr string) string {
+		return "PTX T\n{ x=0; y @ shared = 0; t @ tmem = 0; b @ mbarrier 1; }\n P0@cta 0,gpu 0 ;\n " + instr + " ;\nexists (x == 0)\n"
+	}
+	cases := []struct{ name, src, msg, at string }{
+		{"unknown op", with("tcgen05.wait::all"), "tcgen05.wait::all is not supported", "4:9"},
+		{"bad cta group", with("tcgen05.mma.cta_group::3 t, y, y"), ".cta_group::3 is not a CTA group", "4:13"},
+		{"shift without down", with("tcgen05.shift t"), "tcgen05.shift needs .down", "4:2"},
+		{"commit without mechanism", with("tcgen05.commit b"), "tcgen05.commit needs its completion mechanism", "4:2"},
+		{"mma accumulator in shared memory", with("tcgen05.mma y, y, y"), "the accumulator d y of \"tcgen05.mma y, y, y\" is in shared memory: it must be tensor memory", "4:14"},
+		{"ld from global memory", with("tcgen05.ld r0, x"), "it must be tensor memory", "4:17"},
+		{"acc not 0 or 1", with("tcgen05.mma t, y, y, 2"), "is 0 (d := a + b) or 1 (d := d + a + b), found 2", "4:23"},
+		{"unknown qualifier", with("tcgen05.st.relaxed t, 1"), "unknown qualifier .relaxed on tcgen05.st", "4:12"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseHerd("t.litmus", []byte(tc.src))
+			require.Error(t, err)
+			var list source.List
+			require.ErrorAs(t, err, &list)
+			var found []string
+			for _, e := range list {
+				if strings.Contains(e.Msg, tc.msg) && fmt.Sprintf("%d:%d", e.Pos.Line, e.Pos.Col) == tc.at {
+					return
+				}
+				found = append(found, e.Error())
+			}
+			assert.Fail(t, "diagnostic not found", "want %q at %s; got:\n%s", tc.msg, tc.at, strings.Join(found, "\n"))
+		})
+	}
+}

@@ -1,0 +1,134 @@
+package litmus
+
+// This file checks, once names are resolved, that the memory operands of
+// the instructions whose state spaces PTX fixes (mbarriers, asynchronous
+// copies, wgmma, mapa) name addresses of the right state space. Operands
+// held in registers are checked when the execution computes them.
+
+// spaceNeed is the state space an operand must be in.
+type spaceNeed int
+
+const (
+	needMBarrier  spaceNeed = iota // an mbarrier object (shared memory)
+	needShared                     // a shared-memory location, not an mbarrier
+	needSharedAny                  // any shared-memory address, mbarriers included
+	needGlobal
+	needTensor         // tensor memory
+	needSharedOrTensor // tcgen05.mma's a: shared or tensor memory
+)
+
+// operandNeed is one operand of an instruction with the space it needs.
+type operandNeed struct {
+	op   *Operand
+	need spaceNeed
+	what string
+}
+
+// operandNeeds lists the operands of in whose state space PTX fixes.
+func operandNeeds(in *Instr) []operandNeed {
+	switch in.Op {
+	case OpMBarrier, OpCopyArrive:
+		return []operandNeed{{&in.Addr, needMBarrier, "mbarrier"}}
+	case OpCopy:
+		out := []operandNeed{}
+		switch in.Copy {
+		case CopyAsync, CopyBulkLoad:
+			out = append(out, operandNeed{&in.Addr, needShared, "destination"}, operandNeed{&in.Mem2, needGlobal, "source"})
+		default:
+			out = append(out, operandNeed{&in.Addr, needGlobal, "destination"}, operandNeed{&in.Mem2, needShared, "source"})
+		}
+		if in.Copy == CopyBulkLoad {
+			out = append(out, operandNeed{&in.MBar, needMBarrier, "mbarrier"})
+		}
+		return out
+	case OpWgmma:
+		return []operandNeed{{&in.Addr, needShared, "A operand"}, {&in.Mem2, needShared, "B operand"}}
+	case OpMapa:
+		return []operandNeed{{&in.A, needSharedAny, "shared address"}}
+	case OpTcgen05:
+		switch in.Tc {
+		case TcMma:
+			return []operandNeed{{&in.Addr, needTensor, "accumulator d"}, {&in.Mem2, needSharedOrTensor, "a operand"}, {&in.Mem3, needShared, "b operand"}}
+		case TcCp:
+			return []operandNeed{{&in.Addr, needTensor, "destination"}, {&in.Mem2, needShared, "source"}}
+		case TcShift, TcLd, TcSt:
+			return []operandNeed{{&in.Addr, needTensor, "tensor memory operand"}}
+		case TcCommit:
+			return []operandNeed{{&in.Addr, needMBarrier, "mbarrier"}}
+		}
+	}
+	return nil
+}
+
+// checkOperandSpaces reports operands naming an address of the wrong state
+// space, mbarrier operands naming undeclared addresses, and counts written
+// as the name of an address (as in PTX's "mbarrier.arrive state, [b]",
+// whose state result ptxmm does not model).
+func (p *parser) checkOperandSpaces(t *Test, implicit map[string]bool) {
+	for _, th := range t.Threads {
+		for _, in := range th.Instrs {
+			if in.Op == OpMBarrier {
+				for _, o := range []Operand{in.Src, in.Src2} {
+					if o.Kind == OperandReg && t.AddressByName(o.Reg) != nil && !implicit[o.Reg] {
+						p.errs.Add(o.Pos, "%s is an address, not a count, in %q: write the mbarrier operand first (mbarrier.%s b {, N}); PTX's state result is not modelled, so only the sink _ may come before it", o.Reg, in.Text, in.MBarOp)
+					}
+				}
+			}
+			for _, on := range operandNeeds(in) {
+				if on.op.Kind != OperandAddr {
+					continue
+				}
+				a := t.AddressByName(on.op.Addr)
+				if a == nil {
+					continue // reported by resolution
+				}
+				root := a
+				for i := 0; root.AliasOf != "" && i < len(t.Addresses); i++ {
+					if next := t.AddressByName(root.AliasOf); next != nil {
+						root = next
+					}
+				}
+				p.checkSpace(in, on, a, root, implicit[a.Name])
+			}
+		}
+	}
+}
+
+// checkSpace checks one operand against the space it needs.
+func (p *parser) checkSpace(in *Instr, on operandNeed, a, root *Address, implicit bool) {
+	mn := in.Text
+	switch on.need {
+	case needMBarrier:
+		if implicit {
+			p.errs.Add(on.op.Pos, "the %s %s of %q is not declared: declare it in the init block, e.g. %s @ mbarrier 1 (.test: .mbarrier %s 1;)", on.what, a.Name, mn, a.Name, a.Name)
+			return
+		}
+		if root.Space != SpaceShared {
+			p.errs.Add(on.op.Pos, "the %s %s of %q is in %s memory: mbarrier objects live in shared memory (declare %s @ mbarrier N)", on.what, a.Name, mn, root.Space, a.Name)
+		}
+	case needShared:
+		if root.Space != SpaceShared || root.MBarrier > 0 {
+			what := "in " + root.Space.String() + " memory"
+			if root.MBarrier > 0 {
+				what = "an mbarrier object"
+			}
+			p.errs.Add(on.op.Pos, "the %s %s of %q is %s: it must be a shared-memory location (declare %s @ shared = 0)", on.what, a.Name, mn, what, a.Name)
+		}
+	case needSharedAny:
+		if root.Space != SpaceShared {
+			p.errs.Add(on.op.Pos, "the %s %s of %q is in %s memory: mapa maps shared-memory addresses", on.what, a.Name, mn, root.Space)
+		}
+	case needTensor:
+		if root.Space != SpaceTensor {
+			p.errs.Add(on.op.Pos, "the %s %s of %q is in %s memory: it must be tensor memory (declare %s @ tmem = 0)", on.what, a.Name, mn, root.Space, a.Name)
+		}
+	case needSharedOrTensor:
+		if root.Space == SpaceGlobal || root.MBarrier > 0 {
+			p.errs.Add(on.op.Pos, "the %s %s of %q must be in shared or tensor memory", on.what, a.Name, mn)
+		}
+	case needGlobal:
+		if root.Space != SpaceGlobal {
+			p.errs.Add(on.op.Pos, "the %s %s of %q is in %s memory: it must be a global-memory location", on.what, a.Name, mn, root.Space)
+		}
+	}
+}

@@ -1,0 +1,93 @@
+package rules
+
+import "github.com/ptxmm/ptxmm/datalog"
+
+// Flags returns the program's .flag and .undefined tests in source order.
+func (p *Program) Flags() []*datalog.Check {
+	out := make([]*datalog.Check, len(p.flags))
+	for i, c := range p.flags {
+		out[i] = c.check
+	}
+	return out
+}
+
+// RaisedFlags evaluates the .flag and .undefined tests of a candidate that
+// Solve found consistent (the instance must still hold that solution). A
+// flag is raised when its test fails under some choice of the orders that
+// makes every axiom hold, as herd7 raises a flag on any consistent
+// execution; each result carries the witness of that choice. For a test that
+// holds under the solution found, the orders are searched again for a
+// consistent choice that fails it, so afterwards the instance holds some
+// choice of the orders that need not be consistent. The opts (host
+// constraints) apply to that search too.
+func (in *Instance) RaisedFlags(opts ...SolveOption) []CheckResult {
+	if len(in.p.flags) == 0 {
+		return nil
+	}
+	in.Run()
+	var out []CheckResult
+	var pending []*checkPlan
+	for _, f := range in.p.flags {
+		if in.violated(f) {
+			out = append(out, in.evalCheck(f))
+		} else if in.p.dependsOnOrders(f.rel) {
+			pending = append(pending, f)
+		}
+	}
+	for _, f := range pending {
+		if !in.mayRaise(f) {
+			continue
+		}
+		search := append(append([]SolveOption(nil), opts...), withFinalTest(func(in *Instance) bool { return in.violated(f) }))
+		if in.Solve(search...).Consistent {
+			out = append(out, in.evalCheck(f))
+		}
+	}
+	return out
+}
+
+// mayRaise bounds a flag that depends on the orders without searching
+// them, when the flag's relation grows (or shrinks) with every order: it is
+// evaluated with each order at its largest (every pair of its "over"
+// relation, both ways) or smallest (empty), which contains every value it
+// takes under an actual choice. If the test holds there, no choice raises
+// it. The instance's orders are changed.
+func (in *Instance) mayRaise(f *checkPlan) bool {
+	grows, shrinks := true, true
+	for _, op := range in.p.orders {
+		if in.p.oddDeps[f.rel][op.rel] {
+			grows = false
+		}
+		if in.p.evenDeps[f.rel][op.rel] {
+			shrinks = false
+		}
+	}
+	if !grows && !shrinks {
+		return true
+	}
+	for _, op := range in.p.orders {
+		// Orders come after the orders their pairs depend on, so each one's
+		// pairs are computed with the earlier ones already at their bound.
+		in.Run()
+		o := in.stores[op.rel].rel
+		if grows {
+			o.CopyFrom(in.stores[op.over].rel)
+		} else {
+			o.Clear()
+		}
+		in.invalidate(op.rel)
+	}
+	in.Run()
+	return in.violated(f)
+}
+
+// dependsOnOrders reports whether a relation depends on a .order relation,
+// so that its value can change with the choice of the orders.
+func (p *Program) dependsOnOrders(r relID) bool {
+	for _, op := range p.orders {
+		if p.baseDeps[r][op.rel] {
+			return true
+		}
+	}
+	return false
+}

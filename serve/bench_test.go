@@ -1,0 +1,101 @@
+package serve
+
+import (
+	"testing"
+)
+
+// BenchmarkServeCache compares, in one run, what a request of the page
+// costs with and without the caches, for MP and for IRIW with fence.sc
+// (more candidates): "recompile" loads and compiles spec.dl and checks the
+// test, as a server without caches would on every request; "model-hit"
+// takes the compiled model from the cache and checks the test again;
+// "hit" finds both in the caches (the request the page sends when a user
+// steps through executions or toggles a relation). The handlers' own work
+// (JSON, the picture) is the same in all three and left out.
+func BenchmarkServeCache(b *testing.B) {
+	s, _ := newTestServer(b, nil)
+	model := specModel(b)
+	for _, name := range []string{"MP.litmus", "IRIW+fence.sc.litmus"} {
+		test := example(b, name)
+		b.Run(name+"/recompile", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				c, err := s.compile(model, modelKey(model))
+				if err != nil {
+					b.Fatal(err)
+				}
+				t, _, err := parseTest(test)
+				if err != nil {
+					b.Fatal(err)
+				}
+				opts := s.cfg.Options
+				opts.Explain = true
+				if _, res := c.model.Candidates(t, opts, 0); res.Err != nil {
+					b.Fatal(res.Err)
+				}
+			}
+		})
+		b.Run(name+"/model-hit", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				c, err := s.model(model)
+				if err != nil {
+					b.Fatal(err)
+				}
+				t, _, err := parseTest(test)
+				if err != nil {
+					b.Fatal(err)
+				}
+				opts := s.cfg.Options
+				opts.Explain = true
+				if _, res := c.model.Candidates(t, opts, 0); res.Err != nil {
+					b.Fatal(res.Err)
+				}
+			}
+		})
+		b.Run(name+"/hit", func(b *testing.B) {
+			if _, _, err := s.prepare(test, model, "model"); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, cached, err := s.prepare(test, model, "model"); err != nil || !cached {
+					b.Fatalf("cached %v, error %v", cached, err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkHandlers times the API's answers on a warm cache, JSON and
+// picture included: what stepping, clicking and querying cost.
+func BenchmarkHandlers(b *testing.B) {
+	s, _ := newTestServer(b, nil)
+	test, model := example(b, "MP.litmus"), specModel(b)
+	if _, err := s.handleRun(&RunRequest{Test: test, Model: model}); err != nil {
+		b.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		call func() (any, error)
+	}{
+		{"run", func() (any, error) { return s.handleRun(&RunRequest{Test: test, Model: model}) }},
+		{"execution", func() (any, error) { return s.handleExec(&ExecRequest{Test: test, Model: model, Exec: 3}) }},
+		{"why", func() (any, error) {
+			return s.handleWhy(&WhyRequest{Test: test, Model: model, Exec: 3, Rel: "fr", Args: []int{7, 2}})
+		}},
+		{"query", func() (any, error) {
+			return s.handleQuery(&QueryRequest{Test: test, Model: model, Exec: 3, Query: "?- cause(X, Y)."})
+		}},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := c.call(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

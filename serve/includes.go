@@ -1,0 +1,116 @@
+package serve
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+)
+
+// MaxIncludeBytes bounds one included file: a model is text of a few tens
+// of kilobytes, and a bound keeps a device or a huge file from being read.
+const MaxIncludeBytes = 1 << 20
+
+// includeFS is the only place a submitted model's .include can read from:
+// the .dl files of the embedded library (spec.dl, variants/), and, when the
+// server was started with -include-dir, the .dl files below that folder,
+// which shadow library files of the same name. Paths are slash-separated
+// and relative; nothing outside these two places can be named (an os.Root
+// keeps symbolic links inside the folder too).
+type includeFS struct {
+	library fs.FS
+	dir     *os.Root // nil without -include-dir
+	dirName string
+}
+
+// errConfined explains a refused include.
+type errConfined struct{ name, why string }
+
+func (e *errConfined) Error() string {
+	return fmt.Sprintf("%s: %s", e.name, e.why)
+}
+
+// newIncludeFS opens the include folder, if any.
+func newIncludeFS(library fs.FS, dir string) (*includeFS, error) {
+	f := &includeFS{library: library, dirName: dir}
+	if dir == "" {
+		return f, nil
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("-include-dir: %w", err)
+	}
+	f.dir = root
+	return f, nil
+}
+
+// where says, for messages, where includes may come from.
+func (f *includeFS) where() string {
+	if f.dir == nil {
+		return "the built-in spec.dl and variants/ (start ptxmm serve with -include-dir DIR to allow a folder of your own)"
+	}
+	return "the built-in spec.dl and variants/, and " + f.dirName
+}
+
+// ReadFile reads an include: a .dl file of at most MaxIncludeBytes.
+func (f *includeFS) ReadFile(name string) ([]byte, error) {
+	if !fs.ValidPath(name) || name == "." {
+		return nil, &errConfined{name, "includes are confined to " + f.where() + "; this path leaves them"}
+	}
+	if path.Ext(name) != ".dl" {
+		return nil, &errConfined{name, "only .dl files can be included"}
+	}
+	if f.dir != nil {
+		data, err := readRegular(f.dir.FS(), name)
+		if err == nil || !errors.Is(err, fs.ErrNotExist) {
+			return data, err
+		}
+	}
+	notFound := fmt.Errorf("no such file among %s", f.where())
+	if name != "spec.dl" && !strings.HasPrefix(name, "variants/") {
+		return nil, notFound
+	}
+	data, err := readRegular(f.library, name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, notFound
+	}
+	return data, err
+}
+
+// readRegular reads a regular file of bounded size.
+func readRegular(fsys fs.FS, name string) ([]byte, error) {
+	file, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	info, err := file.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, &errConfined{name, "not a regular file"}
+	}
+	if info.Size() > MaxIncludeBytes {
+		return nil, &errConfined{name, fmt.Sprintf("larger than %d bytes", MaxIncludeBytes)}
+	}
+	data, err := io.ReadAll(io.LimitReader(file, MaxIncludeBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxIncludeBytes {
+		return nil, &errConfined{name, fmt.Sprintf("larger than %d bytes", MaxIncludeBytes)}
+	}
+	return data, nil
+}
+
+// Close releases the include folder.
+func (f *includeFS) Close() error {
+	if f.dir != nil {
+		return f.dir.Close()
+	}
+	return nil
+}
