@@ -27,6 +27,9 @@ const (
 	// EmptyThinAir: the model allows only executions whose values are
 	// not determined (Result.ThinAir).
 	EmptyThinAir = "thin-air"
+	// EmptyHang: every consistent execution hangs, a thread waiting
+	// forever (Result.Hangs), so none has a final state.
+	EmptyHang = "hang"
 )
 
 // EmptyReason says why a test has no final state: an answer over no
@@ -82,6 +85,8 @@ func (r *modelRun) explainEmpty(a *execution.Analysis, stats execution.Stats) {
 		res.Empty = &EmptyReason{Kind: EmptyRestrictions, Text: "no candidate execution meets the \"== v\" restrictions of the loads"}
 	case stats.Candidates == 0:
 		res.Empty = &EmptyReason{Kind: EmptyConstraints, Text: "no candidate execution: no choice of the writes each load reads gives the threads' branches and memory addresses the values their runs need"}
+	case res.Hangs > 0 && res.Hangs == res.Consistent:
+		res.Empty = &EmptyReason{Kind: EmptyHang, Text: fmt.Sprintf("every consistent execution hangs: %s waits forever", strings.Join(res.Stuck, "; "))}
 	case res.ThinAir > 0 && res.Consistent == 0:
 		res.Empty = &EmptyReason{Kind: EmptyThinAir, Text: fmt.Sprintf("the model allows only the %d execution(s) whose values are not determined", res.ThinAir)}
 	case res.Consistent == 0:

@@ -1,6 +1,8 @@
 package checker
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -51,6 +53,12 @@ func TestEmptyReasons(t *testing.T) {
 		{name: "thin air only", kind: EmptyThinAir, text: "the model allows only the 1 execution(s) whose values are not determined",
 			test: func() []*Result {
 				return []*Result{check(t, loadModel(t, "testdata", "thin-air-only.dl"), herd(t, "PTX LB+data\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n ld.weak r0, x | ld.weak r1, y ;\n st.weak y, r0 | st.weak x, r1 ;\nexists (P0:r0 == 0)\n"))}
+			}},
+		{name: "every execution hangs", kind: EmptyHang, text: "every consistent execution hangs: P1: mbarrier.try_wait r0, b waits forever",
+			test: func() []*Result {
+				src, err := os.ReadFile(filepath.Join("..", "examples", "async", "MBar-never-completes.litmus"))
+				require.NoError(t, err)
+				return []*Result{check(t, spec(t), herd(t, string(src)))}
 			}},
 		{name: "states: no reason", test: func() []*Result {
 			return []*Result{check(t, spec(t), herd(t, "PTX S\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.weak r0, x ;\nexists (P1:r0 == 0)\n"))}
