@@ -83,6 +83,7 @@ func TestTcgen05ParseErrors(t *testing.T) {
 		{"ld from global memory", with("tcgen05.ld r0, x"), "it must be tensor memory", "4:17"},
 		{"acc not 0 or 1", with("tcgen05.mma t, y, y, 2"), "is 0 (d := a + b) or 1 (d := d + a + b), found 2", "4:23"},
 		{"unknown qualifier", with("tcgen05.st.relaxed t, 1"), "unknown qualifier .relaxed on tcgen05.st", "4:12"},
+		{"ld of tensor memory", with("ld r0, t"), "the address t of \"ld r0, t\" is in tensor memory, which only tcgen05 instructions reach", "4:9"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -15,6 +15,7 @@ const (
 	needGlobal
 	needTensor         // tensor memory
 	needSharedOrTensor // tcgen05.mma's a: shared or tensor memory
+	needNotTensor      // any memory but tensor memory
 )
 
 // operandNeed is one operand of an instruction with the space it needs.
@@ -45,6 +46,8 @@ func operandNeeds(in *Instr) []operandNeed {
 		return []operandNeed{{&in.Addr, needShared, "A operand"}, {&in.Mem2, needShared, "B operand"}}
 	case OpMapa:
 		return []operandNeed{{&in.A, needSharedAny, "shared address"}}
+	case OpLoad, OpStore, OpAtom, OpRed:
+		return []operandNeed{{&in.Addr, needNotTensor, "address"}}
 	case OpTcgen05:
 		switch in.Tc {
 		case TcMma:
@@ -125,6 +128,10 @@ func (p *parser) checkSpace(in *Instr, on operandNeed, a, root *Address, implici
 	case needSharedOrTensor:
 		if root.Space == SpaceGlobal || root.MBarrier > 0 {
 			p.errs.Add(on.op.Pos, "the %s %s of %q must be in shared or tensor memory", on.what, a.Name, mn)
+		}
+	case needNotTensor:
+		if root.Space == SpaceTensor {
+			p.errs.Add(on.op.Pos, "the %s %s of %q is in tensor memory, which only tcgen05 instructions reach (tcgen05.ld, tcgen05.st, ...)", on.what, a.Name, mn)
 		}
 	case needGlobal:
 		if root.Space != SpaceGlobal {
