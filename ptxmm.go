@@ -110,6 +110,11 @@ func WithMaxCandidates(n int) Option { return func(o *checker.Options) { o.MaxCa
 // WithTimeout bounds the time spent on one test.
 func WithTimeout(d time.Duration) Option { return func(o *checker.Options) { o.Timeout = d } }
 
+// WithMaxMemory bounds the estimated memory of checking one test, in
+// bytes; a test whose relations would not fit is refused at once (0, the
+// default of the embedding API, means no bound).
+func WithMaxMemory(bytes int64) Option { return func(o *checker.Options) { o.MaxMemory = bytes } }
+
 // WithExplain records why each forbidden outcome is forbidden.
 func WithExplain() Option { return func(o *checker.Options) { o.Explain = true } }
 

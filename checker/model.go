@@ -52,6 +52,7 @@ func BuildModel(name string, prog *datalog.Program, copts []rules.CompileOption)
 	}
 	warnings := append(source.List{}, m.Warnings...)
 	warnings = append(warnings, cerrs.Warnings()...)
+	warnings = append(warnings, allowsEverything(name, m)...)
 	return &Model{Name: name, Syntax: m, Program: p, Warnings: warnings}, nil
 }
 

@@ -59,6 +59,11 @@ type Result struct {
 	// ThinAir counts consistent executions whose values are not determined
 	// (a cycle of reads-from and data dependencies the model allows).
 	ThinAir int
+	// Loop is herd's "Loop" flag: the unrolling bound cut thread runs, so
+	// the states may miss executions that loop longer (empty.go).
+	Loop bool
+	// Empty says why the test has no final state, nil when it has one.
+	Empty   *EmptyReason
 	Elapsed time.Duration
 	// Err is set when the test could not be checked.
 	Err error

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"sync"
 
 	"github.com/ptxmm/ptxmm/checker"
@@ -45,7 +44,7 @@ type item struct {
 
 // Check runs ptxmm check and returns the exit status.
 func Check(cfg CheckConfig, stdout, stderr io.Writer) int {
-	files, err := collectTests(cfg.Files)
+	files, err := collectTests(cfg.Files, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "ptxmm:", err)
 		return ExitError
@@ -57,31 +56,30 @@ func Check(cfg CheckConfig, stdout, stderr io.Writer) int {
 			items = append(items, &item{file: f, err: err})
 			continue
 		}
+		printWarnings(stderr, tests)
 		for _, t := range tests {
 			items = append(items, &item{file: f, test: t})
 		}
 	}
 	warnDuplicateNames(items, stderr)
-	workers := cfg.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
+	workers := workerCount(cfg.Workers, len(items))
 	if cfg.Pictures.Mode != ShowNone {
 		if err := os.MkdirAll(cfg.Pictures.Dir, 0o755); err != nil {
 			fmt.Fprintf(stderr, "ptxmm: -o %s: %v\n", cfg.Pictures.Dir, err)
 			return ExitError
 		}
 	}
+	opts := sharedLimits(cfg.Options)
 	parallel(len(items), workers, func(i int) {
 		it := items[i]
 		if it.test == nil {
 			return
 		}
 		if cfg.Pictures.Mode == ShowNone {
-			it.res = cfg.Model.Check(it.test, cfg.Options)
+			it.res = cfg.Model.Check(it.test, opts)
 			return
 		}
-		it.res, it.err = checkWithPictures(cfg.Model, it.test, cfg.Options, cfg.Pictures)
+		it.res, it.err = checkWithPictures(cfg.Model, it.test, opts, cfg.Pictures)
 	})
 	status := ExitOK
 	var results []*checker.Result

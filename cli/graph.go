@@ -29,6 +29,7 @@ func Graph(cfg GraphConfig, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, Quoted(err))
 		return ExitError
 	}
+	printWarnings(stderr, tests)
 	k := 0
 	if cfg.Instance > 0 {
 		k = cfg.Instance - 1

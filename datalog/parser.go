@@ -17,6 +17,9 @@ type parser struct {
 	// .include, so that the included items come where the directive is.
 	include func(includeDirective)
 	doc     string
+	// nesting is the depth of expressions being parsed and ops the
+	// operators of the outermost one so far (countOp).
+	nesting, ops int
 }
 
 type includeDirective struct {

@@ -68,6 +68,11 @@ type explorer struct {
 	// spins counts failed spin-loop iterations left out (see jump).
 	spins         int
 	spinReduction bool
+	// noAddr counts the paths abandoned because a register loaded from
+	// memory is used as an address and no value the test stores is one;
+	// noAddrAt is the first such access.
+	noAddr   int
+	noAddrAt *litmus.Instr
 	// copied marks the roots of the addresses asynchronous copies and
 	// wgmma access (all of them when one is reached through a register):
 	// a spin-loop iteration reading one is never left out, so that the
@@ -371,6 +376,12 @@ func (e *explorer) withAddress(s *state, in *litmus.Instr, op litmus.Operand, th
 			return then(s, e.placeOf(v.val), nil)
 		}
 		taint := v.reads(nil)
+		if len(e.addrValues) == 0 {
+			e.noAddr++
+			if e.noAddrAt == nil {
+				e.noAddrAt = in
+			}
+		}
 		for _, a := range e.addrValues {
 			c := s.clone()
 			c.constraints = append(c.constraints, Constraint{Cond: &Sym{kind: symCmp, op: "eq", a: v, b: constSym(a)}, Want: true, Pos: in.Pos})

@@ -36,6 +36,11 @@ type Test struct {
 	Condition *Condition
 	// Assertions are the assert/permit/check commands of a .test file.
 	Assertions []*Assertion
+
+	// Warnings are the diagnostics about names whose meaning ptxmm had to
+	// guess (lint.go), with their source lines; for a .test template,
+	// every instance carries the file's.
+	Warnings source.List
 }
 
 // Space is a PTX state space.
@@ -93,6 +98,9 @@ type Address struct {
 	AliasOf string // "" for a plain declaration
 	Init    int64  // initial value; meaningful for plain declarations only
 	HasInit bool   // whether the test gave an initial value explicitly
+	// Implicit marks a location a herd test uses without declaring it
+	// (Pos is then its first use).
+	Implicit bool
 	// MBarrier is the expected arrival count of an mbarrier object
 	// declared in the init block (herd "b @ mbarrier N", .test
 	// ".mbarrier b N"); 0 for other addresses. mbarriers live in shared

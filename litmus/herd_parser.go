@@ -18,6 +18,7 @@ func ParseHerd(file string, src []byte) (*Test, error) {
 		errs.AttachLines(file, string(src))
 		return nil, errs
 	}
+	t.Warnings = fileWarnings(errs, file, src)
 	return t, nil
 }
 
@@ -68,6 +69,7 @@ func (p *parser) parseHerd() *Test {
 	p.resolve(t)
 	p.checkPlacement(t)
 	p.parseCondition(c, t)
+	p.lint(t)
 	return t
 }
 

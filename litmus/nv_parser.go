@@ -37,6 +37,7 @@ func (p *parser) parseNV(name string, instance int) *Test {
 	p.resolve(t)
 	p.checkPlacement(t)
 	p.resolveNVTerms(t)
+	p.lint(t)
 	return t
 }
 

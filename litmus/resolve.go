@@ -96,7 +96,7 @@ func (p *parser) resolve(t *Test) {
 		case p.format == FormatHerd:
 			if !implicit[name] {
 				implicit[name] = true
-				t.Addresses = append(t.Addresses, &Address{Name: name, Space: SpaceGlobal, Kind: ProxyGeneric, Pos: r.op.Pos})
+				t.Addresses = append(t.Addresses, &Address{Name: name, Space: SpaceGlobal, Kind: ProxyGeneric, Pos: r.op.Pos, Implicit: true})
 			}
 		default:
 			p.errs.Add(r.op.Pos, "undeclared address %q: declare it first, e.g. .global %s;", name, name)

@@ -79,7 +79,7 @@ func counts(r *checker.Result) (pos, neg int) {
 }
 
 // validation is the Ok/No/Undef line, with "Loop " when the unrolling
-// bound cut a thread's run. For a .test file, Ok means every assert and
+// bound cut a thread's run (or left a thread no run at all). For a .test file, Ok means every assert and
 // permit holds.
 func validation(r *checker.Result) string {
 	v := r.Verdict
@@ -94,7 +94,7 @@ func validation(r *checker.Result) string {
 			v = "Undef"
 		}
 	}
-	if r.Cut > 0 {
+	if r.Loop {
 		v = "Loop " + v
 	}
 	return v

@@ -106,6 +106,37 @@ exists (P0:r1 == 2)
 `,
 	},
 	{
+		name: "empty-loop", file: "Forever.litmus",
+		src: `PTX Forever
+{ x=0; }
+ P0@cta 0,gpu 0 ;
+ L:             ;
+ ld.weak r0, x  ;
+ goto L         ;
+exists (P0:r0 == 0)
+`,
+	},
+	{
+		name: "empty-address", file: "LoadedAddress.litmus",
+		src: `PTX LoadedAddress
+{ x=0; y=0; }
+ P0@cta 0,gpu 0 ;
+ ld.weak r0, x  ;
+ st.weak [r0], 1 ;
+exists (P0:r0 == 0)
+`,
+	},
+	{
+		name: "empty-constraints", file: "NoSuchAddress.litmus",
+		src: `PTX NoSuchAddress
+{ x=0; y=0; P0:r2=y; }
+ P0@cta 0,gpu 0 ;
+ ld.weak r0, x  ;
+ st.weak [r0], 1 ;
+exists (P0:r0 == 0)
+`,
+	},
+	{
 		name: "thin-air", file: "LB+data.litmus", model: filepath.Join("testdata", "no-thin-air.dl"),
 		src: `PTX LB+data
 { x=0; y=0; }

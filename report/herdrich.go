@@ -17,7 +17,7 @@ import (
 //   - with -explain, the witness of each raised flag, and each outcome
 //     some candidate reaches but the model forbids, with the checks that
 //     reject it;
-//   - Sanity, Unroll, Speedcheck, Deadlock and ThinAir notes.
+//   - Sanity, Empty, Unroll, Speedcheck, Deadlock and ThinAir notes.
 func richLines(w io.Writer, r *checker.Result, name string, order []int) {
 	t := r.Test
 	for i, a := range r.Assertions {
@@ -40,6 +40,8 @@ func richLines(w io.Writer, r *checker.Result, name string, order []int) {
 	}
 	if !r.Sanity {
 		fmt.Fprintf(w, "Sanity %s failed: no candidate execution meets the \"== v\" restrictions of its loads, whatever the model\n", name)
+	} else if r.Empty != nil {
+		fmt.Fprintf(w, "Empty %s: %s\n", name, r.Empty.Text)
 	}
 	if r.Cut > 0 {
 		fmt.Fprintf(w, "Unroll %s: %d thread run(s) cut at the unrolling bound (raise it with -unroll)\n", name, r.Cut)

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/ptxmm/ptxmm"
@@ -11,15 +13,19 @@ import (
 )
 
 func runCheck(args []string) int {
+	return cli.WithCheckedOutput(os.Stdout, os.Stderr, func(out io.Writer) int { return checkCommand(args, out) })
+}
+
+func checkCommand(args []string, out io.Writer) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	opts := checker.DefaultOptions()
 	model := fs.String("model", "", "model `FILE` (.dl, or a herd7 .cat model) to use instead of the embedded PTX model")
 	includes := addIncludeFlag(fs)
 	jsonOut := fs.Bool("json", false, "print one JSON object per test instead of herd7's layout")
-	expect := fs.String("expect", "", "compare verdicts with an expected-results `CSV` (FILE.csv or FILE.csv:COLUMN)")
+	expect := fs.String("expect", "", "compare verdicts with an expected-results `CSV` (FILE.csv or FILE.csv:COLUMN; paths relative to its folder; see docs/expected.md)")
 	addLimitFlags(fs, &opts)
 	fs.BoolVar(&opts.Explain, "explain", false, "for each forbidden outcome, print the checks that reject it with a witness")
-	workers := fs.Int("j", 0, "tests checked in parallel (default: one per CPU)")
+	workers := addWorkersFlag(fs)
 	herd := addHerdFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: ptxmm check [flags] FILE|DIR|@LIST...\n\nFlags (-conf FILE reads herd7-style options from FILE):\n")
@@ -32,6 +38,11 @@ func runCheck(args []string) int {
 	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
+		return cli.ExitError
+	}
+	applyMemoryLimit(opts.MaxMemory)
+	if err := errors.Join(checkLimitFlags(opts), checkWorkers(*workers)); err != nil {
+		fmt.Fprintf(os.Stderr, "ptxmm %s: %v\n", "check", err)
 		return cli.ExitError
 	}
 	cfg := cli.CheckConfig{Options: opts, JSON: *jsonOut, Expect: *expect, Workers: *workers, Files: pos}
@@ -53,7 +64,7 @@ func runCheck(args []string) int {
 		fmt.Fprintln(os.Stderr, "ptxmm check:", cli.Quoted(err))
 		return cli.ExitError
 	}
-	return cli.Check(cfg, os.Stdout, os.Stderr)
+	return cli.Check(cfg, out, os.Stderr)
 }
 
 // loadModel loads -model FILE, or the embedded model when file is empty; a

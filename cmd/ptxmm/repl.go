@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 
@@ -13,6 +14,10 @@ import (
 )
 
 func runRepl(args []string) int {
+	return cli.WithCheckedOutput(os.Stdout, os.Stderr, func(out io.Writer) int { return replCommand(args, out) })
+}
+
+func replCommand(args []string, out io.Writer) int {
 	fs := flag.NewFlagSet("repl", flag.ContinueOnError)
 	opts := checker.DefaultOptions()
 	model := fs.String("model", "", "model `FILE` (.dl or .cat) to use instead of the embedded PTX model (:reload re-reads it)")
@@ -27,6 +32,11 @@ func runRepl(args []string) int {
 	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
+		return cli.ExitError
+	}
+	applyMemoryLimit(opts.MaxMemory)
+	if err := checkLimitFlags(opts); err != nil {
+		fmt.Fprintln(os.Stderr, "ptxmm repl:", err)
 		return cli.ExitError
 	}
 	src := repl.ModelSource{Path: *model, FS: ptxmm.DefaultModelFS(), Name: ptxmm.DefaultModelName, IncludeDirs: *includes}
@@ -53,7 +63,7 @@ func runRepl(args []string) int {
 		fmt.Fprintln(os.Stderr, "ptxmm repl: expected at most one test (and an instance number)")
 		return cli.ExitError
 	}
-	if err := repl.Run(s, os.Stdin, os.Stdout); err != nil {
+	if err := repl.Run(s, os.Stdin, out); err != nil {
 		fmt.Fprintln(os.Stderr, "ptxmm repl:", err)
 		return cli.ExitError
 	}
