@@ -358,10 +358,10 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State) ver
 			if r.res.Stuck == nil {
 				r.res.Stuck = stuck
 			}
-			if !state.defined() {
-				// A thread waits forever before writing a value the
-				// condition observes: the execution has no final state to
-				// judge (docs/model.md, "Hangs").
+			if !x.Settled() {
+				// A thread waits forever with instructions still to
+				// execute: the execution has no final state to judge
+				// (docs/model.md, "Hangs").
 				r.res.Consistent++
 				r.res.Unjudged++
 				return v

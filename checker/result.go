@@ -51,9 +51,10 @@ type Result struct {
 	// forever at a barrier or polling an mbarrier phase that never
 	// completes. Stuck says where the threads of the first such execution
 	// wait ("P1: mbarrier.try_wait r0, b"). Unjudged counts the hangs in
-	// which such a thread never wrote a register the condition observes:
-	// they have no final state and are left out of the states and the
-	// condition; the others are judged like finished executions.
+	// which a waiting thread still has instructions to execute: they have
+	// no final state and are left out of the states and the condition. The
+	// others, whose waiting threads wait at their last instruction, are
+	// judged like finished executions.
 	Hangs, Unjudged int
 	Stuck           []string
 	// ThinAir counts consistent executions whose values are not determined

@@ -49,6 +49,10 @@ type Run struct {
 	// Polls are, for a Spinning run, the mbarrier waits of its last loop
 	// iteration: they must read the final state of their mbarrier.
 	Polls []int
+	// Done is set for a Blocked run whose barrier is the thread's last
+	// instruction: the thread has nothing left to do, so its registers
+	// hold their final values even though the barrier never completes.
+	Done bool
 }
 
 // explorer enumerates the runs of one thread.
@@ -487,11 +491,23 @@ func (e *explorer) barrier(s *state, in *litmus.Instr) error {
 	s.addEvent(ev)
 	s.pc++
 	if ev.BarSync {
-		if err := e.finish(s.clone(), Blocked); err != nil {
+		if err := e.blocked(s); err != nil {
 			return err
 		}
 	}
 	return e.explore(s)
+}
+
+// blocked ends a copy of s waiting forever at the barrier just recorded.
+func (e *explorer) blocked(s *state) error {
+	r := e.run(s.clone(), Blocked)
+	r.Done = true
+	for _, in := range e.th.Instrs[s.pc:] {
+		if in.Op != litmus.OpLabel {
+			r.Done = false
+		}
+	}
+	return e.emit(r)
 }
 
 func union(a, b []int) []int {

@@ -120,7 +120,7 @@ func (e *explorer) clusterBarrier(s *state, in *litmus.Instr) error {
 	s.addEvent(ev)
 	s.pc++
 	if ev.BarSync {
-		if err := e.finish(s.clone(), Blocked); err != nil {
+		if err := e.blocked(s); err != nil {
 			return err
 		}
 	}

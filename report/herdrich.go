@@ -50,8 +50,7 @@ func richLines(w io.Writer, r *checker.Result, name string, order []int) {
 		fmt.Fprintf(w, "Speedcheck %s: stopped at the first execution deciding the condition; the states and counts are partial\n", name)
 	}
 	if r.Hangs > 0 {
-		fmt.Fprintf(w, "Deadlock %s: %d consistent execution(s) never finish (in the first found, %s waits forever); %d of them have no final state (a waiting thread never wrote a register the condition observes)\n",
-			name, r.Hangs, strings.Join(r.Stuck, " and "), r.Unjudged)
+		fmt.Fprintln(w, deadlockLine(name, r))
 	}
 	if r.ThinAir > 0 {
 		fmt.Fprintf(w, "ThinAir %s: the model allows %d execution(s) whose values form a cycle of reads-from and data dependencies; their values are not determined, so they have no final state\n", name, r.ThinAir)
@@ -85,4 +84,22 @@ func capitalize(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// deadlockLine says how many consistent executions never finish, where the
+// threads of the first one wait, and how many have no final state.
+func deadlockLine(name string, r *checker.Result) string {
+	wait := "waits"
+	if len(r.Stuck) > 1 {
+		wait = "wait"
+	}
+	line := fmt.Sprintf("Deadlock %s: %d consistent execution(s) never finish (in the first found, %s %s forever)",
+		name, r.Hangs, strings.Join(r.Stuck, " and "), wait)
+	switch r.Unjudged {
+	case 0:
+		return line + "; in each, the waiting threads have nothing left to execute, so it is judged by its final state"
+	case r.Hangs:
+		return line + "; none has a final state (a waiting thread has instructions left to execute)"
+	}
+	return fmt.Sprintf("%s; %d of them have no final state (a waiting thread has instructions left to execute)", line, r.Unjudged)
 }
