@@ -125,7 +125,18 @@ func (p *parser) aliasRoot(a *Address) *Address {
 // checkMultimemTerms rejects conditions naming a multimem address: it has
 // no value of its own.
 func (p *parser) checkMultimemTerms(t *Test) {
-	check := func(cmp *Cmp) {
+	if t.Condition != nil {
+		p.checkMultimemExpr(t, t.Condition.Expr)
+	}
+	for _, a := range t.Assertions {
+		p.checkMultimemExpr(t, a.Expr)
+	}
+}
+
+// checkMultimemExpr rejects the location terms of e that name a multimem
+// address.
+func (p *parser) checkMultimemExpr(t *Test, e Expr) {
+	walkCmps(e, func(cmp *Cmp) {
 		for _, term := range []Term{cmp.L, cmp.R} {
 			if term.Kind != TermLoc {
 				continue
@@ -134,11 +145,5 @@ func (p *parser) checkMultimemTerms(t *Test) {
 				p.errs.Add(term.Pos, "%s is a multimem address, which has no value of its own: name one of its locations (%s)", a.Name, strings.Join(a.Multimem, ", "))
 			}
 		}
-	}
-	if t.Condition != nil {
-		walkCmps(t.Condition.Expr, check)
-	}
-	for _, a := range t.Assertions {
-		walkCmps(a.Expr, check)
-	}
+	})
 }
