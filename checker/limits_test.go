@@ -29,19 +29,18 @@ func storesTest(t *testing.T, n int) string {
 }
 
 // TestTimeoutReachesInsideACandidate: the deadline stops the check in the
-// middle of its only candidate, whose 101 choices of final write take
-// about a second to evaluate (most of it the order search of the last
-// one). Checking the clock only between candidates evaluated them all and
-// passed.
+// middle of its only candidate, whose 401 choices of final write take
+// most of a second to evaluate. Checking the clock only between candidates
+// evaluated them all and passed.
 func TestTimeoutReachesInsideACandidate(t *testing.T) {
-	tc := herd(t, storesTest(t, 100))
+	tc := herd(t, storesTest(t, 400))
 	o := DefaultOptions()
 	o.Timeout = 20 * time.Millisecond
 	r := spec(t).Check(tc, o)
 	require.Error(t, r.Err)
 	assert.True(t, IsTimeout(r.Err), "%v", r.Err)
 	assert.Contains(t, r.Err.Error(), "-timeout")
-	assert.LessOrEqual(t, r.Candidates, 101)
+	assert.LessOrEqual(t, r.Candidates, 401)
 	assert.Zero(t, r.Consistent, "the consistent choice is the last and slowest: its search was cut")
 	assert.Empty(t, r.Verdict)
 }
@@ -96,13 +95,18 @@ func TestMemoryLimitRefusesAtOnce(t *testing.T) {
 }
 
 // TestMemoryLimitStopsTheOrderSearch: what the order search takes as it
-// goes deeper is counted too, and stops it at the limit with an error
-// naming the order.
+// goes (the changes and the trail of its incremental evaluation, about a
+// relation per relation it updates) is counted too, and stops it at the
+// limit with an error naming the order, when the limit leaves room for the
+// relations of the candidate and little more.
 func TestMemoryLimitStopsTheOrderSearch(t *testing.T) {
 	tc := herd(t, storesTest(t, 150))
 	o := DefaultOptions()
-	o.MaxMemory = 8 << 20
 	o.Timeout = 0
+	o.MaxMemory = 1
+	var refused *rules.MemoryError
+	require.ErrorAs(t, spec(t).Check(tc, o).Err, &refused)
+	o.MaxMemory = refused.Need + 64<<10
 	r := spec(t).Check(tc, o)
 	var me *rules.MemoryError
 	require.ErrorAs(t, r.Err, &me)

@@ -28,6 +28,9 @@ func (p *Program) compileRule(r *datalog.Rule, inComp map[relID]bool) (*rulePlan
 		if !a.Negated && inComp[id] {
 			rp.recOccs = append(rp.recOccs, i)
 		}
+		if !a.Negated && !inComp[id] && p.rels[id].kind != datalog.RelUniverse {
+			rp.extOccs = append(rp.extOccs, i)
+		}
 	}
 	b := &algBuilder{p: p, rp: rp, rule: r}
 	if n, ok := b.build(); ok {
