@@ -16,7 +16,7 @@ type Entry struct {
 
 // entries is the catalog, in the order docs/catalog.md lists it.
 func entries() []Entry {
-	return []Entry{
+	return append([]Entry{
 		{"E", 1, "every event of the execution, initial writes included"},
 		{"IW", 1, "the initial writes W0, one per memory location (8.2.6)"},
 		{"M", 1, "memory events: R | W"},
@@ -102,7 +102,7 @@ func entries() []Entry {
 		{"same_shape", 2, "events of tcgen05 instructions with the same shape, kind and packing qualifiers, reflexive"},
 		{"group_commit", 2, "from the issue of a cp.async, bulk copy or wgmma.mma_async to the commit_group of its kind that closes its group: the first one after it in program order"},
 		{"wait_pending", 2, "from a wait_group N to the commit_group events of its family among the N most recent before it in program order: the groups it leaves pending"},
-	}
+	}, hostEntries()...)
 }
 
 // table is the catalog, built once: it never changes.

@@ -111,6 +111,14 @@ func (f *Filler) rel(name string, n int) *relations.Rel {
 
 // fillSet computes a catalog set.
 func fillSet(s *relations.Set, name string, x *execution.Execution) {
+	if name == "HOST" || name == "HOST_NATIVE_ATOMIC" {
+		for i := range x.Events {
+			if hostThreadSet(name, &x.Events[i], x.Test) {
+				s.Add(i)
+			}
+		}
+		return
+	}
 	for i := range x.Events {
 		ev := &x.Events[i]
 		if inSet(name, ev) || locationSet(name, ev, x.Layout) {
@@ -154,6 +162,9 @@ func inSet(name string, ev *execution.Event) bool {
 		return in
 	}
 	if in, ok := asyncSet(name, ev); ok {
+		return in
+	}
+	if in, ok := hostSet(name, ev); ok {
 		return in
 	}
 	return qualifierSet(name, ev)
@@ -365,6 +376,8 @@ func fillRel(r *relations.Rel, name string, x *execution.Execution) {
 		pairs(x.Data)
 	case "ctrl":
 		pairs(x.Ctrl)
+	case "stream_next", "event_wait", "barrier_wait", "kernel_thread", "graph_node", "graph_dep", "api_wait":
+		fillHostRel(r, name, x)
 	case "bar":
 		for _, g := range x.BarGroups {
 			for _, a := range g {
@@ -395,6 +408,10 @@ func sameFunc(name string, x *execution.Execution) func(a, b *execution.Event) b
 	threads := x.Test.Threads
 	l := x.Layout
 	bothThreads := func(a, b *execution.Event) bool { return a.Thread >= 0 && b.Thread >= 0 }
+	// Host threads are in no CTA, cluster or GPU.
+	bothDevice := func(a, b *execution.Event) bool {
+		return bothThreads(a, b) && !threads[a.Thread].Host && !threads[b.Thread].Host
+	}
 	switch name {
 	case "loc":
 		return func(a, b *execution.Event) bool { return isMem(a) && isMem(b) && a.Loc == b.Loc }
@@ -420,15 +437,15 @@ func sameFunc(name string, x *execution.Execution) func(a, b *execution.Event) b
 		}
 	case "scta":
 		return func(a, b *execution.Event) bool {
-			return bothThreads(a, b) && threads[a.Thread].GPU == threads[b.Thread].GPU && threads[a.Thread].CTA == threads[b.Thread].CTA
+			return bothDevice(a, b) && threads[a.Thread].GPU == threads[b.Thread].GPU && threads[a.Thread].CTA == threads[b.Thread].CTA
 		}
 	case "sclu":
 		return func(a, b *execution.Event) bool {
-			return bothThreads(a, b) && threads[a.Thread].GPU == threads[b.Thread].GPU && threads[a.Thread].Cluster == threads[b.Thread].Cluster
+			return bothDevice(a, b) && threads[a.Thread].GPU == threads[b.Thread].GPU && threads[a.Thread].Cluster == threads[b.Thread].Cluster
 		}
 	case "sgpu":
 		return func(a, b *execution.Event) bool {
-			return bothThreads(a, b) && threads[a.Thread].GPU == threads[b.Thread].GPU
+			return bothDevice(a, b) && threads[a.Thread].GPU == threads[b.Thread].GPU
 		}
 	}
 	return func(a, b *execution.Event) bool { return false }

@@ -49,6 +49,9 @@ type Run struct {
 	// Polls are, for a Spinning run, the mbarrier waits of its last loop
 	// iteration: they must read the final state of their mbarrier.
 	Polls []int
+	// Host holds, for a host thread, how its tasks are ordered and matched
+	// (see host.go); nil for device threads.
+	Host *HostRun
 }
 
 // explorer enumerates the runs of one thread.
@@ -91,6 +94,8 @@ type state struct {
 	// len(events) and len(defLog) when the run last reached label pc.
 	defLog []string
 	marks  map[int][2]int
+	// host is a host thread's streams, CUDA events and tasks so far.
+	host *hostState
 }
 
 func (s *state) clone() *state {
@@ -114,6 +119,7 @@ func (s *state) clone() *state {
 		backJumps:   s.backJumps, steps: s.steps,
 		defLog: append([]string(nil), s.defLog...),
 		marks:  marks,
+		host:   s.host.clone(),
 	}
 }
 
@@ -172,6 +178,7 @@ func (e *explorer) start() (*state, error) {
 			s.regs[ri.Reg] = constSym(Int(ri.Value))
 		}
 	}
+	e.hostStart(s)
 	return s, nil
 }
 
@@ -213,13 +220,18 @@ func deps(kind *[][2]int, from []int, to int) {
 
 // finish emits the run that ends in state s.
 func (e *explorer) finish(s *state, status RunStatus) error {
+	if status == Finished {
+		if err := e.hostFinish(s); err != nil {
+			return err
+		}
+	}
 	return e.emit(e.run(s, status))
 }
 
 // run returns the run that ends in state s.
 func (e *explorer) run(s *state, status RunStatus) *Run {
 	return &Run{Thread: e.th.Index, Events: s.events, Status: status, Regs: s.regs,
-		Constraints: s.constraints, Addr: s.addr, Data: s.data, Ctrl: s.ctrl, RMW: s.rmw}
+		Constraints: s.constraints, Addr: s.addr, Data: s.data, Ctrl: s.ctrl, RMW: s.rmw, Host: s.host.run()}
 }
 
 // branch continues the exploration in both directions of a condition that
@@ -291,6 +303,9 @@ func (e *explorer) explore(s *state) error {
 			})
 		case litmus.OpLoad, litmus.OpStore, litmus.OpAtom, litmus.OpRed:
 			return e.withAddress(s, in, in.Addr, func(c *state, pl place, ataint []int) error {
+				if err := e.hostReaches(in, pl); err != nil {
+					return err
+				}
 				return e.memory(c, in, pl, ataint)
 			})
 		case litmus.OpFence, litmus.OpMBarInitFence:

@@ -48,10 +48,7 @@ func DOT(x *execution.Execution, inst *rules.Instance, opts Options) (string, er
 	}
 	b.WriteString("  }\n")
 	for t, th := range x.Test.Threads {
-		label := fmt.Sprintf("%s (cta %d, gpu %d)", th.Name, th.CTA, th.GPU)
-		if th.Cluster != th.CTA {
-			label = fmt.Sprintf("%s (cta %d, cluster %d, gpu %d)", th.Name, th.CTA, th.Cluster, th.GPU)
-		}
+		label := fmt.Sprintf("%s (%s)", th.Name, placement(th))
 		if note := stuckNote(x, t); note != "" {
 			label += " — " + note
 		}

@@ -37,6 +37,12 @@ type parser struct {
 	// place (GPU, cluster, CTA, thread), to reject a thread given twice.
 	threadNames  map[string]*Thread
 	threadPlaces map[[4]int]*Thread
+	// nativeAttrLine is the line of the cudaDevAttrHostNativeAtomicSupported
+	// entry, 0 before one is read.
+	nativeAttrLine int
+	// regInitNames indexes the herd register initialisations by
+	// "THREAD:REG", to reject a second one.
+	regInitNames map[string]*RegInit
 }
 
 // newParser returns a parser for src, the text of file (or of a template
