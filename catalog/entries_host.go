@@ -25,3 +25,15 @@ func hostEntries() []Entry {
 		{"api_wait", 2, "from the completion of a task to the call that waits for it: cudaStreamSynchronize (the stream's last task), cudaEventSynchronize (the most recent record of the event), cudaDeviceSynchronize (the last task of every stream of the device), and cudaStreamQuery and cudaEventQuery, as the matching synchronize (items 6 and 7)"},
 	}
 }
+
+// hostNames indexes hostEntries.
+var hostNames = func() map[string]bool {
+	m := map[string]bool{}
+	for _, e := range hostEntries() {
+		m[e.Name] = true
+	}
+	return m
+}()
+
+// hostInput reports whether a catalog relation is one of hostEntries.
+func hostInput(name string) bool { return hostNames[name] }

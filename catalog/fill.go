@@ -26,6 +26,8 @@ type Filler struct {
 	lastCombo []int
 	sets      map[string]*relations.Set
 	rels      map[string]*relations.Rel
+	// hostFilled is set once a test with host threads was filled.
+	hostFilled bool
 }
 
 // NewFiller prepares to fill the inputs of model m (validated with Validate).
@@ -56,8 +58,16 @@ func (f *Filler) Fill(inst *rules.Instance, x *execution.Execution) error {
 		f.rels = map[string]*relations.Rel{}
 		static = true
 	}
+	host := hasHost(x.Test)
+	f.hostFilled = f.hostFilled || host
 	for k, name := range f.inputs {
 		if !static && !choiceRelation(name) {
+			continue
+		}
+		// Host relations are empty without host threads: a fresh instance
+		// already holds them empty, so they are filled only once some test
+		// of this filler had host threads.
+		if !f.hostFilled && hostInput(name) {
 			continue
 		}
 		if f.arity[k] == 1 {

@@ -357,6 +357,9 @@ type Condition struct {
 	Kind CondKind
 	Expr Expr
 	Pos  source.Pos
+	// threadNames names the test's threads, for printing (H0 in a column
+	// other than 0 is not "P" and its index).
+	threadNames []string
 }
 
 // AssertKind is the command of a .test assertion.

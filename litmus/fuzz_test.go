@@ -49,6 +49,8 @@ func FuzzParseHerd(f *testing.F) {
 	f.Add([]byte("PTX B\n{}\n P0@cta 0,cluster 1,gpu 0 | P1@gpu 0,cta 0 ;\n bar.cta.sync 1, 0, 2 | bar.cta.arrive 1, r2 ;\n~exists (true)\n"))
 	f.Add([]byte("PTX A\n{ x=7; y @ shared = 0; b @ mbarrier 1; }\n P0@cta 0,cluster 0,gpu 0 | P1@cta 1,cluster 0,gpu 0 ;\n mbarrier.arrive.expect_tx b, 16 | mapa.shared::cluster r5, b, 0 ;\n cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes y, x, 16, b | mbarrier.arrive.release.cluster.shared::cluster _, [r5] ;\n mbarrier.try_wait.parity.acquire.cta r0, b, 0 | barrier.cluster.arrive.relaxed.aligned ;\nexists (0:r0 == 1)\n"))
 	f.Add([]byte("PTX C\n{ x=1; y @ shared = 0; }\n P0@cta 0,gpu 0 ;\n cp.async.ca.shared.global y, x, 4 ;\n cp.async.commit_group ;\n cp.async.wait_group 0 ;\n fence.proxy.async.shared::cta ;\n cp.async.bulk.global.shared::cta.bulk_group x, y, 16 ;\n cp.async.bulk.wait_group.read 0 ;\n wgmma.mma_async.sync.aligned r1, y, y ;\nexists (x == 1)\n"))
+	f.Add([]byte("PTX H\n{ x=0; H0:r3=1; cudaDevAttrHostNativeAtomicSupported = 1; }\n P0@cta 0,gpu 0,kernel K0 | H0@host | P1@cta 1,gpu 0,kernel K1 ;\n st x, 1 | cudaStreamCreateWithFlags s2, cudaStreamNonBlocking | ld r0, x ;\n | cudaLaunchKernel K0, s1 | ;\n | cudaEventRecord e, s1 ;| ;\n | cudaStreamWaitEvent s2, e | ;\n | cudaLaunchKernel K1, s2 | ;\n | L: cudaStreamQuery r1, s2 | ;\n | bne r1, 1, L | ;\n | atom.add.sys r2, x, 1 | ;\nexists (H0:r2 == 1 /\\ 2:r0 == 0)\n"))
+	f.Add([]byte("PTX G\n{ x=0; }\n H0@host | P0@cta 0,gpu 0,kernel A | P1@cta 1,gpu 0,kernel B ;\n cudaSetDevice 0 | st x, 1 | ld r0, x ;\n cudaGraphAddKernelNode g, A | | ;\n cudaGraphAddEmptyNode g, j, A | | ;\n cudaGraphAddKernelNode g, B | | ;\n cudaGraphAddDependencies g, j, B | | ;\n cudaGraphLaunch g, cudaStreamPerThread | | ;\n cudaDeviceSynchronize | | ;\n cudaEventSynchronize e | | ;\nexists (P1:r0 == 0)\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		const file = "fuzz.litmus"
 		test, err := ParseHerd(file, src)
@@ -81,6 +83,7 @@ func FuzzParseNV(f *testing.F) {
 	f.Add([]byte(".global x;\n.surfref s virtually aliases x;\nd0.b0.t0 {\n  $0, 1;\n  $1\n  ld r0, [x];\n}\n$2 (r0 $3 1) as r0;\n$$\nst [x] | | assert | ==\nsust [s] | fence.proxy.surface; | permit | !=\n"))
 	f.Add([]byte("/* c */ .shared x = 3; .global y physically aliases x;\nd0.c1.b0.t0 { L: atom.cas r1, [y], 0, 1; bne r1, 0, L; bar.sync 0, 2; }\ncheck (!(r1 != 0) && x == 1 || y == 2) as ok;\n"))
 	f.Add([]byte(".global o;\n.shared s;\n.mbarrier b 1;\n.tmem t;\nd0.c0.b0.t0 {\n  st.shared [s], 1;\n  $0\n  cp.async.bulk.global.shared::cta.bulk_group [o], [s], 16;\n  cp.async.bulk.commit_group;\n  mbarrier.arrive [b];\n  mbarrier.test_wait r1, [b];\n  cp.async.bulk.wait_group 0;\n  ld r0, [o];\n}\n$1 (r0 $2 0) as s;\n$$\nfence.proxy.async.shared::cta; | assert | !=\n | permit | ==\n"))
+	f.Add([]byte(".global x;\n.attribute cudaDevAttrHostNativeAtomicSupported = 0;\n.kernel K0 d0.b0.t0;\nh0 {\n  cudaLaunchKernel K0, s1;\n  cudaEventRecord e, s1;\n  cudaEventQuery q, e;\n  ld r0, [x];\n}\nd0.b0.t0 { st [x], 1; }\nassert (q == 0 || r0 == 1) as ok;\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		const file = "fuzz.test"
 		tests, err := ParseNV(file, src)

@@ -37,6 +37,9 @@ func (p *parser) parseCondition(c *cursor, t *Test) {
 		kw = c.peek()
 	}
 	cond := &Condition{Pos: p.pos(kw.off)}
+	for _, th := range t.Threads {
+		cond.threadNames = append(cond.threadNames, th.Name)
+	}
 	switch {
 	case kw.is("exists"):
 		cond.Kind = CondExists

@@ -43,6 +43,8 @@ type parser struct {
 	// regInitNames indexes the herd register initialisations by
 	// "THREAD:REG", to reject a second one.
 	regInitNames map[string]*RegInit
+	// nvKernels are the .kernel declarations of a .test file.
+	nvKernels []nvKernel
 }
 
 // newParser returns a parser for src, the text of file (or of a template
