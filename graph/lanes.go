@@ -4,9 +4,10 @@ import "github.com/ptxmm/ptxmm/execution"
 
 // threadLanes splits a thread's events into the two lanes a picture draws
 // side by side: the events in program order, one per row, and the
-// asynchronous operations (8.9.1.1), which are in no program order, beside
-// them. An asynchronous operation starts at the row of its issue and later
-// ones go lower, so the lane reads in issue order.
+// asynchronous operations (8.9.1.1) and the tasks a host thread's CUDA
+// calls enqueue, which are in no program order, beside them. An
+// asynchronous operation starts at the row of its issue (or call) and
+// later ones go lower, so the lane reads in issue order.
 type threadLanes struct {
 	sync, async []int       // global event indices, in order
 	row         map[int]int // each event's row within the thread
@@ -23,7 +24,7 @@ func lanesOf(x *execution.Execution, t int) threadLanes {
 		ev := &x.Events[e]
 		if !ev.Async {
 			l.row[e] = len(l.sync)
-			if ev.Kind == execution.KindIssue {
+			if ev.Kind == execution.KindIssue || ev.Kind == execution.KindAPI {
 				issueRow = len(l.sync)
 			}
 			l.sync = append(l.sync, e)
