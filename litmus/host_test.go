@@ -227,3 +227,31 @@ func TestHostParseErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestHostAccessDefaults checks that the host's strong accesses and fences
+// take .sys, its only scope, when they name none.
+func TestHostAccessDefaults(t *testing.T) {
+	cases := []struct {
+		instr string
+		op    Op
+		sem   Sem
+		scope Scope
+	}{
+		{"ld r0, x", OpLoad, SemWeak, ScopeNone},
+		{"st.relaxed x, 1", OpStore, SemRelaxed, ScopeSys},
+		{"st.release.sys x, 1", OpStore, SemRelease, ScopeSys},
+		{"atom.add r0, x, 1", OpAtom, SemRelaxed, ScopeSys},
+		{"atom.acq_rel.cas r0, x, 0, 1", OpAtom, SemAcqRel, ScopeSys},
+		{"red.add x, 1", OpRed, SemRelaxed, ScopeSys},
+		{"fence.sc", OpFence, SemSC, ScopeSys},
+		{"fence", OpFence, SemAcqRel, ScopeSys},
+		{"fence.acquire.sys", OpFence, SemAcquire, ScopeSys},
+		{"membar.sys", OpFence, SemSC, ScopeSys},
+	}
+	for _, tc := range cases {
+		t.Run(tc.instr, func(t *testing.T) {
+			in := mustHerd(t, hostWith(tc.instr)).Threads[0].Instrs[1]
+			assert.Equal(t, []any{tc.op, tc.sem, tc.scope}, []any{in.Op, in.Sem, in.Scope})
+		})
+	}
+}

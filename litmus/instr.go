@@ -50,7 +50,7 @@ func (p *parser) parseInstr(c *cursor, thread int, tb *threadBuild) *Instr {
 	}
 	in := &Instr{Pos: p.pos(t.off), Text: p.text(t.off, c.lastEnd())}
 	m := mnemonic{text: t.text, op: op, qs: qs, off: t.off}
-	if !p.threadAllows(tb, m) {
+	if !p.threadAllows(tb, &m) {
 		return nil
 	}
 	switch op {

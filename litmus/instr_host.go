@@ -35,9 +35,13 @@ var hostMnemonics = []string{"ld", "st", "atom", "red", "fence", "membar", "mov"
 
 // threadAllows reports, with a diagnostic when not, whether thread tb may
 // run the instruction m: CUDA calls are for host threads, and host threads
-// run only hostMnemonics and CUDA calls.
-func (p *parser) threadAllows(tb *threadBuild, m mnemonic) bool {
+// run only hostMnemonics and CUDA calls. A host thread's fence without a
+// scope gets the host's only scope, .sys.
+func (p *parser) threadAllows(tb *threadBuild, m *mnemonic) bool {
 	api := isAPIMnemonic(m.op)
+	if tb.th.Host && m.op == "fence" && !slices.ContainsFunc(m.qs, func(q qual) bool { _, ok := scopeOf(q.name); return ok || q.name == "proxy" }) {
+		m.qs = append(slices.Clone(m.qs), qual{name: "sys", off: m.off + len(m.text)})
+	}
 	switch {
 	case api && !tb.th.Host:
 		p.errorf(m.off, "%s is a CUDA runtime call: only host threads (%s) make them", m.op, hostThreadExample(p.format))
