@@ -34,7 +34,8 @@ func FuzzCheckLitmus(f *testing.F) {
 		if err != nil {
 			return
 		}
-		r := m.Check(test, ptxmm.WithMaxCandidates(2000), ptxmm.WithTimeout(2*time.Second), ptxmm.WithUnroll(1), ptxmm.WithExplain())
+		r := m.Check(test, ptxmm.WithMaxCandidates(2000), ptxmm.WithTimeout(2*time.Second), ptxmm.WithUnroll(1), ptxmm.WithExplain(),
+			ptxmm.WithMaxMemory(256<<20))
 		if r.Err == nil && test.Condition != nil && r.Verdict != "Ok" && r.Verdict != "No" && r.Verdict != "Undef" {
 			t.Fatalf("verdict %q", r.Verdict)
 		}

@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"time"
 
+	"github.com/ptxmm/ptxmm/cat"
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/datalog"
 	"github.com/ptxmm/ptxmm/litmus"
@@ -41,10 +42,30 @@ func DefaultModel() (*Model, error) {
 	return &Model{m: m}, nil
 }
 
-// LoadModel loads a model from a .dl file on disk; includes are resolved
-// relative to it.
-func LoadModel(path string) (*Model, error) {
-	m, err := checker.LoadModel(path)
+// LoadOption configures LoadModel.
+type LoadOption func(*cat.Options)
+
+// WithIncludeDirs adds directories searched for the files a cat model
+// includes (herd7's -I), after the directory of the including file.
+func WithIncludeDirs(dirs ...string) LoadOption {
+	return func(o *cat.Options) { o.IncludeDirs = append(o.IncludeDirs, dirs...) }
+}
+
+// LoadModel loads a model from a file on disk: a herd7 cat model when the
+// name ends in .cat, a .dl model otherwise. Includes are resolved relative
+// to the including file.
+func LoadModel(path string, opts ...LoadOption) (*Model, error) {
+	var m *checker.Model
+	var err error
+	if cat.IsCatFile(path) {
+		var co cat.Options
+		for _, o := range opts {
+			o(&co)
+		}
+		m, err = checker.LoadCatModel(path, co)
+	} else {
+		m, err = checker.LoadModel(path)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -88,6 +109,11 @@ func WithMaxCandidates(n int) Option { return func(o *checker.Options) { o.MaxCa
 
 // WithTimeout bounds the time spent on one test.
 func WithTimeout(d time.Duration) Option { return func(o *checker.Options) { o.Timeout = d } }
+
+// WithMaxMemory bounds the estimated memory of checking one test, in
+// bytes; a test whose relations would not fit is refused at once (0, the
+// default of the embedding API, means no bound).
+func WithMaxMemory(bytes int64) Option { return func(o *checker.Options) { o.MaxMemory = bytes } }
 
 // WithExplain records why each forbidden outcome is forbidden.
 func WithExplain() Option { return func(o *checker.Options) { o.Explain = true } }

@@ -1,12 +1,14 @@
 package checker
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
 
 	"github.com/ptxmm/ptxmm/catalog"
 	"github.com/ptxmm/ptxmm/execution"
+	"github.com/ptxmm/ptxmm/limits"
 	"github.com/ptxmm/ptxmm/litmus"
 	"github.com/ptxmm/ptxmm/rules"
 )
@@ -21,9 +23,22 @@ type Options struct {
 	Timeout time.Duration
 	// Explain records why each forbidden outcome is forbidden.
 	Explain bool
+	// StopAtWitness ends the enumeration at the first consistent execution
+	// that decides the test (herd7's -speedcheck fast): one satisfying the
+	// condition of exists and ~exists, one contradicting that of forall or
+	// of a .test file's only assert, one satisfying its only permit.
+	StopAtWitness bool
+	// MaxMemory bounds the estimated memory of checking one test
+	// (-max-memory); 0 means no bound. Budget, when set, is the limit
+	// shared by tests checked in parallel: each reserves its estimate from
+	// it before allocating (limits.go).
+	MaxMemory int64
+	Budget    *limits.Budget
 }
 
-// DefaultOptions are the defaults of the command line.
+// DefaultOptions are the defaults of the command line, except MaxMemory:
+// the command line takes its default from the machine
+// (limits.DefaultMaxMemory), a library caller chooses its own.
 func DefaultOptions() Options {
 	o := Options{Exec: execution.DefaultOptions(), MaxCandidates: 5_000_000, Timeout: 5 * time.Minute}
 	o.Exec.SpinReduction = true
@@ -51,6 +66,12 @@ type modelRun struct {
 	res    *Result
 	seen   map[string]bool
 	forbid map[string]bool
+	// cur is the instance of the candidate being evaluated; maxBytes the
+	// memory its instances may take and instBytes what the cached ones
+	// are estimated to take (limits.go).
+	cur       *rules.Instance
+	maxBytes  int64
+	instBytes int64
 }
 
 // verdict is one model's judgement of one candidate (with one choice of
@@ -72,6 +93,16 @@ type session struct {
 	runs     []*modelRun
 	// observe, when set, sees every candidate with every model's verdict.
 	observe func(x *execution.Execution, st State, vs []verdict)
+	// stopped is set when StopAtWitness found its witness.
+	stopped bool
+	// ctx carries the deadline of -timeout into every evaluation; err is
+	// the first error an evaluation stopped with; reserved is the memory
+	// taken from the shared budget (limits.go).
+	ctx      context.Context
+	err      error
+	reserved int64
+	waited   time.Duration
+	withCtx  rules.SolveOption // rules.WithContext(ctx), made once
 }
 
 // Check checks one test against the model.
@@ -89,8 +120,14 @@ func CheckAll(models []*Model, t *litmus.Test, opts Options) []*Result {
 // model's verdict on it, and a hook that receives the session before
 // enumeration starts.
 func checkAllWith(models []*Model, t *litmus.Test, opts Options, observe func(*execution.Execution, State, []verdict), setup func(*session)) []*Result {
+	return checkAllContext(context.Background(), models, t, opts, observe, setup)
+}
+
+// checkAllContext is checkAllWith under a context whose cancellation stops
+// the check.
+func checkAllContext(ctx context.Context, models []*Model, t *litmus.Test, opts Options, observe func(*execution.Execution, State, []verdict), setup func(*session)) []*Result {
 	start := time.Now()
-	s := &session{opts: opts, t: t, observe: observe}
+	s := &session{opts: opts, t: t, observe: observe, ctx: ctx}
 	if setup != nil {
 		setup(s)
 	}
@@ -140,21 +177,25 @@ func (s *session) check(start time.Time) error {
 		}
 	}
 	s.finalBuf = make([]int, len(s.finals))
+	if err := s.reserveMemory(); err != nil {
+		return err
+	}
+	defer s.releaseMemory()
+	cancel := s.startClock(start)
+	defer cancel()
 	var loopErr error
 	stats, err := a.Enumerate(opts.MaxCandidates, func(x *execution.Execution) bool {
-		// The clock is read before every candidate: one candidate's
-		// evaluation (an order search) costs far more than reading it, and
-		// checking only every 64th candidate let a test with fewer, slow
-		// candidates run past the limit unchecked.
-		if opts.Timeout > 0 && time.Since(start) > opts.Timeout {
-			loopErr = errTimeout{opts.Timeout}
+		// The deadline is looked at before every candidate and, through
+		// the context, inside each one's evaluation and order search.
+		if err := s.ctx.Err(); err != nil {
+			loopErr = s.stopReason(err)
 			return false
 		}
 		if err := s.candidate(x); err != nil {
 			loopErr = err
 			return false
 		}
-		return true
+		return !s.stopped
 	})
 	if err != nil {
 		return err
@@ -163,10 +204,12 @@ func (s *session) check(start time.Time) error {
 		return loopErr
 	}
 	for _, r := range s.runs {
+		r.res.Stopped = s.stopped
 		if stats.Candidates == 0 && hasFilters(t) {
 			r.res.Sanity = false
 		}
 		r.verdicts(t)
+		r.explainEmpty(s.a, stats)
 		r.explainForbidden()
 	}
 	return nil
@@ -194,26 +237,34 @@ func eventDomain(n int) *rules.Domain {
 }
 
 // instance returns an evaluation instance for executions of n events.
-func (r *modelRun) instance(n int) *rules.Instance {
+func (r *modelRun) instance(n int) (*rules.Instance, error) {
 	if in, ok := r.insts[n]; ok {
-		return in
+		return in, nil
 	}
-	in := r.m.Program.NewInstance(eventDomain(n))
+	in, err := r.newInstance(n)
+	if err != nil {
+		return nil, err
+	}
 	r.insts[n] = in
-	return in
+	return in, nil
 }
 
 // candidate evaluates one candidate execution, once per choice of final
 // writes for the observed locations.
 func (s *session) candidate(x *execution.Execution) error {
 	for _, r := range s.runs {
-		if err := r.filler.Fill(r.instance(len(x.Events)), x); err != nil {
+		inst, err := r.instance(len(x.Events))
+		if err != nil {
+			return err
+		}
+		r.cur = inst
+		if err := r.filler.Fill(inst, x); err != nil {
 			return err
 		}
 	}
 	if len(s.finals) == 0 {
 		s.evaluate(x)
-		return nil
+		return s.err
 	}
 	writes := make([][]int, len(s.finals))
 	for k, oi := range s.finals {
@@ -229,6 +280,12 @@ func (s *session) candidate(x *execution.Execution) error {
 			s.finalBuf[k] = writes[k][pick[k]]
 		}
 		s.evaluate(x)
+		if s.err != nil {
+			return s.err
+		}
+		if s.stopped {
+			return nil
+		}
 		k := 0
 		for ; k < len(pick); k++ {
 			pick[k]++
@@ -250,6 +307,9 @@ func (s *session) evaluate(x *execution.Execution) {
 	vs := make([]verdict, len(s.runs))
 	for i, r := range s.runs {
 		vs[i] = r.evaluate(s, x, state)
+		if s.err != nil {
+			return
+		}
 	}
 	if s.observe != nil {
 		s.observe(x, state, vs)
@@ -257,9 +317,9 @@ func (s *session) evaluate(x *execution.Execution) {
 }
 
 func (r *modelRun) evaluate(s *session, x *execution.Execution, state State) verdict {
-	inst := r.instance(len(x.Events))
+	inst := r.cur
 	r.res.Candidates++
-	var opts []rules.SolveOption
+	opts := []rules.SolveOption{s.withCtx}
 	if !s.opts.Explain && s.observe == nil {
 		opts = append(opts, rules.WithoutWitnesses())
 	}
@@ -278,6 +338,12 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State) ver
 		}))
 	}
 	sol := inst.Solve(opts...)
+	if sol.Err != nil {
+		if s.err == nil {
+			s.err = s.stopReason(r.wholeTest(sol.Err, s.opts.MaxMemory))
+		}
+		return verdict{}
+	}
 	v := verdict{consistent: sol.Consistent, failures: sol.Failures}
 	if sol.Consistent && x.Undetermined {
 		// The model allows a cycle of reads-from and data dependencies, so
@@ -288,31 +354,32 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State) ver
 	if sol.Consistent {
 		r.recordFlags(x, inst.RaisedFlags(opts...))
 		if stuck := x.Stuck(); len(stuck) > 0 {
-			// A hang is not a finished execution: it has no final state
-			// for the condition to judge.
-			r.res.Consistent++
 			r.res.Hangs++
 			if r.res.Stuck == nil {
 				r.res.Stuck = stuck
 			}
-			return v
+			if !x.Settled() {
+				// A thread waits forever with instructions still to
+				// execute: the execution has no final state to judge
+				// (docs/model.md, "Hangs").
+				r.res.Consistent++
+				r.res.Unjudged++
+				return v
+			}
 		}
 	}
 	key := state.key()
 	if sol.Consistent {
 		r.res.Consistent++
-		for t := range x.Runs {
-			if x.Blocked(t) {
-				r.res.Blocked++
-				break
-			}
-		}
 		if s.t.Condition != nil {
 			if evalExpr(s.t.Condition.Expr, s.obs, state) {
 				r.res.Positive++
 			} else {
 				r.res.Negative++
 			}
+		}
+		if s.opts.StopAtWitness && decides(s.t, s.obs, state) {
+			s.stopped = true
 		}
 		if !r.seen[key] {
 			r.seen[key] = true
@@ -321,7 +388,7 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State) ver
 		r.assertionCounts(s.t, s.obs, state)
 		return v
 	}
-	if s.opts.Explain && !x.Undetermined && !r.forbid[key] && len(sol.Failures) > 0 {
+	if s.opts.Explain && noFinalState(x) == "" && !r.forbid[key] && len(sol.Failures) > 0 {
 		r.forbid[key] = true
 		r.res.Forbidden = append(r.res.Forbidden, Forbidden{State: state, Failures: sol.Failures,
 			Execution: x.Clone(), Finals: append([]int(nil), s.finalBuf...)})
@@ -358,8 +425,10 @@ func (r *modelRun) assertionCounts(t *litmus.Test, obs []Observable, state State
 	for i, a := range t.Assertions {
 		if evalExpr(a.Expr, obs, state) {
 			res.Assertions[i].Sometimes = true
+			res.Assertions[i].Positive++
 		} else {
 			res.Assertions[i].Holds = false // "always" fails
+			res.Assertions[i].Negative++
 		}
 	}
 }

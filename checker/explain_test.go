@@ -178,7 +178,8 @@ func TestCheckAllIdenticalModels(t *testing.T) {
 				assert.Equal(t, single.Negative, r.Negative)
 				assert.Equal(t, single.Candidates, r.Candidates)
 				assert.Equal(t, single.Consistent, r.Consistent)
-				assert.Equal(t, single.Blocked, r.Blocked)
+				assert.Equal(t, single.Hangs, r.Hangs)
+				assert.Equal(t, single.Unjudged, r.Unjudged)
 			}
 		})
 	}

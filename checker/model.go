@@ -17,6 +17,9 @@ type Model struct {
 	Program *rules.Program
 	// Warnings are the diagnostics that did not stop loading.
 	Warnings source.List
+	// Show lists the relations a cat model asks to draw (show, unshow);
+	// nil for other models.
+	Show []string
 }
 
 // CoherenceRelation is the relation a model must define for tests that
@@ -49,6 +52,7 @@ func BuildModel(name string, prog *datalog.Program, copts []rules.CompileOption)
 	}
 	warnings := append(source.List{}, m.Warnings...)
 	warnings = append(warnings, cerrs.Warnings()...)
+	warnings = append(warnings, allowsEverything(name, m)...)
 	return &Model{Name: name, Syntax: m, Program: p, Warnings: warnings}, nil
 }
 

@@ -175,8 +175,9 @@ func termVal(t litmus.Term, obs []Observable, s State) Val {
 	return Val{}
 }
 
-// FormatState prints a state herd-style: "P1:r0=1; x=2;", with "?" for a
-// register a blocked thread never wrote.
+// FormatState prints a state herd-style: "P1:r0=1; x=2;". A register that
+// a thread waiting forever never wrote (only in the states of hangs, which
+// the herd output leaves out) is shown "P1:r0=unset".
 func FormatState(t *litmus.Test, l *execution.Layout, obs []Observable, s State) string {
 	var b strings.Builder
 	for i, o := range obs {
@@ -187,7 +188,7 @@ func FormatState(t *litmus.Test, l *execution.Layout, obs []Observable, s State)
 		}
 		b.WriteByte('=')
 		if !s[i].Defined {
-			b.WriteString("?")
+			b.WriteString("unset")
 		} else {
 			b.WriteString(s[i].V.Format(l.AddrNames()))
 		}

@@ -36,6 +36,9 @@ type Result struct {
 	Candidates, Consistent int
 	// Cut counts thread runs abandoned at the unrolling bound.
 	Cut int
+	// Stopped is set when Options.StopAtWitness ended the enumeration at
+	// the first witness, so the states and counts are partial.
+	Stopped bool
 	// Sanity is false for a .test file whose "== v" restrictions no
 	// candidate execution meets, whatever the model.
 	Sanity bool
@@ -44,18 +47,24 @@ type Result struct {
 	Forbidden []Forbidden
 	// Explained is set when explanations were asked for.
 	Explained bool
-	// Blocked counts consistent executions in which a thread waits forever
-	// at a barrier.
-	Blocked int
 	// Hangs counts consistent executions that never finish: a thread waits
-	// forever at a barrier.cluster.wait or polling an mbarrier phase that
-	// never completes. They have no final state. Stuck says where the
-	// threads of the first such execution wait ("P1: mbarrier.try_wait r0, b").
-	Hangs int
-	Stuck []string
+	// forever at a barrier or polling an mbarrier phase that never
+	// completes. Stuck says where the threads of the first such execution
+	// wait ("P1: mbarrier.try_wait r0, b"). Unjudged counts the hangs in
+	// which a waiting thread still has instructions to execute: they have
+	// no final state and are left out of the states and the condition. The
+	// others, whose waiting threads wait at their last instruction, are
+	// judged like finished executions.
+	Hangs, Unjudged int
+	Stuck           []string
 	// ThinAir counts consistent executions whose values are not determined
 	// (a cycle of reads-from and data dependencies the model allows).
 	ThinAir int
+	// Loop is herd's "Loop" flag: the unrolling bound cut thread runs, so
+	// the states may miss executions that loop longer (empty.go).
+	Loop bool
+	// Empty says why the test has no final state, nil when it has one.
+	Empty   *EmptyReason
 	Elapsed time.Duration
 	// Err is set when the test could not be checked.
 	Err error
@@ -97,6 +106,9 @@ type AssertionResult struct {
 	// Sometimes reports whether at least one consistent execution satisfies
 	// the condition (what a check command prints).
 	Sometimes bool
+	// Positive and Negative count the consistent executions that satisfy
+	// and do not satisfy the condition.
+	Positive, Negative int
 }
 
 // Forbidden is an outcome the model forbids, with the checks that reject

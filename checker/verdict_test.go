@@ -125,7 +125,7 @@ exists (true)
 			assert.Equal(t, r.Positive+r.Negative, r.Consistent, "every consistent execution is counted once")
 			assert.GreaterOrEqual(t, r.Candidates, r.Consistent)
 			assert.True(t, r.Sanity)
-			assert.Zero(t, r.Blocked)
+			assert.Zero(t, r.Hangs)
 			assert.Zero(t, r.ThinAir)
 			if c.states != nil {
 				assert.Equal(t, c.states, states(r))

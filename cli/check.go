@@ -3,7 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
-	"runtime"
+	"os"
 	"sync"
 
 	"github.com/ptxmm/ptxmm/checker"
@@ -26,6 +26,12 @@ type CheckConfig struct {
 	Expect  string // path of an expected-results CSV, or ""
 	Workers int
 	Files   []string
+	// Log configures the herd log.
+	Log report.LogOptions
+	// Pictures asks for herd-style pictures of selected executions.
+	Pictures Pictures
+	// Kinds is a file of expected kinds (herd7's -kinds), or "".
+	Kinds string
 }
 
 // item is one test (or a file that failed to parse) in output order.
@@ -38,7 +44,7 @@ type item struct {
 
 // Check runs ptxmm check and returns the exit status.
 func Check(cfg CheckConfig, stdout, stderr io.Writer) int {
-	files, err := collectTests(cfg.Files)
+	files, err := collectTests(cfg.Files, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "ptxmm:", err)
 		return ExitError
@@ -50,22 +56,40 @@ func Check(cfg CheckConfig, stdout, stderr io.Writer) int {
 			items = append(items, &item{file: f, err: err})
 			continue
 		}
+		printWarnings(stderr, tests)
 		for _, t := range tests {
 			items = append(items, &item{file: f, test: t})
 		}
 	}
-	workers := cfg.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	parallel(len(items), workers, func(i int) {
-		if it := items[i]; it.test != nil {
-			it.res = cfg.Model.Check(it.test, cfg.Options)
+	warnDuplicateNames(items, stderr)
+	workers := workerCount(cfg.Workers, len(items))
+	if cfg.Pictures.Mode != ShowNone {
+		if err := os.MkdirAll(cfg.Pictures.Dir, 0o755); err != nil {
+			fmt.Fprintf(stderr, "ptxmm: -o %s: %v\n", cfg.Pictures.Dir, err)
+			return ExitError
 		}
+	}
+	opts := sharedLimits(cfg.Options)
+	parallel(len(items), workers, func(i int) {
+		it := items[i]
+		if it.test == nil {
+			return
+		}
+		if cfg.Pictures.Mode == ShowNone {
+			it.res = cfg.Model.Check(it.test, opts)
+			return
+		}
+		it.res, it.err = checkWithPictures(cfg.Model, it.test, opts, cfg.Pictures)
 	})
 	status := ExitOK
 	var results []*checker.Result
 	for _, it := range items {
+		if it.err != nil && it.res != nil {
+			// The test was checked, but its picture could not be made.
+			status = ExitError
+			fmt.Fprintln(stderr, "ptxmm:", it.err)
+			it.err = nil
+		}
 		if it.err != nil {
 			status = ExitError
 			if cfg.JSON {
@@ -87,7 +111,7 @@ func Check(cfg CheckConfig, stdout, stderr io.Writer) int {
 				return ExitError
 			}
 		} else {
-			report.Herd(stdout, it.res)
+			report.HerdLog(stdout, it.res, cfg.Log)
 		}
 	}
 	if cfg.Expect != "" {
@@ -97,6 +121,21 @@ func Check(cfg CheckConfig, stdout, stderr io.Writer) int {
 			return ExitError
 		}
 		passed, failed := report.Compare(stdout, exp, results)
+		fmt.Fprintf(stdout, "%d passed, %d failed\n", passed, failed)
+		if failed > 0 && status == ExitOK {
+			status = ExitMismatch
+		}
+	}
+	if cfg.Kinds != "" {
+		kinds, err := report.ReadKinds(cfg.Kinds)
+		if err != nil {
+			fmt.Fprintln(stderr, "ptxmm:", err)
+			return ExitError
+		}
+		passed, failed, missing := report.CompareKinds(stdout, kinds, results)
+		for _, name := range missing {
+			fmt.Fprintf(stderr, "ptxmm: warning: -kinds %s names %s, which no test of the run has\n", cfg.Kinds, name)
+		}
 		fmt.Fprintf(stdout, "%d passed, %d failed\n", passed, failed)
 		if failed > 0 && status == ExitOK {
 			status = ExitMismatch

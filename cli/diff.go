@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"runtime"
 
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/litmus"
@@ -22,7 +21,7 @@ type DiffConfig struct {
 // Diff runs ptxmm diff and returns the exit status: 0 when the models agree
 // on every test, 1 when they differ somewhere, 2 on errors.
 func Diff(cfg DiffConfig, stdout, stderr io.Writer) int {
-	files, err := collectTests(cfg.Files)
+	files, err := collectTests(cfg.Files, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "ptxmm:", err)
 		return ExitError
@@ -40,16 +39,14 @@ func Diff(cfg DiffConfig, stdout, stderr io.Writer) int {
 			status = ExitError
 			continue
 		}
+		printWarnings(stderr, tests)
 		for _, t := range tests {
 			items = append(items, &diffItem{test: t})
 		}
 	}
-	workers := cfg.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	parallel(len(items), workers, func(i int) {
-		items[i].res = checker.Diff(cfg.A, cfg.B, items[i].test, cfg.Options)
+	opts := sharedLimits(cfg.Options)
+	parallel(len(items), workerCount(cfg.Workers, len(items)), func(i int) {
+		items[i].res = checker.Diff(cfg.A, cfg.B, items[i].test, opts)
 	})
 	differ := 0
 	for _, it := range items {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ptxmm/ptxmm/datalog"
 	"github.com/ptxmm/ptxmm/relations"
@@ -23,11 +24,17 @@ type EvalConfig struct {
 	FactsDir string // -F: where .input relations' NAME.facts files are ("" = none)
 	OutDir   string // -D: where .output relations go ("-" = stdout, "" = current directory)
 	Naive    bool   // -naive: naive evaluation, for testing
+	// MaxMemory (-max-memory) bounds the estimated memory of the
+	// evaluation and Timeout (-timeout) its time; 0 means no bound.
+	MaxMemory int64
+	Timeout   time.Duration
 }
 
 // Eval runs ptxmm eval and returns the exit status: 0 when every check
 // holds, 1 when a check is violated, 2 on errors.
 func Eval(cfg EvalConfig, stdout, stderr io.Writer) int {
+	ctx, cancel := evalDeadline(cfg.Timeout)
+	defer cancel()
 	prog, errs := datalog.Load(cfg.Program)
 	if errs.HasErrors() {
 		fmt.Fprintln(stderr, errs.Quoted())
@@ -63,7 +70,11 @@ func Eval(cfg EvalConfig, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	inst := p.NewInstance(dom)
+	inst, err := p.NewLimitedInstance(dom, rules.Limits{MaxBytes: cfg.MaxMemory})
+	if err != nil {
+		fmt.Fprintln(stderr, "ptxmm eval:", err)
+		return ExitError
+	}
 	n := dom.Len()
 	for _, f := range facts {
 		tu := relations.NewTuples(f.arity)
@@ -79,7 +90,11 @@ func Eval(cfg EvalConfig, stdout, stderr io.Writer) int {
 			return ExitError
 		}
 	}
-	sol := inst.Solve()
+	sol := inst.Solve(rules.WithContext(ctx))
+	if sol.Err != nil {
+		fmt.Fprintln(stderr, "ptxmm eval:", evalStopReason(ctx, sol.Err))
+		return ExitError
+	}
 	if err := writeOutputs(inst, m, cfg.OutDir, stdout); err != nil {
 		fmt.Fprintln(stderr, "ptxmm eval:", err)
 		return ExitError

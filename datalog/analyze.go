@@ -31,6 +31,28 @@ type analyzer struct {
 	inferring map[string]bool
 	badDef    map[string]bool // definitions whose arity contradicts their .decl
 	genCount  map[string]int
+	// texts caches the cat text of the subexpressions of the definition
+	// being desugared (exprTexts), so that each is printed once.
+	texts map[Expr]string
+	// arities caches exprArity once every definition's arity is known
+	// (during desugaring, which asks for the arity of every subexpression:
+	// without it, a chain of N operators costs O(N²)).
+	arities map[arityKey]int
+}
+
+type arityKey struct {
+	e    Expr
+	want int
+}
+
+// text returns the cat text of e, printing the whole expression e belongs
+// to once and keeping the texts of all its subexpressions.
+func (a *analyzer) text(e Expr) string {
+	if t, ok := a.texts[e]; ok {
+		return t
+	}
+	a.texts = exprTexts(e)
+	return a.texts[e]
 }
 
 func (a *analyzer) run() (*Model, source.List) {
@@ -38,6 +60,7 @@ func (a *analyzer) run() (*Model, source.List) {
 	a.io = io
 	a.declare(defs, rules)
 	a.inferArities(defs)
+	a.arities = map[arityKey]int{}
 	for _, d := range defs {
 		a.desugarDef(d)
 	}
@@ -192,6 +215,20 @@ func (a *analyzer) defArityOf(d *Def) int {
 // desugaring pass reports them); want is the arity the context expects, 0 if
 // it does not know.
 func (a *analyzer) exprArity(e Expr, want int) int {
+	if a.arities == nil {
+		return a.exprArityOnce(e, want)
+	}
+	k := arityKey{e, want}
+	if ar, ok := a.arities[k]; ok {
+		return ar
+	}
+	ar := a.exprArityOnce(e, want)
+	a.arities[k] = ar
+	return ar
+}
+
+// exprArityOnce computes exprArity without the cache.
+func (a *analyzer) exprArityOnce(e Expr, want int) int {
 	switch e := e.(type) {
 	case *RelRef:
 		if d := a.defs[e.Name]; d != nil {

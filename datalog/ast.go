@@ -230,11 +230,14 @@ type Check struct {
 // Order is ".order name over pairs": a relation chosen by the host, one
 // candidate at a time: every strict partial order that relates each pair of
 // the symmetric relation "pairs" one way or the other (8.9.3, 8.9.6).
+// With Partial (".order name over pairs partial"), a pair may also be left
+// unrelated (herd7's and Dartagnan's partial coherence).
 type Order struct {
-	Name string
-	Over string
-	Doc  string
-	Pos  source.Pos
+	Name    string
+	Over    string
+	Partial bool
+	Doc     string
+	Pos     source.Pos
 }
 
 // EditKind is the kind of a variant edit.

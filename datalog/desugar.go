@@ -33,7 +33,7 @@ func (a *analyzer) desugarTop(name string, e Expr, want int, owner string, pos s
 		}
 		return 0
 	}
-	a.addRelation(&Relation{Name: name, Arity: ar, Kind: RelDerived, Doc: doc, Pos: pos, Generated: true, Text: ExprString(e), Owner: owner})
+	a.addRelation(&Relation{Name: name, Arity: ar, Kind: RelDerived, Doc: doc, Pos: pos, Generated: true, Text: a.text(e), Owner: owner})
 	if !a.desugarInto(name, e, ar, owner) {
 		return 0
 	}
@@ -65,7 +65,7 @@ func (a *analyzer) operand(e Expr, want int, owner string) (string, int, bool) {
 		return "", 0, false
 	}
 	name := a.genName(owner)
-	a.addRelation(&Relation{Name: name, Arity: ar, Kind: RelDerived, Pos: e.Position(), Generated: true, Text: ExprString(e), Owner: owner})
+	a.addRelation(&Relation{Name: name, Arity: ar, Kind: RelDerived, Pos: e.Position(), Generated: true, Text: a.text(e), Owner: owner})
 	if !a.desugarInto(name, e, ar, owner) {
 		return "", 0, false
 	}
@@ -96,7 +96,7 @@ func atom(pred string, pos source.Pos, args ...Term) *Atom {
 // desugarInto adds rules defining name (of arity ar) as e.
 func (a *analyzer) desugarInto(name string, e Expr, ar int, owner string) bool {
 	pos := e.Position()
-	text := ExprString(e)
+	text := a.text(e)
 	add := func(head *Atom, body ...Literal) {
 		a.m.Rules = append(a.m.Rules, &Rule{Head: head, Body: body, Pos: pos, Origin: owner, OriginText: text})
 	}

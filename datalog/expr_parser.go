@@ -13,7 +13,34 @@ package datalog
 //
 // Binary operators associate to the left.
 
-func (p *parser) parseExpr() Expr { return p.parseUnion() }
+import "github.com/ptxmm/ptxmm/source"
+
+// parseExpr parses an expression. Every pass over an expression later
+// (analysis, desugaring, printing) recurses as deep as the expression, so
+// its operators and its nesting are bounded (limits.go); the count starts
+// afresh with each expression that is not inside another.
+func (p *parser) parseExpr() Expr {
+	if p.nesting == 0 {
+		p.ops = 0
+	}
+	p.nesting++
+	defer func() { p.nesting-- }()
+	if p.nesting > MaxExprNesting {
+		p.errs.Add(p.peek().pos, "expression nested more than %d deep in parentheses, brackets or domain()/range(): write it as several definitions", MaxExprNesting)
+		return nil
+	}
+	return p.parseUnion()
+}
+
+// countOp counts one more operator of the current expression and reports
+// false, with an error the first time, past MaxExprOperators.
+func (p *parser) countOp(pos source.Pos) bool {
+	p.ops++
+	if p.ops == MaxExprOperators+1 {
+		p.errs.Add(pos, "expression with more than %d operators: write it as several definitions", MaxExprOperators)
+	}
+	return p.ops <= MaxExprOperators
+}
 
 func (p *parser) parseUnion() Expr {
 	l := p.parseSeq()
@@ -21,6 +48,9 @@ func (p *parser) parseUnion() Expr {
 		op := p.next()
 		r := p.parseSeq()
 		if r == nil {
+			return nil
+		}
+		if !p.countOp(op.pos) {
 			return nil
 		}
 		l = &Binary{Op: OpUnion, L: l, R: r, Pos: op.pos}
@@ -36,6 +66,9 @@ func (p *parser) parseSeq() Expr {
 		if r == nil {
 			return nil
 		}
+		if !p.countOp(op.pos) {
+			return nil
+		}
 		l = &Binary{Op: OpSeq, L: l, R: r, Pos: op.pos}
 	}
 	return l
@@ -47,6 +80,9 @@ func (p *parser) parseDiff() Expr {
 		op := p.next()
 		r := p.parseInter()
 		if r == nil {
+			return nil
+		}
+		if !p.countOp(op.pos) {
 			return nil
 		}
 		l = &Binary{Op: OpDiff, L: l, R: r, Pos: op.pos}
@@ -62,6 +98,9 @@ func (p *parser) parseInter() Expr {
 		if r == nil {
 			return nil
 		}
+		if !p.countOp(op.pos) {
+			return nil
+		}
 		l = &Binary{Op: OpInter, L: l, R: r, Pos: op.pos}
 	}
 	return l
@@ -75,6 +114,9 @@ func (p *parser) parseProduct() Expr {
 		op := p.next()
 		r := p.parsePrefix()
 		if r == nil {
+			return nil
+		}
+		if !p.countOp(op.pos) {
 			return nil
 		}
 		l = &Binary{Op: OpProduct, L: l, R: r, Pos: op.pos}
@@ -109,6 +151,9 @@ func (p *parser) parsePrefix() Expr {
 		if x == nil {
 			return nil
 		}
+		if !p.countOp(op.pos) {
+			return nil
+		}
 		return &Unary{Op: OpCompl, X: x, Pos: op.pos}
 	}
 	return p.parsePostfix()
@@ -121,15 +166,27 @@ func (p *parser) parsePostfix() Expr {
 		switch {
 		case t.kind == tokPlus:
 			p.next()
+			if !p.countOp(t.pos) {
+				return nil
+			}
 			x = &Unary{Op: OpPlus, X: x, Pos: t.pos}
 		case t.kind == tokQuestion:
 			p.next()
+			if !p.countOp(t.pos) {
+				return nil
+			}
 			x = &Unary{Op: OpOpt, X: x, Pos: t.pos}
 		case t.kind == tokInverse:
 			p.next()
+			if !p.countOp(t.pos) {
+				return nil
+			}
 			x = &Unary{Op: OpInv, X: x, Pos: t.pos}
 		case t.kind == tokStar && !p.startsOperand(1):
 			p.next()
+			if !p.countOp(t.pos) {
+				return nil
+			}
 			x = &Unary{Op: OpStar, X: x, Pos: t.pos}
 		default:
 			return x
@@ -159,6 +216,9 @@ func (p *parser) parsePrimary() Expr {
 			if t.text == "range" {
 				op = OpRange
 			}
+			if !p.countOp(t.pos) {
+				return nil
+			}
 			return &Unary{Op: op, X: x, Pos: t.pos}
 		}
 		return &RelRef{Name: t.text, Pos: t.pos}
@@ -182,6 +242,9 @@ func (p *parser) parsePrimary() Expr {
 			return nil
 		}
 		if _, ok := p.expect(tokRBrack, "to close \"[\""); !ok {
+			return nil
+		}
+		if !p.countOp(t.pos) {
 			return nil
 		}
 		return &Unary{Op: OpIdent, X: x, Pos: t.pos}

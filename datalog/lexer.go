@@ -129,7 +129,10 @@ func (l *lexer) scan() token {
 	switch {
 	case isIdentStart(c):
 		n := 1
-		for l.off+n < len(l.src) && isIdentChar(l.src[l.off+n]) {
+		// A "-" directly followed by a letter or "_" continues the name,
+		// so that names from cat models, such as po-loc, can be written;
+		// nowhere else can a name be followed by such a "-".
+		for l.off+n < len(l.src) && (isIdentChar(l.src[l.off+n]) || l.src[l.off+n] == '-' && isIdentStart(l.peekByte(n+1)) && l.src[l.off:l.off+n] != "_") {
 			n++
 		}
 		text := l.src[l.off : l.off+n]

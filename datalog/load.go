@@ -3,7 +3,6 @@ package datalog
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -14,10 +13,16 @@ import (
 // ReadFunc reads a file named by the program (the main file or an include).
 type ReadFunc func(name string) ([]byte, error)
 
-// loadConfig holds what Load's options set.
+// loadConfig holds what Load's options set, and the state of one load.
 type loadConfig struct {
 	read    ReadFunc
 	slashed bool // names are slash-separated (fs.FS) rather than OS paths
+	// loaded holds the (cleaned) names of the files read so far, stack
+	// the chain of files being read (each including the next) and onStack
+	// each one's place in it: include handling costs the same at any depth.
+	loaded  map[string]bool
+	stack   []string
+	onStack map[string]int
 }
 
 // Option configures Load and LoadSource.
@@ -27,18 +32,27 @@ type Option func(*loadConfig)
 // embed.FS holding the default model.
 func WithFS(fsys fs.FS) Option {
 	return func(c *loadConfig) {
-		c.read = func(name string) ([]byte, error) { return fs.ReadFile(fsys, name) }
+		c.read = func(name string) ([]byte, error) { return readRegular(fsys, name) }
 		c.slashed = true
 	}
 }
 
-// WithReader makes Load read files through read.
+// WithReader makes Load read files through read; a text longer than
+// MaxFileBytes is refused once read.
 func WithReader(read ReadFunc) Option {
-	return func(c *loadConfig) { c.read = read }
+	return func(c *loadConfig) {
+		c.read = func(name string) ([]byte, error) {
+			data, err := read(name)
+			if err == nil && len(data) > MaxFileBytes {
+				return nil, errTooLarge(int64(len(data)))
+			}
+			return data, err
+		}
+	}
 }
 
 func newLoadConfig(opts []Option) *loadConfig {
-	c := &loadConfig{read: os.ReadFile}
+	c := &loadConfig{read: readRegularFile, loaded: map[string]bool{}, onStack: map[string]int{}}
 	for _, o := range opts {
 		o(c)
 	}
@@ -57,7 +71,7 @@ func Load(file string, opts ...Option) (*Program, source.List) {
 		return &Program{}, errs
 	}
 	prog := &Program{}
-	c.loadText(file, string(src), prog, []string{c.clean(file)}, &errs)
+	c.loadRoot(file, string(src), prog, &errs)
 	errs.Sort()
 	return prog, errs
 }
@@ -68,7 +82,7 @@ func LoadSource(file, src string, opts ...Option) (*Program, source.List) {
 	c := newLoadConfig(opts)
 	var errs source.List
 	prog := &Program{}
-	c.loadText(file, src, prog, []string{c.clean(file)}, &errs)
+	c.loadRoot(file, src, prog, &errs)
 	errs.Sort()
 	return prog, errs
 }
@@ -78,12 +92,34 @@ func LoadSource(file, src string, opts ...Option) (*Program, source.List) {
 func AddSource(prog *Program, file, src string, opts ...Option) source.List {
 	c := newLoadConfig(opts)
 	var errs source.List
-	c.loadText(file, src, prog, []string{c.clean(file)}, &errs)
+	c.loadRoot(file, src, prog, &errs)
 	errs.Sort()
 	return errs
 }
 
-func (c *loadConfig) loadText(file, src string, prog *Program, stack []string, errs *source.List) {
+// loadRoot loads the text of the file a load starts from into prog, which
+// may already hold files (AddSource): those are not read again.
+func (c *loadConfig) loadRoot(file, src string, prog *Program, errs *source.List) {
+	for _, f := range prog.Files {
+		c.loaded[c.clean(f)] = true
+	}
+	c.push(c.clean(file))
+	c.loadText(file, src, prog, errs)
+	c.pop()
+}
+
+func (c *loadConfig) push(name string) {
+	c.onStack[name] = len(c.stack)
+	c.stack = append(c.stack, name)
+	c.loaded[name] = true
+}
+
+func (c *loadConfig) pop() {
+	delete(c.onStack, c.stack[len(c.stack)-1])
+	c.stack = c.stack[:len(c.stack)-1]
+}
+
+func (c *loadConfig) loadText(file, src string, prog *Program, errs *source.List) {
 	prog.Files = append(prog.Files, file)
 	if prog.texts == nil {
 		prog.texts = map[string]string{}
@@ -101,24 +137,29 @@ func (c *loadConfig) loadText(file, src string, prog *Program, stack []string, e
 	// variant edits after the variant it includes.
 	parseFile(file, src, prog, &local, func(inc includeDirective) {
 		target := c.resolve(file, inc.path)
-		if i := indexOf(stack, target); i >= 0 {
-			cycle := append(append([]string{}, stack[i:]...), target)
+		if i, ok := c.onStack[target]; ok {
+			cycle := append(append([]string{}, c.stack[i:]...), target)
 			local.Add(inc.pos, "include cycle: %s", strings.Join(cycle, " -> "))
 			return
 		}
 		// Each file is read once, so that two files may both include a
 		// common one (a diamond) without declaring everything twice.
-		for _, f := range prog.Files {
-			if c.clean(f) == target {
-				return
-			}
+		if c.loaded[target] {
+			return
+		}
+		if len(c.stack) >= MaxIncludeDepth {
+			local.Add(inc.pos, "cannot include %q: includes nested more than %d deep (%s -> ... -> %s); a model nests includes only a few levels deep, so this is likely a generated chain",
+				inc.path, MaxIncludeDepth, c.stack[0], file)
+			return
 		}
 		text, err := c.read(target)
 		if err != nil {
 			local.Add(inc.pos, "cannot include %q: %v", inc.path, describeReadError(err))
 			return
 		}
-		c.loadText(target, string(text), prog, append(stack[:len(stack):len(stack)], target), errs)
+		c.push(target)
+		c.loadText(target, string(text), prog, errs)
+		c.pop()
 	})
 	local.AttachLines(file, src)
 	*errs = append(*errs, local...)
@@ -145,15 +186,6 @@ func (c *loadConfig) clean(name string) string {
 		return path.Clean(name)
 	}
 	return filepath.Clean(name)
-}
-
-func indexOf(list []string, s string) int {
-	for i, x := range list {
-		if x == s {
-			return i
-		}
-	}
-	return -1
 }
 
 func describeReadError(err error) error {

@@ -17,6 +17,9 @@ type parser struct {
 	// .include, so that the included items come where the directive is.
 	include func(includeDirective)
 	doc     string
+	// nesting is the depth of expressions being parsed and ops the
+	// operators of the outermost one so far (countOp).
+	nesting, ops int
 }
 
 type includeDirective struct {
@@ -301,7 +304,14 @@ func (p *parser) parseOrder(dir token) {
 	if !ok {
 		return
 	}
-	p.prog.Orders = append(p.prog.Orders, &Order{Name: name.text, Over: pairs.text, Doc: doc, Pos: name.pos})
+	o := &Order{Name: name.text, Over: pairs.text, Doc: doc, Pos: name.pos}
+	// "partial" after the pairs, unless it starts a rule for a relation
+	// called partial.
+	if t := p.peek(); t.kind == tokIdent && t.text == "partial" && p.peekAt(1).kind != tokLParen {
+		p.next()
+		o.Partial = true
+	}
+	p.prog.Orders = append(p.prog.Orders, o)
 }
 
 func (p *parser) parseRedefine(dir token) {

@@ -72,6 +72,18 @@ func (x *Execution) Hung() bool {
 	return false
 }
 
+// Settled reports whether every thread that waits forever has nothing
+// left to execute after its wait, so that the execution's state is final
+// although it never finishes (docs/model.md, "Hangs").
+func (x *Execution) Settled() bool {
+	for _, r := range x.Runs {
+		if r.Status != Finished && !r.Done {
+			return false
+		}
+	}
+	return true
+}
+
 // Label describes event i for people.
 func (x *Execution) Label(i int) string { return x.Events[i].Label(x.Test, x.Layout) }
 
@@ -83,7 +95,7 @@ func (x *Execution) Reg(t int, name string) (Value, bool) {
 	r := x.Runs[t]
 	s, ok := r.Regs[name]
 	if !ok {
-		return Int(0), r.Status == Finished
+		return Int(0), r.Status == Finished || r.Done
 	}
 	v, ok, err := s.eval(x.readValue(t))
 	if err != nil || !ok {

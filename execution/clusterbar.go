@@ -103,12 +103,10 @@ func clusterPhases(t *litmus.Test, x *Execution) ([]ClusterPhase, bool) {
 	return phases, true
 }
 
-// Stuck lists the threads of the execution that never finish because they
-// wait for something that never happens at a barrier.cluster.wait or in a
-// loop polling an mbarrier phase (docs/model.md, "Hangs"): each as the
-// thread and the instruction it is stuck at. Threads blocked at bar.sync
-// are not listed: their executions count as final states (docs/model.md,
-// "Barriers").
+// Stuck lists the threads of the execution that never finish, because
+// they wait forever at a barrier (bar.sync, barrier.cluster.wait) or in a
+// loop polling an mbarrier phase that never completes (docs/model.md,
+// "Hangs"): each as the thread and the instruction it waits at.
 func (x *Execution) Stuck() []string {
 	var out []string
 	for t, r := range x.Runs {
@@ -116,7 +114,7 @@ func (x *Execution) Stuck() []string {
 		switch {
 		case r.Status == Spinning && len(r.Polls) > 0:
 			at = r.Events[r.Polls[len(r.Polls)-1]].Instr
-		case r.Status == Blocked && len(r.Events) > 0 && r.Events[len(r.Events)-1].Instr.Op == litmus.OpClusterBarrier:
+		case r.Status == Blocked && len(r.Events) > 0:
 			at = r.Events[len(r.Events)-1].Instr
 		default:
 			continue

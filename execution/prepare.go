@@ -35,7 +35,12 @@ type Analysis struct {
 	Cut []int
 	// Spins counts failed spin-loop iterations left out, per thread.
 	Spins []int
-	opts  Options
+	// NoAddr counts, per thread, the paths abandoned because a register
+	// loaded from memory is used as an address while no value the test
+	// stores is an address; NoAddrAt is the first such instruction.
+	NoAddr   []int
+	NoAddrAt []*litmus.Instr
+	opts     Options
 }
 
 // Prepare analyses a test: its layout and the runs of each thread.
@@ -45,7 +50,8 @@ func Prepare(t *litmus.Test, opts Options) (*Analysis, error) {
 		return nil, err
 	}
 	addrValues := storedAddresses(t, l)
-	a := &Analysis{Test: t, Layout: l, opts: opts, Cut: make([]int, len(t.Threads)), Spins: make([]int, len(t.Threads))}
+	a := &Analysis{Test: t, Layout: l, opts: opts, Cut: make([]int, len(t.Threads)), Spins: make([]int, len(t.Threads)),
+		NoAddr: make([]int, len(t.Threads)), NoAddrAt: make([]*litmus.Instr, len(t.Threads))}
 	for _, th := range t.Threads {
 		ex := newExplorer(t, th, l, opts.Unroll, addrValues)
 		ex.spinReduction = opts.SpinReduction
@@ -68,6 +74,7 @@ func Prepare(t *litmus.Test, opts Options) (*Analysis, error) {
 		a.Runs = append(a.Runs, runs)
 		a.Cut[th.Index] = ex.cut
 		a.Spins[th.Index] = ex.spins
+		a.NoAddr[th.Index], a.NoAddrAt[th.Index] = ex.noAddr, ex.noAddrAt
 	}
 	return a, nil
 }

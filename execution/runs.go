@@ -49,6 +49,10 @@ type Run struct {
 	// Polls are, for a Spinning run, the mbarrier waits of its last loop
 	// iteration: they must read the final state of their mbarrier.
 	Polls []int
+	// Done is set for a Blocked run whose barrier is the thread's last
+	// instruction: the thread has nothing left to do, so its registers
+	// hold their final values even though the barrier never completes.
+	Done bool
 	// Host holds, for a host thread, how its tasks are ordered and matched
 	// (see host.go); nil for device threads.
 	Host *HostRun
@@ -71,6 +75,11 @@ type explorer struct {
 	// spins counts failed spin-loop iterations left out (see jump).
 	spins         int
 	spinReduction bool
+	// noAddr counts the paths abandoned because a register loaded from
+	// memory is used as an address and no value the test stores is one;
+	// noAddrAt is the first such access.
+	noAddr   int
+	noAddrAt *litmus.Instr
 	// copied marks the roots of the addresses asynchronous copies and
 	// wgmma access (all of them when one is reached through a register):
 	// a spin-loop iteration reading one is never left out, so that the
@@ -386,6 +395,12 @@ func (e *explorer) withAddress(s *state, in *litmus.Instr, op litmus.Operand, th
 			return then(s, e.placeOf(v.val), nil)
 		}
 		taint := v.reads(nil)
+		if len(e.addrValues) == 0 {
+			e.noAddr++
+			if e.noAddrAt == nil {
+				e.noAddrAt = in
+			}
+		}
 		for _, a := range e.addrValues {
 			c := s.clone()
 			c.constraints = append(c.constraints, Constraint{Cond: &Sym{kind: symCmp, op: "eq", a: v, b: constSym(a)}, Want: true, Pos: in.Pos})
@@ -416,6 +431,9 @@ func (e *explorer) placeOf(v Value) place {
 
 // memory executes a load, store, atom or red at place pl.
 func (e *explorer) memory(s *state, in *litmus.Instr, pl place, ataint []int) error {
+	if in.Multimem {
+		return e.multimem(s, in, pl, ataint)
+	}
 	switch in.Op {
 	case litmus.OpStore:
 		v := e.operand(s, in.Src)
@@ -457,6 +475,17 @@ func (e *explorer) memory(s *state, in *litmus.Instr, pl place, ataint []int) er
 			operands = op2.reads(operands)
 		}
 		deps(&c.data, operands, w)
+		// The dependency inside the instruction (8.10.4): the value an
+		// atom or red writes is computed from the value it read, except
+		// exch and cas, which write an operand; whether a cas writes at
+		// all depends on the value it read, a control dependency.
+		switch in.AtomOp {
+		case "exch":
+		case "cas":
+			deps(&c.ctrl, []int{r}, w)
+		default:
+			deps(&c.data, []int{r}, w)
+		}
 		c.rmw = append(c.rmw, [2]int{r, w})
 		c.pc++
 		return e.explore(c)
@@ -491,11 +520,23 @@ func (e *explorer) barrier(s *state, in *litmus.Instr) error {
 	s.addEvent(ev)
 	s.pc++
 	if ev.BarSync {
-		if err := e.finish(s.clone(), Blocked); err != nil {
+		if err := e.blocked(s); err != nil {
 			return err
 		}
 	}
 	return e.explore(s)
+}
+
+// blocked ends a copy of s waiting forever at the barrier just recorded.
+func (e *explorer) blocked(s *state) error {
+	r := e.run(s.clone(), Blocked)
+	r.Done = true
+	for _, in := range e.th.Instrs[s.pc:] {
+		if in.Op != litmus.OpLabel {
+			r.Done = false
+		}
+	}
+	return e.emit(r)
 }
 
 func union(a, b []int) []int {

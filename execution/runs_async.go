@@ -102,6 +102,9 @@ func (e *explorer) update(s *state, in *litmus.Instr, pl place, r int, nv *Sym, 
 		}
 	}
 	deps(&s.data, operands, w)
+	// The new state of the object is computed from the state read
+	// (8.10.4), as for atom.
+	deps(&s.data, []int{r}, w)
 	s.rmw = append(s.rmw, [2]int{r, w})
 	return w
 }
@@ -122,7 +125,7 @@ func (e *explorer) clusterBarrier(s *state, in *litmus.Instr) error {
 	s.addEvent(ev)
 	s.pc++
 	if ev.BarSync {
-		if err := e.finish(s.clone(), Blocked); err != nil {
+		if err := e.blocked(s); err != nil {
 			return err
 		}
 	}

@@ -42,6 +42,11 @@ type Test struct {
 	Condition *Condition
 	// Assertions are the assert/permit/check commands of a .test file.
 	Assertions []*Assertion
+
+	// Warnings are the diagnostics about names whose meaning ptxmm had to
+	// guess (lint.go), with their source lines; for a .test template,
+	// every instance carries the file's.
+	Warnings source.List
 }
 
 // Space is a PTX state space.
@@ -99,11 +104,19 @@ type Address struct {
 	AliasOf string // "" for a plain declaration
 	Init    int64  // initial value; meaningful for plain declarations only
 	HasInit bool   // whether the test gave an initial value explicitly
+	// Implicit marks a location a herd test uses without declaring it
+	// (Pos is then its first use).
+	Implicit bool
 	// MBarrier is the expected arrival count of an mbarrier object
 	// declared in the init block (herd "b @ mbarrier N", .test
 	// ".mbarrier b N"); 0 for other addresses. mbarriers live in shared
 	// memory.
 	MBarrier int64
+	// Multimem lists the locations a multimem address points to (herd
+	// "m @ multimem x, y", .test ".multimem m x, y;"), in the order
+	// written; empty for other addresses. A multimem address is a virtual
+	// address in global memory with no location of its own (8.2.3).
+	Multimem []string
 	Pos      source.Pos
 }
 
@@ -312,6 +325,10 @@ type Instr struct {
 	// operand (".global", ".shared::cta", ...), SpaceQNone when it names
 	// none.
 	SpaceQ SpaceQual
+	// Multimem marks multimem.ld_reduce (Op OpLoad, the reduction in
+	// AtomOp), multimem.st (OpStore) and multimem.red (OpRed): one
+	// operation on every location of a multimem address (8.2.3).
+	Multimem bool
 
 	// tcgen05 (see ast_tcgen05.go).
 	Tc       TcOp

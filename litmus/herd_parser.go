@@ -18,6 +18,7 @@ func ParseHerd(file string, src []byte) (*Test, error) {
 		errs.AttachLines(file, string(src))
 		return nil, errs
 	}
+	t.Warnings = fileWarnings(errs, file, src)
 	return t, nil
 }
 
@@ -69,6 +70,8 @@ func (p *parser) parseHerd() *Test {
 	p.checkPlacement(t)
 	p.checkHost(t)
 	p.parseCondition(c, t)
+	p.checkMultimemTerms(t)
+	p.lint(t)
 	return t
 }
 
@@ -203,10 +206,9 @@ func (p *parser) parseThreadCell(toks []token, stop token, i, k int, t *Test) {
 	if len(missing) > 0 {
 		p.errorf(name.off, "the placement of %s lacks %s: write %s@cta N,gpu M", want, strings.Join(missing, " and "), want)
 	}
-	// A test that does not name clusters puts each CTA in its own cluster.
-	if !seen["cluster"] {
-		th.Cluster = th.CTA
-	}
+	// A thread that names no cluster gets one once every placement is
+	// known (placeClusters).
+	p.threads[i].clusterNamed = seen["cluster"]
 }
 
 // parseRows parses the instruction rows, one cell per thread, up to the

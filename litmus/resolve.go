@@ -43,6 +43,9 @@ type threadBuild struct {
 	th      *Thread
 	targets []labelRef
 	labels  []labelRef
+	// clusterNamed records that the placement names the thread's cluster
+	// (herd "cluster N", .test "dD.cC.bB.tT").
+	clusterNamed bool
 }
 
 // resolve settles what every name operand denotes, declares the locations
@@ -96,7 +99,7 @@ func (p *parser) resolve(t *Test) {
 		case p.format == FormatHerd:
 			if !implicit[name] {
 				implicit[name] = true
-				t.Addresses = append(t.Addresses, &Address{Name: name, Space: SpaceGlobal, Kind: ProxyGeneric, Pos: r.op.Pos})
+				t.Addresses = append(t.Addresses, &Address{Name: name, Space: SpaceGlobal, Kind: ProxyGeneric, Pos: r.op.Pos, Implicit: true})
 			}
 		default:
 			p.errs.Add(r.op.Pos, "undeclared address %q: declare it first, e.g. .global %s;", name, name)
@@ -108,6 +111,10 @@ func (p *parser) resolve(t *Test) {
 		if r.role == roleLdSrc {
 			if r.qualOff >= 0 {
 				p.errorf(r.qualOff, "a register move (ld DST, REG) takes no memory order or scope; to load through a register write ld DST, [%s]", name)
+				continue
+			}
+			if r.in.SpaceQ != SpaceQNone {
+				p.errs.Add(r.in.Pos, "a register move (ld DST, REG) takes no state space; to load through a register write %s DST, [%s]", strings.SplitN(r.in.Text, " ", 2)[0], name)
 				continue
 			}
 			src := *r.op
@@ -155,8 +162,10 @@ func (p *parser) checkLabels(tb *threadBuild) {
 	}
 }
 
-// checkPlacement reports a CTA placed in two different clusters.
+// checkPlacement places the threads that name no cluster (placeClusters)
+// and reports a CTA placed in two different clusters.
 func (p *parser) checkPlacement(t *Test) {
+	p.placeClusters()
 	type cta struct{ gpu, cta int }
 	seen := map[cta]*Thread{}
 	for _, th := range t.Threads {

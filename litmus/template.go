@@ -183,6 +183,10 @@ func ParseNV(file string, src []byte) ([]*Test, error) {
 			errs.AttachLines(file, string(src))
 			return nil, errs
 		}
+		w := fileWarnings(errs, file, src)
+		for _, t := range tests {
+			t.Warnings = w
+		}
 		return tests, nil
 	}
 	tm := splitTemplate(src, newParser(file, src, FormatNV, pm, &errs))

@@ -17,6 +17,7 @@ func (r *Rel) TransitiveClosure() {
 	}
 	sc := r.scratch
 	ncomp := sc.decompose(r)
+	sc.rowUnions = 0
 	for c := 0; c < ncomp; c++ {
 		r.closeComponent(sc, int32(c))
 	}
@@ -48,6 +49,7 @@ func (r *Rel) closeComponent(sc *sccScratch, c int32) {
 					continue
 				}
 				orWords(acc, r.row(u))
+				sc.rowUnions++
 				acc[k] |= 1 << uint(t)
 				cand &^= acc[k]
 			}

@@ -15,6 +15,9 @@ type sccScratch struct {
 	members   []int32
 	compStart []int32 // component c is members[compStart[c]:compStart[c+1]]
 	acc       []uint64
+	// rowUnions counts the rows the last closure merged, each one
+	// word-wide union: the measure of its cost that the tests bound.
+	rowUnions int
 }
 
 // dfsFrame replaces a recursive call: the atom being explored and the next

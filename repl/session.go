@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/ptxmm/ptxmm/cat"
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/datalog"
 	"github.com/ptxmm/ptxmm/litmus"
@@ -19,6 +20,8 @@ type ModelSource struct {
 	Path string
 	FS   fs.FS
 	Name string
+	// IncludeDirs are searched for the files a cat model includes.
+	IncludeDirs []string
 }
 
 // Session is the state of one REPL: the model (with the rules and checks
@@ -55,9 +58,19 @@ func New(src ModelSource, opts checker.Options) (*Session, error) {
 func (s *Session) loadModel() error {
 	var prog *datalog.Program
 	var errs source.List
-	if s.src.Path == "" {
+	var show []string
+	switch {
+	case s.src.Path == "":
 		prog, errs = datalog.Load(s.src.Name, datalog.WithFS(s.src.FS))
-	} else {
+	case cat.IsCatFile(s.src.Path):
+		// A cat model is lowered onto the modelling language, so the
+		// session's queries and additions use the lowered relations.
+		low, cerrs := cat.Load(s.src.Path, cat.Options{IncludeDirs: s.src.IncludeDirs})
+		errs = cerrs
+		if low != nil {
+			prog, show = low.Program, low.Show
+		}
+	default:
 		prog, errs = datalog.Load(s.src.Path)
 	}
 	if errs.HasErrors() {
@@ -72,6 +85,7 @@ func (s *Session) loadModel() error {
 	if err != nil {
 		return err
 	}
+	m.Show = show
 	s.model = m
 	s.inst = nil
 	s.filled = -1
@@ -122,7 +136,7 @@ func (s *Session) run() error {
 	}
 	s.cur = -1
 	for i, c := range cands {
-		if c.Consistent {
+		if c.Consistent && c.NoFinalState() == "" {
 			s.cur = i
 			break
 		}
@@ -165,7 +179,11 @@ func (s *Session) eventName(a int) string {
 // stateText prints a candidate's final state.
 func (s *Session) stateText(c checker.Candidate) string {
 	r := s.result
-	return checker.FormatState(s.test, r.Layout, r.Observables, c.State)
+	text := checker.FormatState(s.test, r.Layout, r.Observables, c.State)
+	if why := c.NoFinalState(); why != "" {
+		return text + " (not final: " + why + ")"
+	}
+	return text
 }
 
 // relationNames lists the relations a user can name (for completion).

@@ -13,13 +13,21 @@ import (
 )
 
 // Expected holds the verdicts of an expected-results CSV in the corpus
-// format: rows "path,verdict[,verdict...]" for herd tests (Ok, No, Undef
-// for a program with undefined behaviour, or - for not rated) and rows "file.test#K,holds|fails" overriding a .test file's
-// inline expectation (every assert and permit holds) for instance K.
+// format (docs/expected.md): rows "path,verdict[,verdict...]" for herd
+// tests (Ok, No, Undef for a program with undefined behaviour, or - for not
+// rated), the path relative to the CSV's folder, and rows
+// "file.test#K,holds|fails" overriding a .test file's inline expectation
+// (every assert and permit holds) for instance K, the file named by its
+// base name or its path relative to the CSV's folder.
 type Expected struct {
+	path   string
 	dir    string
 	column int
 	rows   map[string]string
+	// keys lists the row keys in file order, and line gives each one's
+	// line, for the rows no test checked matches.
+	keys []string
+	line map[string]int
 }
 
 // ReadExpected reads an expected-results CSV; spec is "FILE.csv" (first
@@ -41,7 +49,7 @@ func ReadExpected(spec string) (*Expected, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Expected{dir: abs, column: column, rows: map[string]string{}}
+	e := &Expected{path: path, dir: abs, column: column, rows: map[string]string{}, line: map[string]int{}}
 	sc := bufio.NewScanner(f)
 	line := 0
 	for sc.Scan() {
@@ -61,7 +69,9 @@ func ReadExpected(spec string) (*Expected, error) {
 			if cells[1] != "holds" && cells[1] != "fails" {
 				return nil, fmt.Errorf("%s:%d: an override row says holds or fails, not %q", path, line, cells[1])
 			}
-			e.rows[cells[0]] = cells[1]
+			if err := e.add(cells[0], cells[1], line); err != nil {
+				return nil, err
+			}
 			continue
 		}
 		if len(cells) <= column {
@@ -69,7 +79,9 @@ func ReadExpected(spec string) (*Expected, error) {
 		}
 		switch v := cells[column]; v {
 		case "Ok", "No", "Undef", "-", "":
-			e.rows[cells[0]] = v
+			if err := e.add(cells[0], v, line); err != nil {
+				return nil, err
+			}
 		default:
 			return nil, fmt.Errorf("%s:%d:%d: a verdict is Ok, No, Undef or -, not %q", path, line, strings.Index(sc.Text(), v)+1, v)
 		}
@@ -77,10 +89,25 @@ func ReadExpected(spec string) (*Expected, error) {
 	return e, sc.Err()
 }
 
+// add records a row, refusing a key given twice.
+func (e *Expected) add(key, verdict string, line int) error {
+	if first, dup := e.line[key]; dup {
+		return fmt.Errorf("%s:%d: %s already has a row (line %d)", e.path, line, key, first)
+	}
+	e.rows[key] = verdict
+	e.line[key] = line
+	e.keys = append(e.keys, key)
+	return nil
+}
+
 // Compare checks results against the expectations, printing one line per
 // mismatch, and returns the numbers of passed and failed comparisons. A herd
-// test counts once; a .test file counts once per assertion.
+// test counts once; a .test file counts once per assertion. A herd test no
+// row names fails, and so does a row that no result matches (a test not
+// checked, or a CSV read from the wrong folder): a comparison must never
+// pass by comparing nothing.
 func Compare(w io.Writer, e *Expected, results []*checker.Result) (passed, failed int) {
+	used := map[string]bool{}
 	for _, r := range results {
 		t := r.Test
 		abs, err := filepath.Abs(t.File)
@@ -94,7 +121,13 @@ func Compare(w io.Writer, e *Expected, results []*checker.Result) (passed, faile
 		rel = filepath.ToSlash(rel)
 		if t.Format == litmus.FormatHerd {
 			want, ok := e.rows[rel]
-			if !ok || (want != "Ok" && want != "No" && want != "Undef") {
+			if !ok {
+				failed++
+				fmt.Fprintf(w, "UNEXPECTED %s: no row of %s names this test\n", rel, e.path)
+				continue
+			}
+			used[rel] = true
+			if want != "Ok" && want != "No" && want != "Undef" {
 				continue
 			}
 			if r.Err == nil && r.Verdict == want {
@@ -110,8 +143,12 @@ func Compare(w io.Writer, e *Expected, results []*checker.Result) (passed, faile
 			continue
 		}
 		wantHolds := true
-		if o, ok := e.rows[fmt.Sprintf("%s#%d", filepath.Base(t.File), t.Instance)]; ok {
-			wantHolds = o == "holds"
+		for _, k := range []string{fmt.Sprintf("%s#%d", rel, t.Instance), fmt.Sprintf("%s#%d", filepath.Base(t.File), t.Instance)} {
+			if o, ok := e.rows[k]; ok {
+				wantHolds = o == "holds"
+				used[k] = true
+				break
+			}
 		}
 		if r.Err != nil {
 			failed++
@@ -128,6 +165,12 @@ func Compare(w io.Writer, e *Expected, results []*checker.Result) (passed, faile
 			}
 			failed++
 			fmt.Fprintf(w, "MISMATCH %s#%d %s %s: want %s\n", rel, t.Instance, a.Kind, a.Name, holdsWord(wantHolds))
+		}
+	}
+	for _, k := range e.keys {
+		if !used[k] {
+			failed++
+			fmt.Fprintf(w, "NOT RUN %s (%s:%d): no test checked matches this row\n", k, e.path, e.line[k])
 		}
 	}
 	return passed, failed

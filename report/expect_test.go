@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -38,19 +39,21 @@ func assertion(name string, kind litmus.AssertKind, holds bool) checker.Assertio
 	return checker.AssertionResult{Name: name, Kind: kind, Holds: holds}
 }
 
-const corpusCSV = `# test,model-a,model-b
+// herdCSV has two verdict columns, as the dat3m corpus.
+const herdCSV = `# test,model-a,model-b
 A/MP.litmus,No,Ok
 A/SB.litmus,Ok,Ok
 B/Unrated.litmus,-,No
-Tmpl.test#2,fails
-Plain.test#0,holds
 `
 
-// TestCompareHerd: herd rows compare the verdict (Ok/No); unrated (-) and
-// absent tests are not counted; errors and mismatches fail with one line.
+// TestCompareHerd: herd rows compare the verdict (Ok/No), unrated (-) rows
+// only need the test checked; errors and mismatches fail with one line, and
+// so do a test no row names and a row no test matches.
 func TestCompareHerd(t *testing.T) {
-	path := writeCSV(t, corpusCSV)
+	path := writeCSV(t, herdCSV)
 	dir := filepath.Dir(path)
+	mp := herdResult(filepath.Join(dir, "A", "MP.litmus"), "No")
+	unrated := herdResult(filepath.Join(dir, "B", "Unrated.litmus"), "Ok")
 	cases := []struct {
 		name           string
 		spec           string
@@ -59,25 +62,17 @@ func TestCompareHerd(t *testing.T) {
 		out            string
 	}{
 		{
-			name: "first column",
-			spec: path,
-			results: []*checker.Result{
-				herdResult(filepath.Join(dir, "A", "MP.litmus"), "No"),
-				herdResult(filepath.Join(dir, "A", "SB.litmus"), "No"),
-				herdResult(filepath.Join(dir, "B", "Unrated.litmus"), "Ok"),
-				herdResult(filepath.Join(dir, "C", "Absent.litmus"), "Ok"),
-			},
-			passed: 1, failed: 1,
+			name:    "first column",
+			spec:    path,
+			results: []*checker.Result{mp, herdResult(filepath.Join(dir, "A", "SB.litmus"), "No"), unrated},
+			passed:  1, failed: 1,
 			out: "MISMATCH A/SB.litmus: want Ok, got No\n",
 		},
 		{
 			name: "second column",
 			spec: path + ":2",
-			results: []*checker.Result{
-				herdResult(filepath.Join(dir, "A", "MP.litmus"), "No"),
-				herdResult(filepath.Join(dir, "A", "SB.litmus"), "Ok"),
-				herdResult(filepath.Join(dir, "B", "Unrated.litmus"), "No"),
-			},
+			results: []*checker.Result{mp, herdResult(filepath.Join(dir, "A", "SB.litmus"), "Ok"),
+				herdResult(filepath.Join(dir, "B", "Unrated.litmus"), "No")},
 			passed: 2, failed: 1,
 			out: "MISMATCH A/MP.litmus: want Ok, got No\n",
 		},
@@ -86,9 +81,25 @@ func TestCompareHerd(t *testing.T) {
 			spec: path,
 			results: []*checker.Result{
 				{Test: herdResult(filepath.Join(dir, "A", "MP.litmus"), "").Test, Err: errors.New("limit reached; raise it with -timeout")},
+				herdResult(filepath.Join(dir, "A", "SB.litmus"), "Ok"), unrated,
 			},
-			passed: 0, failed: 1,
+			passed: 1, failed: 1,
 			out: "MISMATCH A/MP.litmus: want No, got error: limit reached; raise it with -timeout\n",
+		},
+		{
+			name:    "a test no row names fails",
+			spec:    path,
+			results: []*checker.Result{mp, herdResult(filepath.Join(dir, "A", "SB.litmus"), "Ok"), unrated, herdResult(filepath.Join(dir, "C", "Absent.litmus"), "Ok")},
+			passed:  2, failed: 1,
+			out: "UNEXPECTED C/Absent.litmus: no row of " + path + " names this test\n",
+		},
+		{
+			name:    "rows no test matches fail, unrated ones too",
+			spec:    path,
+			results: []*checker.Result{mp},
+			passed:  1, failed: 2,
+			out: "NOT RUN A/SB.litmus (" + path + ":3): no test checked matches this row\n" +
+				"NOT RUN B/Unrated.litmus (" + path + ":4): no test checked matches this row\n",
 		},
 	}
 	for _, c := range cases {
@@ -102,6 +113,27 @@ func TestCompareHerd(t *testing.T) {
 			assert.Equal(t, c.out, b.String())
 		})
 	}
+}
+
+// TestCompareCSVInAnotherFolder: paths are relative to the CSV's folder, so
+// a CSV that is not beside the tests matches none of them, and the
+// comparison fails rather than passing with nothing compared.
+func TestCompareCSVInAnotherFolder(t *testing.T) {
+	tests := t.TempDir()
+	path := writeCSV(t, "MP.litmus,No\n")
+	var b bytes.Buffer
+	passed, failed := Compare(&b, mustRead(t, path), []*checker.Result{herdResult(filepath.Join(tests, "MP.litmus"), "No")})
+	assert.Zero(t, passed)
+	assert.Equal(t, 2, failed)
+	assert.Contains(t, b.String(), "UNEXPECTED ")
+	assert.Contains(t, b.String(), "NOT RUN MP.litmus ("+path+":1)")
+}
+
+func mustRead(t *testing.T, spec string) *Expected {
+	t.Helper()
+	e, err := ReadExpected(spec)
+	require.NoError(t, err)
+	return e
 }
 
 // TestCompareRelativePaths: a test named by a path relative to the working
@@ -120,65 +152,96 @@ func TestCompareRelativePaths(t *testing.T) {
 
 // TestCompareNV: a .test instance counts once per assert and permit (check
 // commands are not compared); every one is expected to hold unless a
-// "file.test#K" row says fails.
+// "file.test#K" row says fails. A .test file needs no row; an override row
+// that no instance matches fails.
 func TestCompareNV(t *testing.T) {
-	path := writeCSV(t, corpusCSV)
-	dir := filepath.Dir(path)
-	tmpl := filepath.Join(dir, "nv", "Tmpl.test")
-	e, err := ReadExpected(path)
-	require.NoError(t, err)
+	tmplRow := "Tmpl.test#2,fails\n"
 	cases := []struct {
 		name           string
-		result         *checker.Result
+		csv            string
+		result         func(dir string) *checker.Result
 		passed, failed int
 		out            string
 	}{
 		{
 			name: "inline expectation: all hold",
-			result: nvResult(tmpl, 1,
-				assertion("a", litmus.AssertAlways, true),
-				assertion("p", litmus.AssertSometimes, true),
-				assertion("c", litmus.AssertCheck, false)),
+			result: func(dir string) *checker.Result {
+				return nvResult(filepath.Join(dir, "nv", "Tmpl.test"), 1,
+					assertion("a", litmus.AssertAlways, true),
+					assertion("p", litmus.AssertSometimes, true),
+					assertion("c", litmus.AssertCheck, false))
+			},
 			passed: 2,
 		},
 		{
 			name: "inline expectation: a failing permit",
-			result: nvResult(tmpl, 1,
-				assertion("a", litmus.AssertAlways, true),
-				assertion("p", litmus.AssertSometimes, false)),
+			result: func(dir string) *checker.Result {
+				return nvResult(filepath.Join(dir, "nv", "Tmpl.test"), 1,
+					assertion("a", litmus.AssertAlways, true),
+					assertion("p", litmus.AssertSometimes, false))
+			},
 			passed: 1, failed: 1,
 			out: "MISMATCH nv/Tmpl.test#1 permit p: want holds\n",
 		},
 		{
-			name:   "override by base name: instance 2 must fail",
-			result: nvResult(tmpl, 2, assertion("a", litmus.AssertAlways, false)),
+			name: "override by base name: instance 2 must fail",
+			csv:  tmplRow,
+			result: func(dir string) *checker.Result {
+				return nvResult(filepath.Join(dir, "nv", "Tmpl.test"), 2, assertion("a", litmus.AssertAlways, false))
+			},
 			passed: 1,
 		},
 		{
-			name:   "override: holding is a mismatch",
-			result: nvResult(tmpl, 2, assertion("a", litmus.AssertAlways, true)),
+			name: "override by relative path",
+			csv:  "nv/Tmpl.test#2,fails\n",
+			result: func(dir string) *checker.Result {
+				return nvResult(filepath.Join(dir, "nv", "Tmpl.test"), 2, assertion("a", litmus.AssertAlways, false))
+			},
+			passed: 1,
+		},
+		{
+			name: "override: holding is a mismatch",
+			csv:  tmplRow,
+			result: func(dir string) *checker.Result {
+				return nvResult(filepath.Join(dir, "nv", "Tmpl.test"), 2, assertion("a", litmus.AssertAlways, true))
+			},
 			failed: 1,
 			out:    "MISMATCH nv/Tmpl.test#2 assert a: want fails\n",
 		},
 		{
-			name:   "instance 0 of a plain test",
-			result: nvResult(filepath.Join(dir, "Plain.test"), 0, assertion("a", litmus.AssertAlways, true)),
+			name: "override row not run",
+			csv:  tmplRow,
+			result: func(dir string) *checker.Result {
+				return nvResult(filepath.Join(dir, "nv", "Tmpl.test"), 1, assertion("a", litmus.AssertAlways, true))
+			},
+			passed: 1, failed: 1,
+			out: "NOT RUN Tmpl.test#2 (CSV:1): no test checked matches this row\n",
+		},
+		{
+			name: "instance 0 of a plain test",
+			csv:  "Plain.test#0,holds\n",
+			result: func(dir string) *checker.Result {
+				return nvResult(filepath.Join(dir, "Plain.test"), 0, assertion("a", litmus.AssertAlways, true))
+			},
 			passed: 1,
 		},
 		{
-			name:   "an error fails once",
-			result: &checker.Result{Test: &litmus.Test{File: tmpl, Format: litmus.FormatNV, Instance: 3}, Err: errors.New("boom")},
+			name: "an error fails once",
+			result: func(dir string) *checker.Result {
+				return &checker.Result{Test: &litmus.Test{File: filepath.Join(dir, "nv", "Tmpl.test"), Format: litmus.FormatNV, Instance: 3}, Err: errors.New("boom")}
+			},
 			failed: 1,
 			out:    "MISMATCH nv/Tmpl.test#3: error: boom\n",
 		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			path := writeCSV(t, c.csv)
 			var b bytes.Buffer
-			passed, failed := Compare(&b, e, []*checker.Result{c.result})
+			passed, failed := Compare(&b, mustRead(t, path), []*checker.Result{c.result(filepath.Dir(path))})
 			assert.Equal(t, c.passed, passed, "passed")
 			assert.Equal(t, c.failed, failed, "failed")
-			assert.Equal(t, c.out, b.String())
+			assert.Equal(t, c.out, strings.ReplaceAll(b.String(), path, "CSV"))
 		})
 	}
 }
@@ -187,7 +250,7 @@ func TestCompareNV(t *testing.T) {
 // (two cells) still apply, their cells trimmed like any other. (Regression:
 // " holds" in an override row read for column 2 did not count as holds.)
 func TestCompareNVOverrideWithColumn(t *testing.T) {
-	path := writeCSV(t, corpusCSV+"Spaced.test#1, holds \n  Spaced.test#2 ,fails\n")
+	path := writeCSV(t, "# test,a,b\nTmpl.test#2,fails\nSpaced.test#1, holds \n  Spaced.test#2 ,fails\n")
 	dir := filepath.Dir(path)
 	for _, spec := range []string{path, path + ":2"} {
 		t.Run(filepath.Base(spec), func(t *testing.T) {
@@ -219,6 +282,7 @@ func TestReadExpectedErrors(t *testing.T) {
 		{"column zero", short + ":0", "the column after ':' must be a number from 1"},
 		{"column not a number", short + ":x", "the column after ':' must be a number from 1"},
 		{"missing file", filepath.Join(t.TempDir(), "none.csv"), "cannot read expected results"},
+		{"a row given twice", writeCSV(t, "A.litmus,Ok\n\nA.litmus,No\n"), ":3: A.litmus already has a row (line 1)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

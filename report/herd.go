@@ -9,122 +9,176 @@ import (
 	"github.com/ptxmm/ptxmm/litmus"
 )
 
-// Herd prints one result in herd7's layout:
+// LogOptions configure the herd log.
+type LogOptions struct {
+	// Candidates prints "Candidates NAME n" (herd7's -candidates).
+	Candidates bool
+	// Speedcheck reads the counts as herd7 does under -speedcheck: the
+	// enumeration stopped at the first witness, so the observation can only
+	// be Never or Sometimes (Always or Sometimes for forall).
+	Speedcheck bool
+}
+
+// Herd prints one result as herd7's log, which herd's log tools (mcompare7,
+// msum7, ...) read:
 //
 //	Test MP Allowed
 //	States 3
-//	P1:r0=0; P1:r1=0;
+//	1:r0=0; 1:r1=0;
 //	...
-//	Ok
+//	No
 //	Witnesses
-//	Positive: 1 Negative: 2
-//	Condition exists (P1:r0 == 1 /\ P1:r1 == 0)
-//	Observation MP Sometimes 1 2
+//	Positive: 0 Negative: 3
+//	Condition exists (1:r0=1 /\ 1:r1=0)
+//	Observation MP Never 0 3
 //	Time MP 0.01
+//	Hash=...
 //
-// A .test file prints one line per assertion instead of the condition
-// lines.
-func Herd(w io.Writer, r *checker.Result) {
-	t := r.Test
-	if r.Err != nil {
-		fmt.Fprintf(w, "Test %s Error\n%v\n\n", t.Name, r.Err)
-		return
+// ptxmm's own lines (the assertions of a .test file, forbidden outcomes with
+// -explain, Deadlock, ThinAir, Unroll, Sanity) follow the Hash line, where the
+// log tools skip them.
+func Herd(w io.Writer, r *checker.Result) { HerdLog(w, r, LogOptions{}) }
+
+// Condition is the herd condition a test is judged by in herd logs: the
+// test's, or for a .test file with a single assert (forall) or permit
+// (exists), that command's. ok reports whether there is one.
+func Condition(t *litmus.Test) (kind litmus.CondKind, e litmus.Expr, ok bool) {
+	if c := t.Condition; c != nil {
+		return c.Kind, c.Expr, true
 	}
-	kind := "Allowed"
-	if t.Condition != nil && t.Condition.Kind == litmus.CondForall {
-		kind = "Required"
-	}
-	fmt.Fprintf(w, "Test %s %s\n", t.Name, kind)
-	fmt.Fprintf(w, "States %d\n", len(r.States))
-	for _, s := range r.States {
-		fmt.Fprintln(w, checker.FormatState(t, r.Layout, r.Observables, s))
-	}
-	if t.Condition != nil {
-		fmt.Fprintln(w, r.Verdict)
-		fmt.Fprintln(w, "Witnesses")
-		fmt.Fprintf(w, "Positive: %d Negative: %d\n", r.Positive, r.Negative)
-		flagLines(w, r)
-		fmt.Fprintf(w, "Condition %s %s\n", t.Condition.Kind, litmus.ExprString(t, t.Condition.Expr))
-		fmt.Fprintf(w, "Observation %s %s %d %d\n", t.Name, r.Observation(), r.Positive, r.Negative)
-	}
-	if t.Condition == nil {
-		if r.Undefined() {
-			fmt.Fprintln(w, "Undef")
-		}
-		flagLines(w, r)
-	}
-	for i, a := range r.Assertions {
-		fmt.Fprintln(w, assertionLine(t, i, a, r.Consistent))
-	}
-	for _, f := range r.Forbidden {
-		fmt.Fprintf(w, "Forbidden %s\n", checker.FormatState(t, r.Layout, r.Observables, f.State))
-		for i, c := range f.Failures {
-			if i < len(f.Explanations) && f.Explanations[i] != nil {
-				fmt.Fprintf(w, "  %s: %s\n", c.Name, EdgeChain(f.Execution, f.Explanations[i]))
-			} else {
-				fmt.Fprintf(w, "  %s\n", WitnessText(f.Execution, c))
-			}
+	if len(t.Assertions) == 1 {
+		switch a := t.Assertions[0]; a.Kind {
+		case litmus.AssertAlways:
+			return litmus.CondForall, a.Expr, true
+		case litmus.AssertSometimes:
+			return litmus.CondExists, a.Expr, true
 		}
 	}
-	if !r.Sanity {
-		fmt.Fprintf(w, "Sanity %s failed: no candidate execution meets the \"== v\" restrictions of its loads, whatever the model\n", t.Name)
-	}
-	if r.Cut > 0 {
-		fmt.Fprintf(w, "Unroll %s: %d thread run(s) cut at the unrolling bound (raise it with -unroll)\n", t.Name, r.Cut)
-	}
-	if r.Blocked > 0 {
-		fmt.Fprintf(w, "Blocked %s: %d consistent execution(s) have a thread waiting forever at a barrier (its unwritten registers show as ?)\n", t.Name, r.Blocked)
-	}
-	if r.Hangs > 0 {
-		fmt.Fprintf(w, "Deadlock %s: %d consistent execution(s) never finish, so they have no final state (%s waits forever)\n", t.Name, r.Hangs, strings.Join(r.Stuck, "; "))
-	}
-	if r.ThinAir > 0 {
-		fmt.Fprintf(w, "ThinAir %s: the model allows %d execution(s) whose values form a cycle of reads-from and data dependencies; their values are not determined, so they have no final state\n", t.Name, r.ThinAir)
-	}
-	fmt.Fprintf(w, "Time %s %.3f\n\n", t.Name, r.Elapsed.Seconds())
+	return 0, nil, false
 }
 
-// flagLines prints one "Flag NAME" line per raised flag, as herd7 does,
-// followed, when explanations were asked for, by the witness of the first
-// execution that raises it; "Flag deadlock" when some consistent execution
-// never finishes.
-func flagLines(w io.Writer, r *checker.Result) {
+// testKind is herd7's kind of a test: Allowed for exists, Forbidden for
+// ~exists, Required for forall; a .test file with several commands has
+// none.
+func testKind(t *litmus.Test) string {
+	kind, _, ok := Condition(t)
+	if !ok {
+		return ""
+	}
+	return map[litmus.CondKind]string{litmus.CondExists: "Allowed", litmus.CondNotExists: "Forbidden", litmus.CondForall: "Required"}[kind]
+}
+
+// counts returns the numbers of consistent executions satisfying and not
+// satisfying the proposition of the herd condition.
+func counts(r *checker.Result) (pos, neg int) {
+	if r.Test.Condition != nil {
+		return r.Positive, r.Negative
+	}
+	a := r.Assertions[0]
+	return a.Positive, a.Negative
+}
+
+// validation is the Ok/No/Undef line, with "Loop " when the unrolling
+// bound cut a thread's run (or left a thread no run at all). For a .test file, Ok means every assert and
+// permit holds.
+func validation(r *checker.Result) string {
+	v := r.Verdict
+	if r.Test.Condition == nil {
+		v = "Ok"
+		for _, a := range r.Assertions {
+			if a.Kind != litmus.AssertCheck && !a.Holds {
+				v = "No"
+			}
+		}
+		if r.Undefined() {
+			v = "Undef"
+		}
+	}
+	if r.Loop {
+		v = "Loop " + v
+	}
+	return v
+}
+
+// HerdLog prints one result as herd7's log (see Herd) with options.
+func HerdLog(w io.Writer, r *checker.Result, o LogOptions) {
+	t := r.Test
+	name := LogName(t)
+	if r.Err != nil {
+		// Not a Test block: herd's tools stop at a kind they do not know.
+		fmt.Fprintf(w, "Error %s: %v\n\n", name, r.Err)
+		return
+	}
+	if kind := testKind(t); kind != "" {
+		fmt.Fprintf(w, "Test %s %s\n", name, kind)
+	} else {
+		fmt.Fprintf(w, "Test %s\n", name)
+	}
+	if t.Format == litmus.FormatNV {
+		// Lines between Test and States are skipped by the log tools.
+		var ths []string
+		for i, th := range t.Threads {
+			ths = append(ths, fmt.Sprintf("%d=%s", i, th.Name))
+		}
+		fmt.Fprintf(w, "# threads %s\n", strings.Join(ths, " "))
+	}
+	order := herdOrder(r.Observables)
+	fmt.Fprintf(w, "States %d\n", len(r.States))
+	for _, s := range herdStates(r, order) {
+		fmt.Fprintln(w, herdStateLine(r, order, s))
+	}
+	fmt.Fprintln(w, validation(r))
+	kind, prop, hasCond := Condition(t)
+	if hasCond {
+		pos, neg := counts(r)
+		fmt.Fprintln(w, "Witnesses")
+		// herd7 counts the executions that make a ~exists test true.
+		if kind == litmus.CondNotExists {
+			fmt.Fprintf(w, "Positive: %d Negative: %d\n", neg, pos)
+		} else {
+			fmt.Fprintf(w, "Positive: %d Negative: %d\n", pos, neg)
+		}
+	}
+	// "Flag deadlock" when some consistent execution never finishes.
 	if r.Hangs > 0 {
 		fmt.Fprintln(w, "Flag deadlock")
 	}
 	for _, f := range r.Flags {
 		fmt.Fprintf(w, "Flag %s\n", f.Name)
-		if r.Explained {
-			fmt.Fprintf(w, "  %s\n", WitnessText(f.Execution, f.Witness))
-		}
 	}
+	if hasCond {
+		pos, neg := counts(r)
+		fmt.Fprintf(w, "Condition %s (%s)\n", kind, herdCondition(prop))
+		fmt.Fprintf(w, "Observation %s %s %d %d\n", name, observation(kind, pos, neg, o.Speedcheck), pos, neg)
+	}
+	fmt.Fprintf(w, "Time %s %.2f\n", name, r.Elapsed.Seconds())
+	if o.Candidates {
+		fmt.Fprintf(w, "Candidates %s %d\n", name, r.Candidates)
+	}
+	fmt.Fprintf(w, "Hash=%s\n", litmus.Hash(t))
+	richLines(w, r, name, order)
+	fmt.Fprintln(w)
 }
 
-// assertionLine prints one assert/permit/check outcome.
-func assertionLine(t *litmus.Test, i int, a checker.AssertionResult, consistent int) string {
-	expr := litmus.ExprString(t, t.Assertions[i].Expr)
-	if a.Kind == litmus.AssertCheck {
-		how := "never"
-		switch {
-		case consistent == 0:
-			how = "vacuously: there is no consistent execution"
-		case a.Holds:
-			how = "always"
-		case a.Sometimes:
-			how = "sometimes"
+// observation follows herd7: Never when no execution satisfies the
+// proposition, Always when all do. Under -speedcheck the enumeration
+// stopped at a witness, so the other count is partial.
+func observation(kind litmus.CondKind, pos, neg int, speedcheck bool) string {
+	switch {
+	case speedcheck && kind == litmus.CondForall:
+		if neg == 0 {
+			return "Always"
 		}
-		return fmt.Sprintf("Check %s %s: %s holds %s", t.Name, a.Name, expr, how)
+		return "Sometimes"
+	case speedcheck:
+		if pos == 0 {
+			return "Never"
+		}
+		return "Sometimes"
+	case pos == 0:
+		return "Never"
+	case neg == 0:
+		return "Always"
 	}
-	verdict := "holds"
-	if !a.Holds {
-		verdict = "fails"
-	}
-	return fmt.Sprintf("%s %s %s: %s %s", capitalize(a.Kind.String()), t.Name, a.Name, expr, verdict)
-}
-
-func capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
+	return "Sometimes"
 }

@@ -40,7 +40,11 @@ type jsonResult struct {
 	Sanity     bool            `json:"sanity"`
 	Cut        int             `json:"cut,omitempty"`
 	Hangs      int             `json:"hangs,omitempty"`
+	Unjudged   int             `json:"hangs_without_final_state,omitempty"`
 	Stuck      []string        `json:"stuck,omitempty"`
+	Loop       bool            `json:"loop,omitempty"`
+	Empty      *jsonEmpty      `json:"empty,omitempty"`
+	Warnings   []string        `json:"warnings,omitempty"`
 	TimeMS     float64         `json:"time_ms"`
 	Error      string          `json:"error,omitempty"`
 }
@@ -50,7 +54,10 @@ func JSON(w io.Writer, r *checker.Result) error {
 	t := r.Test
 	out := jsonResult{File: t.File, Instance: t.Instance, Name: t.Name, Verdict: r.Verdict,
 		Positive: r.Positive, Negative: r.Negative, Candidates: r.Candidates, Consistent: r.Consistent,
-		Sanity: r.Sanity, Cut: r.Cut, Hangs: r.Hangs, Stuck: r.Stuck, TimeMS: float64(r.Elapsed.Microseconds()) / 1000, States: []string{}}
+		Sanity: r.Sanity, Cut: r.Cut, Hangs: r.Hangs, Unjudged: r.Unjudged, Stuck: r.Stuck, Loop: r.Loop, Empty: emptyJSON(r), TimeMS: float64(r.Elapsed.Microseconds()) / 1000, States: []string{}}
+	for _, w := range t.Warnings {
+		out.Warnings = append(out.Warnings, w.Error())
+	}
 	if r.Err != nil {
 		out.Error = r.Err.Error()
 	} else {

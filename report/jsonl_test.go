@@ -50,6 +50,10 @@ func TestJSONHerd(t *testing.T) {
 		"consistent": 4.0,
 		"sanity":     true,
 		"time_ms":    2.5,
+		// 8.7.1: when P1 misses the flag, its weak load of x races with
+		// P0's weak store.
+		"flags": []any{map[string]any{"name": "data_race", "executions": 4.0,
+			"witness": "data_race: P0:st.weak x, 1 -data_race-> P1:ld.weak r1, x =0"}},
 	}, objs[0])
 }
 
@@ -134,4 +138,34 @@ func TestJSONWriteErrors(t *testing.T) {
 	r := checkSrc(t, "MP.litmus", herdCases[0].src, checker.DefaultOptions())[0]
 	assert.EqualError(t, JSON(failingWriter{}, r), "disk full")
 	assert.EqualError(t, ErrorJSON(failingWriter{}, "f", errors.New("x")), "disk full")
+}
+
+// TestJSONEmptyAndLoop: a test without a final state says why in JSON, and
+// herd's Loop flag is a field beside the verdict (which stays Ok or No for
+// the tools that read it).
+func TestJSONEmptyAndLoop(t *testing.T) {
+	var forever string
+	for _, c := range herdCases {
+		if c.name == "empty-loop" {
+			forever = c.src
+		}
+	}
+	r := checkSrc(t, "Forever.litmus", forever, checker.DefaultOptions())[0]
+	require.NoError(t, r.Err)
+	var b bytes.Buffer
+	require.NoError(t, JSON(&b, r))
+	obj := decodeLines(t, b.String())[0]
+	assert.Equal(t, "No", obj["verdict"])
+	assert.Equal(t, true, obj["loop"])
+	require.Contains(t, obj, "empty")
+	empty := obj["empty"].(map[string]any)
+	assert.Equal(t, "loop", empty["kind"])
+	assert.Contains(t, empty["reason"], "still in a loop at the unrolling bound")
+
+	r = checkSrc(t, "dir/MP.litmus", herdCases[0].src, checker.DefaultOptions())[0]
+	b.Reset()
+	require.NoError(t, JSON(&b, r))
+	obj = decodeLines(t, b.String())[0]
+	assert.NotContains(t, obj, "empty")
+	assert.NotContains(t, obj, "loop")
 }

@@ -129,7 +129,9 @@ func (in *Instance) evalNode(n *node, rp *rulePlan, deltaOcc int) value {
 		b := in.evalNode(n.b, rp, deltaOcc)
 		dst := in.pool.rel()
 		v := value{rel: dst, owned: true}
-		if a.sparse {
+		if a.sparse || in.n >= pollComposeAtoms {
+			// On large domains the composition goes row by row here, where
+			// the deadline is polled, rather than in one relations call.
 			v.sparse, v.rows = true, in.pool.rowList()
 			in.composeRows(in.view(dst), a, in.view(b.rel), in.storeSpans(n.b, deltaOcc), nil, &v.rows)
 		} else {

@@ -32,6 +32,9 @@ type stratum struct {
 	// closure is set when the stratum is a transitive closure the closure
 	// operator computes directly.
 	closure *closurePlan
+	// readers lists the strata that read one of its relations directly,
+	// once each: they must be recomputed after it is.
+	readers []int
 }
 
 // Program is a compiled model: plans for every rule, grouped in strata in
@@ -51,9 +54,12 @@ type Program struct {
 	orders  []*orderPlan
 	consts  []Value // constants the rules mention, interned into every domain
 	options compileOptions
-	// dependents[r] lists the strata that must be recomputed when r changes
-	// (directly or transitively).
-	dependents [][]int
+	// readers[r] lists the strata that read r directly: when r changes
+	// they must be recomputed, and after one of them is, the readers of
+	// its relations in turn (Instance.run), so the strata depending on r
+	// transitively are found without listing them all for every r, which
+	// takes quadratic space on a chain of definitions.
+	readers [][]int
 	// negDeps[r] is the set of base relations (inputs and orders) that r
 	// depends on through a negation; a check is monotone in a base relation
 	// it does not depend on negatively.
@@ -150,13 +156,28 @@ func (p *Program) stratify(errs *source.List) {
 		succ[e.from] = append(succ[e.from], e.to)
 	}
 	comps := components(len(p.rels), succ)
+	// A negation cycle needs a negated edge inside one component; finding
+	// the components that have one first keeps the search for the cycle
+	// (which reads every edge) off the others.
+	compOf := make([]int, len(p.rels))
+	for i, comp := range comps {
+		for _, r := range comp {
+			compOf[r] = i
+		}
+	}
+	negInside := make([]bool, len(comps))
+	for _, e := range edges {
+		if e.negated && compOf[e.from] == compOf[e.to] {
+			negInside[compOf[e.to]] = true
+		}
+	}
 	name := func(r relID) string { return p.rels[r].name }
 	rulesOf := map[relID][]*datalog.Rule{}
 	for _, r := range m.Rules {
 		h := p.byName[r.Head.Pred]
 		rulesOf[h] = append(rulesOf[h], r)
 	}
-	for _, comp := range comps {
+	for ci, comp := range comps {
 		derived := false
 		for _, r := range comp {
 			if p.rels[r].kind == datalog.RelDerived {
@@ -166,7 +187,8 @@ func (p *Program) stratify(errs *source.List) {
 		if !derived {
 			continue
 		}
-		if cycle, pos, ok := negationCycle(comp, edges, name); ok {
+		if !negInside[ci] {
+		} else if cycle, pos, ok := negationCycle(comp, edges, name); ok {
 			errs.Add(pos, "negation inside a recursive cycle: %s (a relation cannot depend on the negation of itself)", cycle)
 			continue
 		}
@@ -203,10 +225,10 @@ func (p *Program) stratify(errs *source.List) {
 	}
 }
 
-// computeDeps fills dependents, baseDeps and negDeps.
+// computeDeps fills readers, baseDeps and negDeps.
 func (p *Program) computeDeps() {
 	n := len(p.rels)
-	p.dependents = make([][]int, n)
+	p.readers = make([][]int, n)
 	p.baseDeps = make([]map[relID]bool, n)
 	p.negDeps = make([]map[relID]bool, n)
 	p.evenDeps = make([]map[relID]bool, n)
@@ -255,34 +277,21 @@ func (p *Program) computeDeps() {
 			p.evenDeps[r], p.oddDeps[r] = even, odd
 		}
 	}
-	// A stratum must be recomputed when anything it reads changes, directly
-	// or through the strata it reads from; strata are in dependency order,
-	// so one pass computes every stratum's transitive reads.
-	reaches := make([]map[relID]bool, len(p.strata))
+	// Strata are visited in order, so each reader list comes out sorted.
 	for _, s := range p.strata {
-		all := map[relID]bool{}
 		for _, r := range s.reads {
-			all[r] = true
-			if st := p.rels[r].stratum; st >= 0 {
-				for x := range reaches[st] {
-					all[x] = true
+			p.readers[r] = append(p.readers[r], s.index)
+		}
+	}
+	for _, s := range p.strata {
+		seen := map[int]bool{}
+		for _, r := range s.rels {
+			for _, d := range p.readers[r] {
+				if !seen[d] {
+					seen[d] = true
+					s.readers = append(s.readers, d)
 				}
 			}
-		}
-		reaches[s.index] = all
-		for r := range all {
-			p.dependents[r] = append(p.dependents[r], s.index)
-		}
-	}
-	for r := range p.dependents {
-		sortInts(p.dependents[r])
-	}
-}
-
-func sortInts(a []int) {
-	for i := 1; i < len(a); i++ {
-		for j := i; j > 0 && a[j] < a[j-1]; j-- {
-			a[j], a[j-1] = a[j-1], a[j]
 		}
 	}
 }

@@ -2,6 +2,7 @@ package rules
 
 // runStratum recomputes one stratum from scratch.
 func (in *Instance) runStratum(s *stratum) {
+	in.tick(strataWork)
 	in.cur = s.index
 	for _, r := range s.rels {
 		in.stores[r].clear()
@@ -24,6 +25,7 @@ func (in *Instance) runStratum(s *stratum) {
 // runNaive evaluates every rule on the full relations until nothing changes.
 func (in *Instance) runNaive(s *stratum) {
 	for {
+		in.tick(strataWork)
 		for _, r := range s.rels {
 			in.next[r].clear()
 		}
@@ -56,6 +58,7 @@ func (in *Instance) runSemiNaive(s *stratum) {
 		in.delta[r].copyFrom(in.stores[r])
 	}
 	for {
+		in.tick(strataWork)
 		for _, r := range s.rels {
 			in.next[r].clear()
 		}

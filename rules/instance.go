@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/ptxmm/ptxmm/datalog"
@@ -41,6 +42,27 @@ type Instance struct {
 	// runs counts the evaluations of each stratum, for the tests of
 	// incremental re-evaluation.
 	runs []int
+
+	// ctx is the context of the evaluation in progress (nil between
+	// evaluations), done its channel, and work the work done since the
+	// last poll (interrupt.go).
+	ctx  context.Context
+	done <-chan struct{}
+	work int
+	// polls counts the looks at the context, for the tests that check
+	// they come regularly.
+	polls int
+	// err is what stopped the last Run.
+	err error
+	// limits bound the memory: fixedBytes is the estimate of the dense
+	// relations, scratchBytes what the pool allocated since, and tupleRels
+	// the relations of three or more columns, which grow (limits.go).
+	limits       Limits
+	fixedBytes   int64
+	scratchBytes int64
+	tupleRels    []relID
+	// searching is the order being searched, for the limit error.
+	searching *orderPlan
 }
 
 // NewInstance prepares an evaluation over dom. It adds the program's
@@ -50,7 +72,9 @@ func (p *Program) NewInstance(dom *Domain) *Instance {
 		dom.Intern(c)
 	}
 	n := dom.Len()
-	in := &Instance{p: p, dom: dom, n: n, pool: tempPool{n: n}, ruleConsts: map[*rulePlan][]int{}}
+	in := &Instance{p: p, dom: dom, n: n, pool: tempPool{n: n}, ruleConsts: map[*rulePlan][]int{}, cur: -1}
+	in.pool.grow = in.growScratch
+	in.tupleRels = p.tupleRelations()
 	in.stores = make([]store, len(p.rels))
 	in.delta = make([]store, len(p.rels))
 	in.next = make([]store, len(p.rels))
@@ -107,11 +131,12 @@ func (in *Instance) lookup(name string, arity int, settable bool) (relID, error)
 	return id, nil
 }
 
-// invalidate marks every stratum depending on r for recomputation. Every
-// change to a relation the host sets goes through it.
+// invalidate marks the strata reading r for recomputation; run marks the
+// strata reading those once they are recomputed. Every change to a
+// relation the host sets goes through it.
 func (in *Instance) invalidate(r relID) {
 	in.versions[r]++
-	for _, s := range in.p.dependents[r] {
+	for _, s := range in.p.readers[r] {
 		in.dirty[s] = true
 	}
 }
@@ -215,13 +240,20 @@ func (in *Instance) Size(name string) (int, error) {
 	return in.stores[id].size(), nil
 }
 
-// Run brings every derived relation up to date.
-func (in *Instance) Run() {
+// Run brings every derived relation up to date. It can only stop early on
+// an instance with limits (NewLimitedInstance); Err then says why.
+func (in *Instance) Run() { in.err = in.RunContext(context.Background()) }
+
+// run is Run inside an evaluation that has its context set.
+func (in *Instance) run() {
 	for i, s := range in.p.strata {
 		if in.dirty[i] {
 			in.runStratum(s)
 			in.dirty[i] = false
 			in.runs[i]++
+			for _, d := range s.readers {
+				in.dirty[d] = true
+			}
 		}
 	}
 }

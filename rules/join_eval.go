@@ -10,6 +10,9 @@ type joinRun struct {
 	dst      store
 	consts   []int
 	headBuf  []int
+	// maxTuples, when not negative, is the size dst may reach before the
+	// instance's memory limit stops the join (limits.go).
+	maxTuples int
 }
 
 // evalJoin evaluates a join plan and adds its tuples to dst.
@@ -17,7 +20,7 @@ func (in *Instance) evalJoin(rp *rulePlan, deltaOcc int, dst store) {
 	jr := &joinRun{
 		in: in, rp: rp, jp: rp.join, deltaOcc: deltaOcc, dst: dst,
 		slots: make([]int, rp.join.nslots), consts: in.ruleConsts[rp],
-		headBuf: make([]int, len(rp.join.head)),
+		headBuf: make([]int, len(rp.join.head)), maxTuples: in.tupleGuard(rp, deltaOcc, dst),
 	}
 	for i := range jr.slots {
 		jr.slots[i] = -1
@@ -48,6 +51,7 @@ func (jr *joinRun) step(k int) {
 	// Remember which slots this atom binds, to unbind them afterwards.
 	var fresh []int
 	match := func(t []int) {
+		jr.in.tick(1)
 		fresh = fresh[:0]
 		ok := true
 		for i, x := range a.args {
@@ -118,9 +122,9 @@ func (jr *joinRun) step(k int) {
 			}
 		}
 	default:
-		var tuples [][]int
-		st.each(func(t []int) bool { tuples = append(tuples, append([]int(nil), t...)); return true })
-		for _, t := range tuples {
+		// Iterating yields copies, and the join never writes the relations
+		// it reads (dst is a new or next store), so no snapshot is needed.
+		for t := range st.tup.All() {
 			match(t)
 		}
 	}
@@ -160,6 +164,9 @@ func (jr *joinRun) emit() {
 	}
 	for i, h := range jr.jp.head {
 		jr.headBuf[i] = jr.value(h)
+	}
+	if jr.maxTuples >= 0 && jr.dst.tup.Len() >= jr.maxTuples {
+		jr.in.tooManyTuples(jr.rp)
 	}
 	if jr.in.record != nil && !jr.dst.has(jr.headBuf) {
 		jr.in.record(jr.rp, jr.rp.head, append([]int(nil), jr.headBuf...))

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"context"
+
 	"github.com/ptxmm/ptxmm/datalog"
 	"github.com/ptxmm/ptxmm/relations"
 	"github.com/ptxmm/ptxmm/source"
@@ -78,6 +80,7 @@ type SolveOption func(*solveConfig)
 type solveConfig struct {
 	prune  func(*Instance) bool
 	accept func(*Instance) bool
+	ctx    context.Context
 	// finalTests are further tests of complete choices, added by the
 	// package itself (RaisedFlags) on top of the host's accept.
 	finalTests []func(*Instance) bool
@@ -95,6 +98,12 @@ func WithoutWitnesses() SolveOption {
 // withFinalTest adds a test of complete choices that must also pass.
 func withFinalTest(f func(*Instance) bool) SolveOption {
 	return func(c *solveConfig) { c.finalTests = append(c.finalTests, f) }
+}
+
+// WithContext makes the search stop when ctx is done; Solve then returns
+// ctx's error in SolveResult.Err.
+func WithContext(ctx context.Context) SolveOption {
+	return func(c *solveConfig) { c.ctx = ctx }
 }
 
 // WithPrune adds a host constraint tested at every step of the search: when
@@ -122,6 +131,10 @@ type SolveResult struct {
 	Failures []CheckResult
 	// Nodes is the number of search steps taken.
 	Nodes int
+	// Err is set when the search stopped before it could decide: its
+	// context was done (WithContext), or the instance reached its memory
+	// limit (a *MemoryError). Consistent and Failures are then unset.
+	Err error
 }
 
 // solver is the state of one order search.
@@ -135,7 +148,8 @@ type solver struct {
 
 // Solve searches for a choice of every .order relation under which all
 // checks hold: each order must relate every pair of its "over" relation one
-// way or the other and be a strict partial order. The search orients one pair
+// way or the other (or leave it unrelated, for a partial order) and be a
+// strict partial order. The search orients one pair
 // at a time, keeps each order transitively closed, and abandons a partial
 // choice as soon as a check that can only get worse as the orders grow (one
 // not depending on an order through a negation) fails. The inputs must be
@@ -150,9 +164,15 @@ func (in *Instance) Solve(opts ...SolveOption) SolveResult {
 		in.invalidate(op.rel)
 	}
 	s.pairs = make([][][2]int, len(in.p.orders))
-	if s.search(0, 0) {
-		s.result.Consistent = true
-		s.result.Failures = nil
+	err := in.guarded(s.cfg.ctx, func() {
+		defer func() { in.searching = nil }()
+		if s.search(0, 0) {
+			s.result.Consistent = true
+			s.result.Failures = nil
+		}
+	})
+	if err != nil {
+		return SolveResult{Nodes: s.result.Nodes, Err: err}
 	}
 	return s.result
 }
@@ -184,7 +204,7 @@ func (s *solver) fail(monotoneOnly bool) {
 
 // pruned reports whether the current partial choice already fails.
 func (s *solver) pruned() bool {
-	s.in.Run()
+	s.in.run()
 	for _, c := range s.in.p.checks {
 		if c.monotone && s.in.violated(c) {
 			s.fail(true)
@@ -197,6 +217,7 @@ func (s *solver) pruned() bool {
 // search orients the pairs of order k from pair index i on.
 func (s *solver) search(k, i int) bool {
 	s.result.Nodes++
+	s.in.poll()
 	if s.pruned() {
 		return false
 	}
@@ -234,6 +255,12 @@ func (s *solver) search(k, i int) bool {
 		return s.search(k+1, 0)
 	}
 	a, b := s.pairs[k][i][0], s.pairs[k][i][1]
+	in.searching = op
+	if op.order.Partial && s.search(k, i+1) {
+		// A partial order may leave the pair unrelated; that is tried
+		// first, since smaller orders fail fewer checks.
+		return true
+	}
 	saved := in.pool.rel()
 	saved.CopyFrom(o)
 	defer in.pool.putRel(saved)
@@ -251,7 +278,7 @@ func (s *solver) search(k, i int) bool {
 
 // pairsOf lists the unordered pairs of an order's "over" relation.
 func (s *solver) pairsOf(op *orderPlan) [][2]int {
-	s.in.Run()
+	s.in.run()
 	over := s.in.stores[op.over].rel
 	var out [][2]int
 	for a, b := range over.All() {

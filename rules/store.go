@@ -208,7 +208,10 @@ func (s store) each(f func([]int) bool) {
 // a plan reading few rows does not pay for clearing all of them: putRel
 // clears a relation, putRelRows only the rows the caller wrote.
 type tempPool struct {
-	n    int
+	n int
+	// grow, when set, is told the size of every relation the pool
+	// allocates, so that an instance can hold its memory limit.
+	grow func(bytes int64)
 	sets []*relations.Set
 	rels []*relations.Rel
 	ints [][]int32
@@ -230,6 +233,9 @@ func (p *tempPool) rel() *relations.Rel {
 		r := p.rels[k-1]
 		p.rels = p.rels[:k-1]
 		return r
+	}
+	if p.grow != nil {
+		p.grow(relBytes(p.n))
 	}
 	return relations.NewRel(p.n)
 }

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -17,18 +19,28 @@ func (m *modelList) String() string     { return strings.Join(*m, ",") }
 func (m *modelList) Set(s string) error { *m = append(*m, s); return nil }
 
 func runDiff(args []string) int {
+	return cli.WithCheckedOutput(os.Stdout, os.Stderr, func(out io.Writer) int { return diffCommand(args, out) })
+}
+
+func diffCommand(args []string, out io.Writer) int {
 	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
 	opts := checker.DefaultOptions()
 	var models modelList
-	fs.Var(&models, "model", "model `FILE.dl` to compare (give it twice; once compares with the embedded model)")
+	fs.Var(&models, "model", "model `FILE` (.dl or .cat) to compare (give it twice; once compares with the embedded model)")
+	includes := addIncludeFlag(fs)
 	addLimitFlags(fs, &opts)
-	workers := fs.Int("j", 0, "tests checked in parallel (default: one per CPU)")
+	workers := addWorkersFlag(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: ptxmm diff -model A.dl [-model B.dl] FILE|DIR...\n\nPrints the tests and outcomes on which two models disagree.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
+		return cli.ExitError
+	}
+	applyMemoryLimit(opts.MaxMemory)
+	if err := errors.Join(checkLimitFlags(opts), checkWorkers(*workers)); err != nil {
+		fmt.Fprintf(os.Stderr, "ptxmm %s: %v\n", "diff", err)
 		return cli.ExitError
 	}
 	if len(models) == 0 || len(models) > 2 {
@@ -49,12 +61,12 @@ func runDiff(args []string) int {
 		if n == "embedded spec.dl" {
 			file = ""
 		}
-		m, err := loadModel(file)
+		m, err := loadModel(file, *includes)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return cli.ExitError
 		}
 		loaded = append(loaded, m)
 	}
-	return cli.Diff(cli.DiffConfig{A: loaded[0], B: loaded[1], NameA: names[0], NameB: names[1], Options: opts, Workers: *workers, Files: pos}, os.Stdout, os.Stderr)
+	return cli.Diff(cli.DiffConfig{A: loaded[0], B: loaded[1], NameA: names[0], NameB: names[1], Options: opts, Workers: *workers, Files: pos}, out, os.Stderr)
 }

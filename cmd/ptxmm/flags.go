@@ -2,8 +2,13 @@ package main
 
 import (
 	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"runtime/debug"
 
 	"github.com/ptxmm/ptxmm/checker"
+	"github.com/ptxmm/ptxmm/limits"
 )
 
 // parseInterspersed parses flags that may come before or after the
@@ -34,5 +39,69 @@ func addLimitFlags(fs *flag.FlagSet, opts *checker.Options) {
 	fs.IntVar(&opts.Exec.Unroll, "unroll", opts.Exec.Unroll, "times a thread may take a backward branch before its run is cut")
 	fs.IntVar(&opts.MaxCandidates, "max-candidates", opts.MaxCandidates, "candidate executions allowed per test")
 	fs.IntVar(&opts.Exec.MaxRuns, "max-runs", opts.Exec.MaxRuns, "runs one thread may have")
-	fs.DurationVar(&opts.Timeout, "timeout", opts.Timeout, "time allowed per test")
+	fs.DurationVar(&opts.Timeout, "timeout", opts.Timeout, "time allowed per test (0: no limit)")
+	def, from := limits.DefaultMaxMemory()
+	opts.MaxMemory = def
+	fs.Var(sizeFlag{&opts.MaxMemory}, "max-memory", "`SIZE` of memory the tests checked at once may take for their relations, e.g. 8GiB or 512MB (0: no limit); the default is "+from)
+}
+
+// sizeFlag is a flag holding a memory size (limits.ParseSize).
+type sizeFlag struct{ v *int64 }
+
+func (f sizeFlag) String() string {
+	if f.v == nil {
+		return ""
+	}
+	return limits.FormatSize(*f.v)
+}
+
+func (f sizeFlag) Set(s string) error {
+	v, err := limits.ParseSize(s)
+	if err != nil {
+		return err
+	}
+	*f.v = v
+	return nil
+}
+
+// checkLimitFlags rejects values of the limit flags that cannot mean
+// anything: a negative bound, or a bound of runs per thread that no test
+// can meet. 0 means "no limit" where the flag's help says so.
+func checkLimitFlags(opts checker.Options) error {
+	switch {
+	case opts.Exec.Unroll < 0:
+		return fmt.Errorf("-unroll %d: the unrolling bound is at least 0 (0: no backward branch is taken)", opts.Exec.Unroll)
+	case opts.MaxCandidates < 0:
+		return fmt.Errorf("-max-candidates %d: the bound is at least 0 (0: no limit)", opts.MaxCandidates)
+	case opts.Exec.MaxRuns < 1:
+		return fmt.Errorf("-max-runs %d: a thread has at least one run, so the bound is at least 1", opts.Exec.MaxRuns)
+	case opts.Timeout < 0:
+		return fmt.Errorf("-timeout %s: the time limit is at least 0 (0: no limit)", opts.Timeout)
+	}
+	return nil
+}
+
+// addWorkersFlag registers -j, the number of tests checked in parallel.
+func addWorkersFlag(fs *flag.FlagSet) *int {
+	return fs.Int("j", runtime.GOMAXPROCS(0), "tests checked in parallel (at least 1; never more than there are tests)")
+}
+
+// checkWorkers rejects a -j below 1.
+func checkWorkers(j int) error {
+	if j < 1 {
+		return fmt.Errorf("-j %d: at least one test must be checked at a time (the default is one per CPU, %d here)", j, runtime.GOMAXPROCS(0))
+	}
+	return nil
+}
+
+// applyMemoryLimit makes the Go runtime hold the process near -max-memory:
+// its soft limit (GOMEMLIMIT) is set a quarter above what the relations
+// may take, plus room for the model and the tests themselves, so that the
+// garbage collector runs before the heap doubles past the limit, as it
+// otherwise may. An explicit GOMEMLIMIT in the environment wins.
+func applyMemoryLimit(limit int64) {
+	if limit <= 0 || os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	debug.SetMemoryLimit(limit + limit/4 + 256<<20)
 }

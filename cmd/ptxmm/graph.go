@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -11,9 +12,14 @@ import (
 )
 
 func runGraph(args []string) int {
+	return cli.WithCheckedOutput(os.Stdout, os.Stderr, func(out io.Writer) int { return graphCommand(args, out) })
+}
+
+func graphCommand(args []string, out io.Writer) int {
 	fs := flag.NewFlagSet("graph", flag.ContinueOnError)
 	cfg := cli.GraphConfig{Options: checker.DefaultOptions()}
-	model := fs.String("model", "", "model `FILE.dl` to use instead of the embedded PTX model")
+	model := fs.String("model", "", "model `FILE` (.dl or .cat) to use instead of the embedded PTX model")
+	includes := addIncludeFlag(fs)
 	fs.IntVar(&cfg.Exec, "exec", 0, "draw candidate execution `K` (numbered as ptxmm repl's :execs lists them)")
 	fs.StringVar(&cfg.Outcome, "outcome", "", "draw an execution reaching this `CONDITION` (a forbidden one shows its witness)")
 	show := fs.String("show", "po,rf,co,fr", "comma-separated `relations` to draw as edges")
@@ -26,6 +32,15 @@ func runGraph(args []string) int {
 	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
+		return cli.ExitError
+	}
+	applyMemoryLimit(cfg.Options.MaxMemory)
+	if err := checkLimitFlags(cfg.Options); err != nil {
+		fmt.Fprintln(os.Stderr, "ptxmm graph:", err)
+		return cli.ExitError
+	}
+	if cfg.Exec < 0 || cfg.Instance < 0 {
+		fmt.Fprintln(os.Stderr, "ptxmm graph: -exec and -instance count from 1 (0: not given)")
 		return cli.ExitError
 	}
 	if len(pos) != 1 {
@@ -42,11 +57,11 @@ func runGraph(args []string) int {
 			cfg.Show = append(cfg.Show, s)
 		}
 	}
-	m, err := loadModel(*model)
+	m, err := loadModel(*model, *includes)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return cli.ExitError
 	}
 	cfg.Model = m
-	return cli.Graph(cfg, os.Stdout, os.Stderr)
+	return cli.Graph(cfg, out, os.Stderr)
 }

@@ -5,7 +5,10 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
+
+	"github.com/ptxmm/ptxmm/cli"
 )
 
 func main() {
@@ -48,8 +51,10 @@ func run(args []string) int {
 	case "serve":
 		return runServe(args[1:])
 	case "help", "-h", "-help", "--help":
-		fmt.Fprint(os.Stdout, usage)
-		return 0
+		return cli.WithCheckedOutput(os.Stdout, os.Stderr, func(out io.Writer) int {
+			fmt.Fprint(out, usage)
+			return cli.ExitOK
+		})
 	}
 	fmt.Fprintf(os.Stderr, "ptxmm: unknown command %q\n\n%s", args[0], usage)
 	return 2

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 
@@ -13,9 +14,14 @@ import (
 )
 
 func runRepl(args []string) int {
+	return cli.WithCheckedOutput(os.Stdout, os.Stderr, func(out io.Writer) int { return replCommand(args, out) })
+}
+
+func replCommand(args []string, out io.Writer) int {
 	fs := flag.NewFlagSet("repl", flag.ContinueOnError)
 	opts := checker.DefaultOptions()
-	model := fs.String("model", "", "model `FILE.dl` to use instead of the embedded PTX model (:reload re-reads it)")
+	model := fs.String("model", "", "model `FILE` (.dl or .cat) to use instead of the embedded PTX model (:reload re-reads it)")
+	includes := addIncludeFlag(fs)
 	// The session keeps every candidate in memory to list and select them,
 	// so its default bound is lower than check's.
 	opts.MaxCandidates = repl.DefaultMaxCandidates
@@ -28,7 +34,12 @@ func runRepl(args []string) int {
 	if err != nil {
 		return cli.ExitError
 	}
-	src := repl.ModelSource{Path: *model, FS: ptxmm.DefaultModelFS(), Name: ptxmm.DefaultModelName}
+	applyMemoryLimit(opts.MaxMemory)
+	if err := checkLimitFlags(opts); err != nil {
+		fmt.Fprintln(os.Stderr, "ptxmm repl:", err)
+		return cli.ExitError
+	}
+	src := repl.ModelSource{Path: *model, FS: ptxmm.DefaultModelFS(), Name: ptxmm.DefaultModelName, IncludeDirs: *includes}
 	s, err := repl.New(src, opts)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, cli.Quoted(err))
@@ -52,7 +63,7 @@ func runRepl(args []string) int {
 		fmt.Fprintln(os.Stderr, "ptxmm repl: expected at most one test (and an instance number)")
 		return cli.ExitError
 	}
-	if err := repl.Run(s, os.Stdin, os.Stdout); err != nil {
+	if err := repl.Run(s, os.Stdin, out); err != nil {
 		fmt.Fprintln(os.Stderr, "ptxmm repl:", err)
 		return cli.ExitError
 	}

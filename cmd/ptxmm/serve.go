@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/ptxmm/ptxmm/cli"
+	"github.com/ptxmm/ptxmm/limits"
 	"github.com/ptxmm/ptxmm/serve"
 )
 
@@ -46,6 +47,14 @@ func runServe(args []string) int {
 		fmt.Fprintf(os.Stderr, "ptxmm serve: unexpected argument %q (the page loads tests itself)\n", pos[0])
 		return cli.ExitError
 	}
+	if err := checkLimitFlags(cfg.Server.Options); err != nil {
+		fmt.Fprintln(os.Stderr, "ptxmm serve:", err)
+		return cli.ExitError
+	}
+	applyMemoryLimit(cfg.Server.Options.MaxMemory)
+	// Requests computing at once share -max-memory, as tests checked in
+	// parallel do.
+	cfg.Server.Options.Budget = limits.NewBudget(cfg.Server.Options.MaxMemory)
 	if *cacheMB < 1 {
 		fmt.Fprintf(os.Stderr, "ptxmm serve: -cache-mb must be at least 1, not %d\n", *cacheMB)
 		return cli.ExitError

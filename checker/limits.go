@@ -1,0 +1,142 @@
+package checker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/ptxmm/ptxmm/execution"
+	"github.com/ptxmm/ptxmm/litmus"
+	"github.com/ptxmm/ptxmm/rules"
+)
+
+// CheckContext is Check under a context: cancelling ctx stops the check
+// within one step of evaluation, with Result.Err set.
+func (m *Model) CheckContext(ctx context.Context, t *litmus.Test, opts Options) *Result {
+	return checkAllContext(ctx, []*Model{m}, t, opts, nil, nil)[0]
+}
+
+// CheckAllContext is CheckAll under a context, as CheckContext.
+func CheckAllContext(ctx context.Context, models []*Model, t *litmus.Test, opts Options) []*Result {
+	return checkAllContext(ctx, models, t, opts, nil, nil)
+}
+
+// startClock starts the -timeout deadline: from the start of the check,
+// not counting the time spent waiting for memory other tests held. It
+// returns the function that releases the deadline's timer.
+func (s *session) startClock(start time.Time) context.CancelFunc {
+	cancel := context.CancelFunc(func() {})
+	if s.opts.Timeout > 0 {
+		deadline := start.Add(s.opts.Timeout + s.waited)
+		s.ctx, cancel = context.WithDeadlineCause(s.ctx, deadline, errTimeout{s.opts.Timeout})
+	}
+	s.withCtx = rules.WithContext(s.ctx)
+	return cancel
+}
+
+// stopReason turns the error an evaluation stopped with into the one to
+// report: the -timeout error when the deadline passed, or the caller's
+// cancellation.
+func (s *session) stopReason(err error) error {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		cause := context.Cause(s.ctx)
+		if IsTimeout(cause) {
+			return cause
+		}
+		return fmt.Errorf("checking stopped: %w", cause)
+	}
+	return err
+}
+
+// maxEvents is the number of events of the largest candidate execution of
+// an analysis: every initial write and the longest run of each thread.
+func maxEvents(a *execution.Analysis) int {
+	n := len(a.Layout.Locs)
+	for _, runs := range a.Runs {
+		longest := 0
+		for _, r := range runs {
+			longest = max(longest, len(r.Events))
+		}
+		n += longest
+	}
+	return n
+}
+
+// memoryNeed estimates what checking a candidate of n events takes for
+// model run r: its evaluation instance and the filler's copy of the inputs.
+func (r *modelRun) memoryNeed(n int) int64 {
+	return r.m.Program.EstimateBytes(n) + r.m.Program.InputBytes(n)
+}
+
+// reserveMemory refuses, before any relation is allocated, a test whose
+// largest candidate would not fit in -max-memory, and takes the estimate
+// from the budget shared with the tests checked in parallel, waiting while
+// they hold it. It sets how much each model's instances may then grow to.
+func (s *session) reserveMemory() error {
+	limit := s.opts.MaxMemory
+	if limit <= 0 {
+		return nil
+	}
+	n := maxEvents(s.a)
+	var need int64
+	for _, r := range s.runs {
+		need += r.memoryNeed(n)
+	}
+	if need > limit {
+		return &rules.MemoryError{What: fmt.Sprintf("the relations of its largest candidate execution (%d events)", n),
+			Need: need, Limit: limit}
+	}
+	for _, r := range s.runs {
+		// Each instance may grow (the order search's scratch) into what
+		// the estimates of the others leave.
+		r.maxBytes = limit - (need - r.m.Program.EstimateBytes(n))
+	}
+	waitStart := time.Now()
+	if err := s.opts.Budget.Reserve(s.ctx, need); err != nil {
+		return fmt.Errorf("waiting for memory: %w", err)
+	}
+	s.waited = time.Since(waitStart)
+	s.reserved = need
+	return nil
+}
+
+// releaseMemory gives back what reserveMemory took.
+func (s *session) releaseMemory() {
+	s.opts.Budget.Release(s.reserved)
+	s.reserved = 0
+}
+
+// newInstance makes an instance for candidates of n events under the
+// memory limit, dropping the cached instances of other sizes first when
+// keeping them all would not fit.
+func (r *modelRun) newInstance(n int) (*rules.Instance, error) {
+	if r.maxBytes <= 0 {
+		return r.m.Program.NewInstance(eventDomain(n)), nil
+	}
+	need := r.m.Program.EstimateBytes(n)
+	if r.instBytes+need > r.maxBytes {
+		r.insts = map[int]*rules.Instance{}
+		r.instBytes = 0
+	}
+	in, err := r.m.Program.NewLimitedInstance(eventDomain(n), rules.Limits{MaxBytes: r.maxBytes})
+	if err != nil {
+		return nil, err
+	}
+	r.instBytes += need
+	return in, nil
+}
+
+// wholeTest restates an instance's memory error in terms of the whole
+// test: the instance's limit is what the test's limit leaves it, so the
+// need and the limit both grow by what the rest of the test takes.
+func (r *modelRun) wholeTest(err error, limit int64) error {
+	var me *rules.MemoryError
+	if !errors.As(err, &me) || limit <= 0 {
+		return err
+	}
+	out := *me
+	out.Need += limit - r.maxBytes
+	out.Limit = limit
+	return &out
+}

@@ -1,0 +1,112 @@
+package checker
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ptxmm/ptxmm/rules"
+)
+
+// storesTest is one thread of n stores to x, observing x: a single
+// candidate whose n+1 choices of final write each need an order search of
+// the coherence of n+1 writes, slow enough that one candidate takes far
+// longer than the deadlines below.
+func storesTest(t *testing.T, n int) string {
+	t.Helper()
+	var b strings.Builder
+	fmt.Fprintf(&b, "PTX S%d\n{ x=0; }\n P0@cta 0,gpu 0 ;\n", n)
+	for i := 0; i < n; i++ {
+		b.WriteString(" st.weak.u32 [x], 1 ;\n")
+	}
+	b.WriteString("exists (x == 1)\n")
+	return b.String()
+}
+
+// TestTimeoutReachesInsideACandidate: the deadline stops the check in the
+// middle of its only candidate, whose 101 choices of final write take
+// about a second to evaluate (most of it the order search of the last
+// one). Checking the clock only between candidates evaluated them all and
+// passed.
+func TestTimeoutReachesInsideACandidate(t *testing.T) {
+	tc := herd(t, storesTest(t, 100))
+	o := DefaultOptions()
+	o.Timeout = 20 * time.Millisecond
+	r := spec(t).Check(tc, o)
+	require.Error(t, r.Err)
+	assert.True(t, IsTimeout(r.Err), "%v", r.Err)
+	assert.Contains(t, r.Err.Error(), "-timeout")
+	assert.LessOrEqual(t, r.Candidates, 101)
+	assert.Zero(t, r.Consistent, "the consistent choice is the last and slowest: its search was cut")
+	assert.Empty(t, r.Verdict)
+}
+
+// TestCheckContextCancelled: a caller's cancellation stops the check and
+// says so, without claiming a timeout.
+func TestCheckContextCancelled(t *testing.T) {
+	tc := herd(t, storesTest(t, 100))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r := spec(t).CheckContext(ctx, tc, DefaultOptions())
+	require.ErrorIs(t, r.Err, context.Canceled)
+	assert.False(t, IsTimeout(r.Err))
+	assert.Zero(t, r.Candidates)
+}
+
+// manyLocations declares n locations and touches one: every location has
+// an initial write, so every candidate has n+1 events.
+func manyLocations(n int) string {
+	var b strings.Builder
+	b.WriteString("PTX L\n{ ")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "x%d=0; ", i)
+	}
+	b.WriteString("}\n P0@cta 0,gpu 0 ;\n st.weak.u32 [x0], 1 ;\nexists (x0 == 1)\n")
+	return b.String()
+}
+
+// TestMemoryLimitRefusesAtOnce: a test whose relations would not fit is
+// refused before any candidate is built, with the error naming the flag.
+// Before the limit, its relations (about 600 MiB here, and 228 GiB for the
+// issue's 100,000 locations) were allocated for the first candidate.
+func TestMemoryLimitRefusesAtOnce(t *testing.T) {
+	tc := herd(t, manyLocations(5000))
+	o := DefaultOptions()
+	o.MaxMemory = 64 << 20
+	r := spec(t).Check(tc, o)
+	var me *rules.MemoryError
+	require.ErrorAs(t, r.Err, &me)
+	assert.Contains(t, r.Err.Error(), "-max-memory")
+	assert.Contains(t, r.Err.Error(), "5001 events")
+	assert.Greater(t, me.Need, o.MaxMemory)
+	assert.Zero(t, r.Candidates)
+
+	// The same test fits a larger limit, and the estimate is what the
+	// smaller one refused.
+	small := herd(t, manyLocations(50))
+	o.MaxMemory = 64 << 20
+	r = spec(t).Check(small, o)
+	require.NoError(t, r.Err)
+	assert.Equal(t, "Ok", r.Verdict)
+}
+
+// TestMemoryLimitStopsTheOrderSearch: what the order search takes as it
+// goes deeper is counted too, and stops it at the limit with an error
+// naming the order.
+func TestMemoryLimitStopsTheOrderSearch(t *testing.T) {
+	tc := herd(t, storesTest(t, 150))
+	o := DefaultOptions()
+	o.MaxMemory = 8 << 20
+	o.Timeout = 0
+	r := spec(t).Check(tc, o)
+	var me *rules.MemoryError
+	require.ErrorAs(t, r.Err, &me)
+	assert.True(t, me.AtLeast)
+	assert.Contains(t, r.Err.Error(), "the search of the order co")
+	assert.Contains(t, r.Err.Error(), "-max-memory")
+}

@@ -1,0 +1,122 @@
+package litmus
+
+import (
+	"regexp"
+
+	"github.com/ptxmm/ptxmm/source"
+)
+
+// Both formats let a test use a name ptxmm must guess the meaning of: a
+// location a herd test never declares (herd7 declares it with initial
+// value 0), a register the condition reads that no instruction writes
+// (herd7 reads 0). The guess is usually right and herd7 makes it silently;
+// a typo makes it wrong, and the test then checks something else than its
+// author meant. lint says so, as a warning at the name, and as an error
+// where the test contradicts itself.
+
+// registerLike matches the names herd tests give registers.
+var registerLike = regexp.MustCompile(`^%?[rR][0-9]+$`)
+
+// lint reports the guessed names of t. It runs on a test that parsed
+// without errors only: after an error, names may look unwritten or
+// undeclared because of it.
+func (p *parser) lint(t *Test) {
+	if p.errs.HasErrors() {
+		return
+	}
+	written := make([]map[string]bool, len(t.Threads))
+	for i, th := range t.Threads {
+		written[i] = map[string]bool{}
+		for _, in := range th.Instrs {
+			if in.Dst != "" {
+				written[i][in.Dst] = true
+			}
+		}
+	}
+	for _, ri := range t.RegInits {
+		if ri.Thread >= 0 && ri.Thread < len(written) {
+			written[ri.Thread][ri.Reg] = true
+		}
+	}
+	// asLocation[i][name] is the first memory operand of thread i naming
+	// an undeclared location.
+	implicit := map[string]bool{}
+	for _, a := range t.Addresses {
+		if a.Implicit {
+			implicit[a.Name] = true
+		}
+	}
+	asLocation := make([]map[string]source.Pos, len(t.Threads))
+	for i, th := range t.Threads {
+		asLocation[i] = map[string]source.Pos{}
+		for _, in := range th.Instrs {
+			if in.Addr.Kind == OperandAddr && implicit[in.Addr.Addr] {
+				if _, ok := asLocation[i][in.Addr.Addr]; !ok {
+					asLocation[i][in.Addr.Addr] = in.Addr.Pos
+				}
+			}
+		}
+	}
+	for _, a := range t.Addresses {
+		if !a.Implicit {
+			continue
+		}
+		user := ""
+		for i, th := range t.Threads {
+			if _, ok := asLocation[i][a.Name]; ok {
+				user = th.Name
+				break
+			}
+		}
+		if registerLike.MatchString(a.Name) && user != "" {
+			p.errs.Warn(a.Pos, "%s is not declared, so it is taken as a memory location with initial value 0; if it is meant as a register, thread %s never writes it", a.Name, user)
+			continue
+		}
+		p.errs.Warn(a.Pos, "location %s is not declared in the init block; it is taken as one with initial value 0", a.Name)
+	}
+	check := func(tm Term) {
+		if tm.Kind != TermReg || tm.Thread < 0 || tm.Thread >= len(t.Threads) || written[tm.Thread][tm.Reg] {
+			return
+		}
+		th := t.Threads[tm.Thread]
+		if at, ok := asLocation[tm.Thread][tm.Reg]; ok {
+			p.errs.Add(tm.Pos, "%s:%s names a register, but thread %s uses %s as a memory location (at %d:%d) and has no register %s",
+				th.Name, tm.Reg, th.Name, tm.Reg, at.Line, at.Col, tm.Reg)
+			return
+		}
+		p.errs.Warn(tm.Pos, "thread %s never writes %s and does not initialise it, so it is 0 in every final state", th.Name, tm.Reg)
+	}
+	var walk func(e Expr)
+	walk = func(e Expr) {
+		switch x := e.(type) {
+		case *And:
+			walk(x.L)
+			walk(x.R)
+		case *Or:
+			walk(x.L)
+			walk(x.R)
+		case *Not:
+			walk(x.X)
+		case *Cmp:
+			check(x.L)
+			check(x.R)
+		}
+	}
+	if t.Condition != nil {
+		walk(t.Condition.Expr)
+	}
+	for _, a := range t.Assertions {
+		walk(a.Expr)
+	}
+}
+
+// fileWarnings returns the warnings of a parse, sorted, with their lines.
+func fileWarnings(l source.List, file string, src []byte) source.List {
+	w := l.Warnings()
+	if len(w) == 0 {
+		return nil
+	}
+	w.Sort()
+	w.AttachLines(file, string(src))
+	return w
+}

@@ -1,0 +1,105 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/ptxmm/ptxmm/checker"
+	"github.com/ptxmm/ptxmm/litmus"
+)
+
+// richLines prints what ptxmm knows beyond herd7's log, after the Hash
+// line: herd's log tools skip every line there up to the next "Test" line,
+// and none of these starts with "Test".
+//
+//   - each assert/permit/check of a .test file and its outcome;
+//   - with -explain, the witness of each raised flag, and each outcome
+//     some candidate reaches but the model forbids, with the checks that
+//     reject it;
+//   - Sanity, Empty, Unroll, Speedcheck, Deadlock and ThinAir notes.
+func richLines(w io.Writer, r *checker.Result, name string, order []int) {
+	t := r.Test
+	for i, a := range r.Assertions {
+		fmt.Fprintln(w, assertionLine(t, name, i, a, r.Consistent))
+	}
+	if r.Explained {
+		for _, f := range r.Flags {
+			fmt.Fprintf(w, "Flag %s raised by: %s\n", f.Name, WitnessText(f.Execution, f.Witness))
+		}
+	}
+	for _, f := range r.Forbidden {
+		fmt.Fprintf(w, "Forbidden %s\n", herdStateLine(r, order, f.State))
+		for i, c := range f.Failures {
+			if i < len(f.Explanations) && f.Explanations[i] != nil {
+				fmt.Fprintf(w, "  %s: %s\n", c.Name, EdgeChain(f.Execution, f.Explanations[i]))
+			} else {
+				fmt.Fprintf(w, "  %s\n", WitnessText(f.Execution, c))
+			}
+		}
+	}
+	if !r.Sanity {
+		fmt.Fprintf(w, "Sanity %s failed: no candidate execution meets the \"== v\" restrictions of its loads, whatever the model\n", name)
+	} else if r.Empty != nil {
+		fmt.Fprintf(w, "Empty %s: %s\n", name, r.Empty.Text)
+	}
+	if r.Cut > 0 {
+		fmt.Fprintf(w, "Unroll %s: %d thread run(s) cut at the unrolling bound (raise it with -unroll)\n", name, r.Cut)
+	}
+	if r.Stopped {
+		fmt.Fprintf(w, "Speedcheck %s: stopped at the first execution deciding the condition; the states and counts are partial\n", name)
+	}
+	if r.Hangs > 0 {
+		fmt.Fprintln(w, deadlockLine(name, r))
+	}
+	if r.ThinAir > 0 {
+		fmt.Fprintf(w, "ThinAir %s: the model allows %d execution(s) whose values form a cycle of reads-from and data dependencies; their values are not determined, so they have no final state\n", name, r.ThinAir)
+	}
+}
+
+// assertionLine prints one assert/permit/check outcome.
+func assertionLine(t *litmus.Test, name string, i int, a checker.AssertionResult, consistent int) string {
+	expr := litmus.ExprString(t, t.Assertions[i].Expr)
+	if a.Kind == litmus.AssertCheck {
+		how := "never"
+		switch {
+		case consistent == 0:
+			how = "vacuously: there is no consistent execution"
+		case a.Holds:
+			how = "always"
+		case a.Sometimes:
+			how = "sometimes"
+		}
+		return fmt.Sprintf("Check %s %s: %s holds %s", name, a.Name, expr, how)
+	}
+	verdict := "holds"
+	if !a.Holds {
+		verdict = "fails"
+	}
+	return fmt.Sprintf("%s %s %s: %s %s", capitalize(a.Kind.String()), name, a.Name, expr, verdict)
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// deadlockLine says how many consistent executions never finish, where the
+// threads of the first one wait, and how many have no final state.
+func deadlockLine(name string, r *checker.Result) string {
+	wait := "waits"
+	if len(r.Stuck) > 1 {
+		wait = "wait"
+	}
+	line := fmt.Sprintf("Deadlock %s: %d consistent execution(s) never finish (in the first found, %s %s forever)",
+		name, r.Hangs, strings.Join(r.Stuck, " and "), wait)
+	switch r.Unjudged {
+	case 0:
+		return line + "; in each, the waiting threads have nothing left to execute, so it is judged by its final state"
+	case r.Hangs:
+		return line + "; none has a final state (a waiting thread has instructions left to execute)"
+	}
+	return fmt.Sprintf("%s; %d of them have no final state (a waiting thread has instructions left to execute)", line, r.Unjudged)
+}
