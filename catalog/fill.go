@@ -125,9 +125,10 @@ func fillSet(s *relations.Set, name string, x *execution.Execution) {
 		fillOutsideSpace(s, x)
 		return
 	}
-	if name == "HOST" || name == "HOST_NATIVE_ATOMIC" {
+	switch name {
+	case "HOST", "HOST_NATIVE_ATOMIC", "TASK_START", "TASK_END":
 		for i := range x.Events {
-			if hostThreadSet(name, &x.Events[i], x.Test) {
+			if hostExecSet(name, x, i) {
 				s.Add(i)
 			}
 		}

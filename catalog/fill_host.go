@@ -16,8 +16,8 @@ import (
 func hostSet(name string, ev *execution.Event) (in, ok bool) {
 	h := ev.Host
 	switch name {
-	case "HOST", "HOST_NATIVE_ATOMIC":
-		return false, true // decided by fillHostSet, which knows the thread
+	case "HOST", "HOST_NATIVE_ATOMIC", "TASK_START", "TASK_END":
+		return false, true // decided by hostExecSet, which knows the execution
 	case "API":
 		return ev.Kind == execution.KindAPI, true
 	case "SYNC_CALL":
@@ -31,10 +31,6 @@ func hostSet(name string, ev *execution.Event) (in, ok bool) {
 		return false, true
 	case "QUERY_OK":
 		return ev.Kind == execution.KindAPI && h != nil && h.Success, true
-	case "TASK_START":
-		return ev.Kind == execution.KindTask && (ev.Role == execution.RoleTaskStart || ev.Role == execution.RoleTask), true
-	case "TASK_END":
-		return ev.Kind == execution.KindTask && (ev.Role == execution.RoleTaskEnd || ev.Role == execution.RoleTask), true
 	case "GRAPH_SOURCE":
 		return ev.Kind == execution.KindTask && h != nil && h.IsNode() && h.Source, true
 	case "GRAPH_SINK":
@@ -47,13 +43,22 @@ func hostSet(name string, ev *execution.Event) (in, ok bool) {
 	return false, false
 }
 
-// hostThreadSet decides HOST and HOST_NATIVE_ATOMIC, which depend on the
-// thread and the test.
-func hostThreadSet(name string, ev *execution.Event, t *litmus.Test) bool {
-	if ev.IsInit() || !t.Threads[ev.Thread].Host {
+// hostExecSet decides whether event i of x is in HOST, HOST_NATIVE_ATOMIC
+// (which depend on the thread and the test), TASK_START or TASK_END (a task
+// that never starts or never completes, because a kernel waits forever, is
+// in neither: docs/model.md, "Hangs with host threads").
+func hostExecSet(name string, x *execution.Execution, i int) bool {
+	ev := &x.Events[i]
+	switch name {
+	case "TASK_START":
+		return ev.Kind == execution.KindTask && (ev.Role == execution.RoleTaskStart || ev.Role == execution.RoleTask) && !x.TaskIdle(i)
+	case "TASK_END":
+		return ev.Kind == execution.KindTask && (ev.Role == execution.RoleTaskEnd || ev.Role == execution.RoleTask) && !x.TaskIdle(i)
+	}
+	if ev.IsInit() || !x.Test.Threads[ev.Thread].Host {
 		return false
 	}
-	return name == "HOST" || t.HostNativeAtomics
+	return name == "HOST" || x.Test.HostNativeAtomics
 }
 
 // hasHost reports whether a test has host threads: without them every

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ptxmm/ptxmm/execution"
+	"github.com/ptxmm/ptxmm/litmus"
 	"github.com/ptxmm/ptxmm/relations"
 )
 
@@ -143,4 +144,44 @@ func TestFillHostEmptyWithoutHost(t *testing.T) {
 		fillRel(r, e.Name, x)
 		assert.Zero(t, r.Len(), e.Name)
 	}
+}
+
+// TestFillHostIdleTasks checks that a task that never starts or never
+// completes, because a device thread of a kernel waits forever, is in
+// neither TASK_START nor TASK_END: K0's thread waits forever at a barrier
+// no other thread joins, so K0 never completes and K1, behind it in s1,
+// never starts; the host's store and launches still happen.
+func TestFillHostIdleTasks(t *testing.T) {
+	tc, err := litmus.ParseHerd("t.litmus", []byte(`PTX T
+{ x = 0; }
+ H0@host                 | P0@cta 0,gpu 0,kernel K0 | P1@cta 1,gpu 0,kernel K1 ;
+ cudaLaunchKernel K0, s1 | bar.cta.sync 0, 0, 2     | st x, 1                  ;
+ cudaLaunchKernel K1, s1 |                          |                          ;
+exists (x == 0)
+`))
+	require.NoError(t, err)
+	a, err := execution.Prepare(tc, execution.DefaultOptions())
+	require.NoError(t, err)
+	var combos [][2]bool // per combination: P0 blocked, P1 started
+	var hung *execution.Execution
+	_, err = a.Enumerate(0, func(c *execution.Execution) bool {
+		combos = append(combos, [2]bool{c.Blocked(1), !c.Runs[2].NotStarted})
+		if c.Blocked(1) && hung == nil {
+			hung = c.Clone()
+		}
+		return true
+	})
+	require.NoError(t, err)
+	for _, c := range combos {
+		assert.Equal(t, !c[0], c[1], "K1 starts exactly when K0's thread finishes")
+	}
+	require.NotNil(t, hung, "some candidate has K0's thread blocked")
+	fill := func(name string) []string {
+		s := relations.NewSet(len(hung.Events))
+		fillSet(s, name, hung)
+		return setLabels(hung, s)
+	}
+	assert.Equal(t, []string{"cudaLaunchKernel K0, s1 [kernel K0 start in s1]"}, fill("TASK_START"))
+	assert.Empty(t, fill("TASK_END"))
+	assert.Equal(t, []string{"thread start"}, fill("THREAD_START"), "P1 never starts")
 }

@@ -482,9 +482,20 @@ func (e *explorer) api(s *state, in *litmus.Instr) error {
 			h.rel.EventWait = append(h.rel.EventWait, [2]int{r, w})
 		}
 	case litmus.APIStreamSynchronize, litmus.APIEventSynchronize, litmus.APIDeviceSynchronize:
-		for _, t := range e.awaited(h, call) {
+		waits := e.awaited(h, call)
+		for _, t := range waits {
 			h.rel.APIWait = append(h.rel.APIWait, [2]int{t, c})
 		}
+		s.pc++
+		if len(waits) > 0 {
+			// The call waits forever when a task it waits for never
+			// completes (a device thread of a kernel hangs): the run that
+			// stops here is kept for such combinations (hosthang.go).
+			if err := e.blocked(s); err != nil {
+				return err
+			}
+		}
+		return e.explore(s)
 	case litmus.APIStreamQuery, litmus.APIEventQuery:
 		return e.query(s, in, c)
 	}

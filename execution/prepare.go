@@ -41,6 +41,10 @@ type Analysis struct {
 	NoAddr   []int
 	NoAddrAt []*litmus.Instr
 	opts     Options
+	// kernels lists the device threads of each kernel, in a test with host
+	// threads where some device thread may wait forever; nil otherwise
+	// (hosthang.go).
+	kernels map[string][]int
 }
 
 // Prepare analyses a test: its layout and the runs of each thread.
@@ -52,6 +56,7 @@ func Prepare(t *litmus.Test, opts Options) (*Analysis, error) {
 	addrValues := storedAddresses(t, l)
 	a := &Analysis{Test: t, Layout: l, opts: opts, Cut: make([]int, len(t.Threads)), Spins: make([]int, len(t.Threads)),
 		NoAddr: make([]int, len(t.Threads)), NoAddrAt: make([]*litmus.Instr, len(t.Threads))}
+	notStarted := make([]*Run, len(t.Threads))
 	for _, th := range t.Threads {
 		ex := newExplorer(t, th, l, opts.Unroll, addrValues)
 		ex.spinReduction = opts.SpinReduction
@@ -71,11 +76,17 @@ func Prepare(t *litmus.Test, opts Options) (*Analysis, error) {
 		if err := ex.explore(s); err != nil {
 			return nil, err
 		}
+		if th.Kernel != "" {
+			if notStarted[th.Index], err = ex.notStartedRun(); err != nil {
+				return nil, err
+			}
+		}
 		a.Runs = append(a.Runs, runs)
 		a.Cut[th.Index] = ex.cut
 		a.Spins[th.Index] = ex.spins
 		a.NoAddr[th.Index], a.NoAddrAt[th.Index] = ex.noAddr, ex.noAddrAt
 	}
+	a.addHostHangRuns(notStarted)
 	return a, nil
 }
 

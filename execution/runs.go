@@ -12,7 +12,9 @@ const (
 	// Finished runs executed their last instruction.
 	Finished RunStatus = iota
 	// Blocked runs wait forever at their last event, a bar.sync or
-	// barrier.cluster.wait whose barrier never completes.
+	// barrier.cluster.wait whose barrier never completes, or a host
+	// thread's synchronizing CUDA call that waits for a task that never
+	// completes.
 	Blocked
 	// Spinning runs poll an mbarrier forever: they end with an iteration of
 	// a spin loop whose mbarrier waits (Run.Polls) see the phase incomplete
@@ -56,6 +58,10 @@ type Run struct {
 	// Host holds, for a host thread, how its tasks are ordered and matched
 	// (see host.go); nil for device threads.
 	Host *HostRun
+	// NotStarted marks the run of a device thread whose kernel never
+	// starts (hosthang.go): it has no events, and its registers keep their
+	// initial values.
+	NotStarted bool
 }
 
 // explorer enumerates the runs of one thread.
@@ -170,8 +176,20 @@ func newExplorer(t *litmus.Test, th *litmus.Thread, l *Layout, unroll int, addrV
 	return e
 }
 
-// start builds the initial state from the init block's register values.
+// start builds the state a run starts from: the initial registers, and
+// the host state or thread start event of a host thread or kernel thread.
 func (e *explorer) start() (*state, error) {
+	s, err := e.initial()
+	if err != nil {
+		return nil, err
+	}
+	e.hostStart(s)
+	return s, nil
+}
+
+// initial returns the state before the thread's first instruction: its
+// registers as the init block sets them.
+func (e *explorer) initial() (*state, error) {
 	s := &state{regs: map[string]*Sym{}, marks: map[int][2]int{}}
 	for _, ri := range e.t.RegInits {
 		if ri.Thread != e.th.Index {
@@ -187,7 +205,6 @@ func (e *explorer) start() (*state, error) {
 			s.regs[ri.Reg] = constSym(Int(ri.Value))
 		}
 	}
-	e.hostStart(s)
 	return s, nil
 }
 
@@ -527,7 +544,8 @@ func (e *explorer) barrier(s *state, in *litmus.Instr) error {
 	return e.explore(s)
 }
 
-// blocked ends a copy of s waiting forever at the barrier just recorded.
+// blocked ends a copy of s waiting forever at the barrier (or host call)
+// just recorded.
 func (e *explorer) blocked(s *state) error {
 	r := e.run(s.clone(), Blocked)
 	r.Done = true

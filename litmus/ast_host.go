@@ -66,6 +66,10 @@ func (f APIFn) Declares() bool {
 	return false
 }
 
+// Queries reports whether the call is cudaStreamQuery or cudaEventQuery,
+// which never wait (8.9.4 API item 7).
+func (f APIFn) Queries() bool { return f == APIStreamQuery || f == APIEventQuery }
+
 // LegacyStream is the name of the legacy default stream (written 0 or
 // cudaStreamLegacy), which synchronizes implicitly with the blocking
 // streams of its device (8.9.4 API item 2).
