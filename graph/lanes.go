@@ -45,8 +45,12 @@ func stuckNote(x *execution.Execution, t int) string {
 	switch {
 	case r.Status == execution.Spinning:
 		return "waits forever for an mbarrier phase"
+	case x.Blocked(t) && r.Host != nil:
+		return "waits forever at " + r.Events[len(r.Events)-1].Instr.Text
 	case x.Blocked(t):
 		return "blocked at a barrier"
+	case r.NotStarted:
+		return "never starts: its kernel never starts"
 	}
 	return ""
 }
