@@ -10,8 +10,8 @@ import (
 )
 
 // TestHostHangs checks what a device thread that waits forever does to the
-// host and to the kernels behind its own (docs/model.md, "Hangs with host
-// threads"): P0 below always waits forever at a barrier of two that no
+// host and to the kernels behind its own (docs/model.md, section 17, "Hangs
+// with host threads"): P0 below always waits forever at a barrier of two that no
 // other thread joins, so kernel K0 never completes.
 func TestHostHangs(t *testing.T) {
 	cases := []struct {

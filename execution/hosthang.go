@@ -5,8 +5,8 @@ import (
 )
 
 // This file decides what happens to host threads and kernels when a device
-// thread of a kernel waits forever (docs/model.md, "Hangs with host
-// threads"). Such a kernel never completes (8.9.4 API item 3: the end of
+// thread of a kernel waits forever (docs/model.md, section 17, "Hangs with
+// host threads"). Such a kernel never completes (8.9.4 API item 3: the end of
 // all its threads synchronizes with its end), so the tasks behind it never
 // start: the next tasks of its stream (item 1), the waits on an event
 // recorded after it (item 2), the graph nodes depending on it (item 4).

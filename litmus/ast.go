@@ -35,7 +35,7 @@ type Test struct {
 	// between the devices and the host supports native atomics
 	// (cudaDevAttrHostNativeAtomicSupported = 1; PTX ISA 8.1.1): host
 	// atomics and .sys atomics of device threads are then atomic with
-	// respect to each other (docs/model.md, "Host-side synchronization").
+	// respect to each other (docs/model.md, section 18).
 	HostNativeAtomics bool
 
 	// Condition is the final condition of a herd test; nil for .test files.
