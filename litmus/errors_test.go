@@ -73,6 +73,22 @@ var errorCases = []struct {
 	{"missing operand", "t.litmus", herdWith(" st x | ld r0, x ;"), `expected ',' after the address of st, found "|"`, "4:7"},
 	{"two memory orders", "t.litmus", herdWith(" ld.relaxed.acquire r1, x | ld r0, x ;"), `ld has two memory-order qualifiers, .relaxed and .acquire`, "4:12"},
 	{"init entry", "t.litmus", "PTX T\n{ int x = 0; }\n P0@cta 0,gpu 0 ;\n ld r0, x ;\nexists (x == 0)\n", `expected an init entry (x=0, P0:r0=0, a @ shared = 0, b @ mbarrier 1 or y @ generic aliases x), found "int"`, "2:3"},
+	// Spellings PTX does not have (item 7 of issue 10): what PTX allows is
+	// said at the qualifier.
+	{"ld.acquire without scope", "t.litmus", herdWith(" ld.acquire r1, x | ld r0, x ;"), `ld.acquire needs a scope: PTX requires one on a strong ld (.cta, .cluster, .gpu or .sys) and has no default`, "4:4"},
+	{"st.relaxed without scope", "t.litmus", herdWith(" st.global.relaxed.u32 x, 1 | ld r0, x ;"), `st.relaxed needs a scope`, "4:11"},
+	{"st.release without scope", "t.litmus", herdWith(" st.release x, 1 | ld r0, x ;"), `st.release needs a scope`, "4:4"},
+	{"mmio without relaxed", "t.litmus", herdWith(" ld.mmio.sys r1, x | ld r0, x ;"), `ld.mmio must be written ld.mmio.relaxed.sys: PTX requires .mmio and .relaxed together, at .sys scope only`, "4:4"},
+	{"mmio without scope", "t.litmus", herdWith(" st.mmio.relaxed x, 1 | ld r0, x ;"), `st.mmio must be written st.mmio.relaxed.sys`, "4:4"},
+	{"mmio at gpu scope", "t.litmus", herdWith(" st.mmio.relaxed.gpu x, 1 | ld r0, x ;"), `st.mmio must be written st.mmio.relaxed.sys`, "4:17"},
+	{"red.acquire", "t.litmus", herdWith(" red.acquire.gpu.add x, 1 | ld r0, x ;"), `red cannot be .acquire: PTX red takes .relaxed or .release (default .relaxed); use atom.acquire for an acquire read-modify-write`, "4:5"},
+	{"red.acquire in .test", "t.test", nvWith("  red.add.acquire.gpu [x], 1;"), `red cannot be .acquire: PTX red takes .relaxed or .release`, "3:10"},
+	{"red.acq_rel in .test", "t.test", nvWith("  red.acq_rel.gpu.add [x], 1;"), `red cannot be .acq_rel: PTX red takes .relaxed or .release (default .relaxed); use atom.acq_rel for an acquire-release read-modify-write`, "3:6"},
+	{"red.weak", "t.litmus", herdWith(" red.weak.add x, 1 | ld r0, x ;"), `red cannot be .weak: expected .relaxed or .release`, "4:5"},
+	{"atom.sc", "t.litmus", herdWith(" atom.sc.gpu.add r1, x, 1 | ld r0, x ;"), `atom cannot be .sc: expected .relaxed, .acquire, .release or .acq_rel`, "4:6"},
+	{"atom.sub in .test", "t.test", nvWith("  atom.sub.gpu r1, [x], 1;"), `atom.sub does not exist in PTX: atom takes .add, .inc, .dec, .exch, .cas, .and, .or, .xor, .min, .max; subtract with atom.add and the negated operand`, "3:7"},
+	{"red.sub in .test", "t.test", nvWith("  red.relaxed.gpu.sub [x], 1;"), `red.sub does not exist in PTX: red takes .add, .inc, .dec, .and, .or, .xor, .min, .max`, "3:18"},
+	{"red.mul", "t.litmus", herdWith(" red.mul x, 2 | ld r0, x ;"), `unknown qualifier .mul on red: expected a memory order (.relaxed or .release), a scope (.cta, .cluster, .gpu or .sys), an operation (.add, .inc, .dec, .and, .or, .xor, .min, .max)`, "4:5"},
 	{"unclosed paren", "t.litmus", "PTX T\n{ }\n P0@cta 0,gpu 0 ;\n ld r0, x ;\nexists (x == 0\n", `expected ')' to close the '(' at column 8, found end of file`, "6:1"},
 
 	// NV format.
@@ -102,7 +118,7 @@ var errorCases = []struct {
 	{"placeholder without cell", "t.test", ".global x;\nd0.b0.t0 {\n  $0 [x], $1;\n  ld r0, [x];\n}\nassert (r0 == 1) as a;\n$$\nst | 1\nst\n", `template row 2 has 1 cells, but the template uses $1 (it needs 2 cells)`, "9:1"},
 	{"too many template cells", "t.test", ".global x;\nd0.b0.t0 {\n  $0 [x], $1;\n  ld r0, [x];\n}\nassert (r0 == 1) as a;\n$$\nst | 1 | 2\n", `template row 1 has 3 cells, but the template only uses 2`, "8:10"},
 	{"error in a cell", "t.test", ".global x;\nd0.b0.t0 {\n  $0 [x], $1;\n  ld r0, [x];\n}\nassert (r0 == 1) as a;\n$$\nst | 1\n\nstx | 2\n", `unknown instruction "stx": expected ld, st, suld, sust, tld, cold, atom, red, fence, membar, bar, barrier, mbarrier, cp, wgmma, mapa, tcgen05, mov, add, sub, mul, and, or, xor, beq, bne or goto (template row 2)`, "10:1"},
-	{"error in a cell column", "t.test", ".global x;\nd0.b0.t0 {\n  $0 [x], $1;\n  ld r0, [x];\n}\nassert (r0 == 1) as a;\n$$\nst.release  |  1x\n", `malformed integer "1x" (template row 1)`, "8:16"},
+	{"error in a cell column", "t.test", ".global x;\nd0.b0.t0 {\n  $0 [x], $1;\n  ld r0, [x];\n}\nassert (r0 == 1) as a;\n$$\nst.release.gpu  |  1x\n", `malformed integer "1x" (template row 1)`, "8:20"},
 	{"error in template text", "t.test", ".global x;\nd0.b0.t0 {\n  $0 [x], $1;\n  ldd r0, [x];\n}\nassert (r0 == 1) as a;\n$$\nst | 1\nst | 2\n", `unknown instruction "ldd": expected ld, st, suld, sust, tld, cold, atom, red, fence, membar, bar, barrier, mbarrier, cp, wgmma, mapa, tcgen05, mov, add, sub, mul, and, or, xor, beq, bne or goto (template row 1)`, "4:3"},
 	{"template without rows", "t.test", ".global x;\nd0.b0.t0 { st [x], $0; }\nassert (x == 1) as a;\n$$\n\n", `template has no rows after $$`, "4:1"},
 }

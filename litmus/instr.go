@@ -177,16 +177,12 @@ func (p *parser) parseStore(c *cursor, in *Instr, m mnemonic, thread int) bool {
 // "red.SEM.SCOPE.OP ADDR, V". Without a memory order they are .relaxed,
 // and without a scope .gpu, as the PTX ISA says for atom and red.
 func (p *parser) parseAtom(c *cursor, in *Instr, m mnemonic, thread int) bool {
-	ops := []string{"add", "sub", "inc", "dec", "exch", "cas", "and", "or", "xor", "min", "max"}
-	if m.op == "red" {
-		ops = []string{"add", "sub", "inc", "dec", "and", "or", "xor", "min", "max"}
-	}
-	q, ok := p.readMemQuals(m, []Sem{SemRelaxed, SemAcquire, SemRelease, SemAcqRel}, ops)
+	q, ok := p.readMemQuals(m, rmwSems(m.op), rmwOps(m.op))
 	if !ok {
 		return false
 	}
 	if q.atomOpQ == nil {
-		p.errorf(m.off, "%s needs an operation: .%s", m.op, strings.Join(ops, ", ."))
+		p.errorf(m.off, "%s needs an operation: .%s", m.op, strings.Join(rmwOps(m.op), ", ."))
 		return false
 	}
 	in.Op, in.Sem, in.Scope, in.Proxy, in.AtomOp = OpAtom, SemRelaxed, ScopeGPU, ProxyGeneric, q.atomOp

@@ -22,7 +22,7 @@ func TestNVInstructions(t *testing.T) {
 	}{
 		{"st [x], 1", Instr{Op: OpStore, Addr: addr("x"), Src: imm(1)}},
 		{"st.release.cta [x], 1", Instr{Op: OpStore, Sem: SemRelease, Scope: ScopeCTA, Addr: addr("x"), Src: imm(1)}},
-		{"st.relaxed [x], r1", Instr{Op: OpStore, Sem: SemRelaxed, Scope: ScopeSys, Addr: addr("x"), Src: reg("r1")}},
+		{"st.relaxed.sys [x], r1", Instr{Op: OpStore, Sem: SemRelaxed, Scope: ScopeSys, Addr: addr("x"), Src: reg("r1")}},
 		{"ld.acquire.cta r0, [x] == 1", Instr{Op: OpLoad, Sem: SemAcquire, Scope: ScopeCTA, Dst: "r0", Addr: addr("x"), Filter: int64p(1)}},
 		{"ld r2, [x] == -4", Instr{Op: OpLoad, Dst: "r2", Addr: addr("x"), Filter: int64p(-4)}},
 		{"ld r2, [x]", Instr{Op: OpLoad, Dst: "r2", Addr: addr("x")}},
