@@ -25,7 +25,7 @@ func TestDiffVariants(t *testing.T) {
 		// updates: a one-step observation order loses the earlier arrives.
 		{"obs-one-step", []string{"BulkLoad+expect_tx", "CpAsync+mbarrier-inc", "MBar-two-arrivals", "MP+rmw-chain",
 			"TMA-load-wait-consume", "TMA-load-wait-consume-short-tx"}},
-		{"nta-data-only", []string{"LB+ctrl"}},
+		{"nta-data-only", []string{"LB+ctrl", "NTA+cas"}},
 		{"causality-alloy", nil},
 		{"no-sc-per-location", nil},
 		// Without proxies, the missing proxy fences of the async-proxy

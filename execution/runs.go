@@ -509,6 +509,17 @@ func (e *explorer) memory(s *state, in *litmus.Instr, pl place, ataint []int) er
 			operands = op2.reads(operands)
 		}
 		deps(&c.data, operands, w)
+		// The dependency inside the instruction (8.10.4): the value an
+		// atom or red writes is computed from the value it read, except
+		// exch and cas, which write an operand; whether a cas writes at
+		// all depends on the value it read, a control dependency.
+		switch in.AtomOp {
+		case "exch":
+		case "cas":
+			deps(&c.ctrl, []int{r}, w)
+		default:
+			deps(&c.data, []int{r}, w)
+		}
 		c.rmw = append(c.rmw, [2]int{r, w})
 		c.pc++
 		return e.explore(c)
