@@ -468,6 +468,9 @@ func (e *explorer) placeOf(v Value) place {
 
 // memory executes a load, store, atom or red at place pl.
 func (e *explorer) memory(s *state, in *litmus.Instr, pl place, ataint []int) error {
+	if in.Multimem {
+		return e.multimem(s, in, pl, ataint)
+	}
 	switch in.Op {
 	case litmus.OpStore:
 		v := e.operand(s, in.Src)
