@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -22,7 +23,8 @@ import (
 // Notes lists the flags a test raised; a test that could not be checked
 // has Error as its result and the message there.
 func MergeTable(w io.Writer, m *herdlog.Merged) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	var rows bytes.Buffer
+	tw := tabwriter.NewWriter(&rows, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "Test\tKind\tResult\tPositive\tNegative\tNotes")
 	for _, e := range m.Entries {
 		if e.Err != "" {
@@ -46,7 +48,15 @@ func MergeTable(w io.Writer, m *herdlog.Merged) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "\n%s\n", MergeSummary(m))
+	// The rows without notes end in the padding of the last column.
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(rows.String(), "\n") {
+		b.WriteString(strings.TrimRight(line, " \n"))
+		if strings.HasSuffix(line, "\n") {
+			b.WriteByte('\n')
+		}
+	}
+	_, err := fmt.Fprintf(w, "%s\n%s\n", b.String(), MergeSummary(m))
 	return err
 }
 
