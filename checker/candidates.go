@@ -9,9 +9,11 @@ import (
 // Candidate is one candidate execution (with one choice of final writes for
 // the observed locations) and the model's verdict on it.
 type Candidate struct {
-	Execution  *execution.Execution
-	Finals     []int
-	State      State
+	Execution *execution.Execution
+	Finals    []int
+	State     State
+	// Consistent is the model's verdict: every check holds. A consistent
+	// candidate may still have no final state (see NoFinalState).
 	Consistent bool
 	// Failures are the checks that reject an inconsistent candidate, each
 	// with the first witness the order search found.
@@ -28,8 +30,27 @@ func (m *Model) Candidates(t *litmus.Test, opts Options, limit int) ([]Candidate
 			return
 		}
 		out = append(out, Candidate{Execution: x.Clone(), Finals: append([]int(nil), sess.finalBuf...), State: st,
-			Consistent: vs[0].consistent && !x.Undetermined, Failures: vs[0].failures})
+			Consistent: vs[0].consistent, Failures: vs[0].failures})
 	}
 	rs := checkAllWith([]*Model{m}, t, opts, observe, func(s *session) { sess = s })
 	return out, rs[0]
+}
+
+// NoFinalState says why the candidate has no final state, or "" when it
+// has one: its values form a thin-air cycle (they are not determined), or a
+// thread waits forever with instructions left to execute (docs/model.md,
+// "Hangs"). Such a candidate, even when consistent, is not among a
+// result's states.
+func (c Candidate) NoFinalState() string {
+	return noFinalState(c.Execution)
+}
+
+func noFinalState(x *execution.Execution) string {
+	switch {
+	case x.Undetermined:
+		return "its values form a cycle of reads-from and dependencies (thin air), so they are not determined"
+	case !x.Settled():
+		return "a thread waits forever with instructions left to execute"
+	}
+	return ""
 }

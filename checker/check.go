@@ -388,7 +388,7 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State) ver
 		r.assertionCounts(s.t, s.obs, state)
 		return v
 	}
-	if s.opts.Explain && !x.Undetermined && state.defined() && !r.forbid[key] && len(sol.Failures) > 0 {
+	if s.opts.Explain && noFinalState(x) == "" && !r.forbid[key] && len(sol.Failures) > 0 {
 		r.forbid[key] = true
 		r.res.Forbidden = append(r.res.Forbidden, Forbidden{State: state, Failures: sol.Failures,
 			Execution: x.Clone(), Finals: append([]int(nil), s.finalBuf...)})

@@ -29,16 +29,6 @@ type Val struct {
 // State is a final state: one value per observable.
 type State []Val
 
-// defined reports whether every observed value has a value.
-func (s State) defined() bool {
-	for _, v := range s {
-		if !v.Defined {
-			return false
-		}
-	}
-	return true
-}
-
 func (s State) key() string {
 	var b strings.Builder
 	for _, v := range s {

@@ -25,12 +25,12 @@ func TestDiffVariants(t *testing.T) {
 		// updates: a one-step observation order loses the earlier arrives.
 		{"obs-one-step", []string{"BulkLoad+expect_tx", "CpAsync+mbarrier-inc", "MBar-two-arrivals", "MP+rmw-chain",
 			"TMA-load-wait-consume", "TMA-load-wait-consume-short-tx"}},
-		{"nta-data-only", []string{"LB+ctrl"}},
+		{"nta-data-only", []string{"LB+ctrl", "NTA+cas"}},
 		{"causality-alloy", nil},
 		{"no-sc-per-location", nil},
 		// Without proxies, the missing proxy fences of the async-proxy
 		// tests make no difference.
-		{"ptx-v6.0", []string{"BulkStore-no-proxy-fence", "CoWR+alias-nofence", "Smem-no-proxy-fence", "Surface-nofence", "TMA-store#2",
+		{"ptx-v6.0", []string{"BulkStore-no-proxy-fence", "CoWR+alias-nofence", "Multimem-alias-nofence", "Smem-no-proxy-fence", "Surface-nofence", "TMA-store#2",
 			"TMA-store-no-proxy-fence", "Wgmma-no-proxy-fence"}},
 	}
 	for _, c := range cases {

@@ -86,6 +86,9 @@ func pick(t *litmus.Test, cands []checker.Candidate, res *checker.Result, cfg Gr
 		if !c.Consistent {
 			verdict = "forbidden"
 		}
+		if why := c.NoFinalState(); why != "" {
+			verdict += "; no final state: " + why
+		}
 		return fmt.Sprintf("%s, execution %d of %d (%s): %s", t.Name, i+1, len(cands), verdict,
 			checker.FormatState(t, res.Layout, res.Observables, c.State))
 	}
@@ -105,7 +108,7 @@ func pick(t *litmus.Test, cands []checker.Candidate, res *checker.Result, cfg Gr
 		}
 		first := -1
 		for i, c := range cands {
-			if !checker.Satisfies(e, res.Observables, c.State) {
+			if c.NoFinalState() != "" || !checker.Satisfies(e, res.Observables, c.State) {
 				continue
 			}
 			if c.Consistent {
@@ -121,7 +124,7 @@ func pick(t *litmus.Test, cands []checker.Candidate, res *checker.Result, cfg Gr
 		return cands[first], describe(first), nil
 	}
 	for i, c := range cands {
-		if c.Consistent {
+		if c.Consistent && c.NoFinalState() == "" {
 			return c, describe(i), nil
 		}
 	}

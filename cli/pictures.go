@@ -60,6 +60,10 @@ func (p Pictures) selects(t *litmus.Test, c checker.Candidate, obs []checker.Obs
 	if !c.Consistent || p.Mode == ShowNone {
 		return false
 	}
+	if c.NoFinalState() != "" {
+		// Not an outcome: no condition is judged on it.
+		return p.Mode == ShowAll
+	}
 	if p.Mode == ShowAll {
 		return true
 	}

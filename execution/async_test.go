@@ -193,6 +193,6 @@ exists (x == 7)
 		{KindRead, true, RoleCompleteTx, "generic", "release", "cluster"},
 		{KindWrite, true, RoleCompleteTx, "generic", "release", "cluster"},
 	}, got)
-	assert.Equal(t, [][2]int{{1, 2}}, a.Runs[0][0].Data, "the copy writes what it read")
+	assert.Equal(t, [][2]int{{1, 2}, {4, 5}}, a.Runs[0][0].Data, "the copy writes what it read; the complete-tx's new state is computed from the state it read")
 	assert.Equal(t, [][2]int{{4, 5}}, a.Runs[0][0].RMW)
 }

@@ -416,6 +416,9 @@ func (e *explorer) placeOf(v Value) place {
 
 // memory executes a load, store, atom or red at place pl.
 func (e *explorer) memory(s *state, in *litmus.Instr, pl place, ataint []int) error {
+	if in.Multimem {
+		return e.multimem(s, in, pl, ataint)
+	}
 	switch in.Op {
 	case litmus.OpStore:
 		v := e.operand(s, in.Src)
@@ -457,6 +460,17 @@ func (e *explorer) memory(s *state, in *litmus.Instr, pl place, ataint []int) er
 			operands = op2.reads(operands)
 		}
 		deps(&c.data, operands, w)
+		// The dependency inside the instruction (8.10.4): the value an
+		// atom or red writes is computed from the value it read, except
+		// exch and cas, which write an operand; whether a cas writes at
+		// all depends on the value it read, a control dependency.
+		switch in.AtomOp {
+		case "exch":
+		case "cas":
+			deps(&c.ctrl, []int{r}, w)
+		default:
+			deps(&c.data, []int{r}, w)
+		}
 		c.rmw = append(c.rmw, [2]int{r, w})
 		c.pc++
 		return e.explore(c)

@@ -100,6 +100,9 @@ func (e *explorer) update(s *state, in *litmus.Instr, pl place, r int, nv *Sym, 
 		}
 	}
 	deps(&s.data, operands, w)
+	// The new state of the object is computed from the state read
+	// (8.10.4), as for atom.
+	deps(&s.data, []int{r}, w)
 	s.rmw = append(s.rmw, [2]int{r, w})
 	return w
 }

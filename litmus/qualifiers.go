@@ -40,8 +40,7 @@ type mnemonic struct {
 	off  int
 }
 
-// isSpaceQual reports state-space qualifiers, which the parsers ignore: the
-// space of a location comes from its declaration.
+// isSpaceQual reports state-space qualifiers.
 func isSpaceQual(s string) bool { _, ok := spaceQualOf(s); return ok }
 
 // isTypeQual reports the data-type qualifiers, which the parsers ignore:
@@ -82,6 +81,8 @@ type memQuals struct {
 	scopeQ   *qual // the scope qualifier, nil when absent
 	atomOp   string
 	atomOpQ  *qual
+	space    SpaceQual // the state space named, SpaceQNone for generic addressing
+	spaceQ   *qual
 	firstOff int  // offset of the first memory-order or scope qualifier, or -1
 	mmio     bool // .mmio and .relaxed have been combined
 }
@@ -94,7 +95,16 @@ func (p *parser) readMemQuals(m mnemonic, allowed []Sem, ops []string) (memQuals
 	ok := true
 	for i := range m.qs {
 		x := &m.qs[i]
-		if isSpaceQual(x.name) || isTypeQual(x.name) {
+		if sq, isSpace := spaceQualOf(x.name); isSpace {
+			if q.spaceQ != nil {
+				p.errorf(x.off, "%s has two state spaces, .%s and .%s", m.op, q.spaceQ.name, x.name)
+				ok = false
+				continue
+			}
+			q.space, q.spaceQ = sq, x
+			continue
+		}
+		if isTypeQual(x.name) {
 			continue
 		}
 		if s, isSem := semOf(x.name); isSem {

@@ -131,6 +131,10 @@ func (s *Session) cmdExecs(arg string, w io.Writer) error {
 
 func verdictText(c checker.Candidate) string {
 	if c.Consistent {
+		if c.NoFinalState() != "" {
+			// The checks hold, but the execution is no outcome.
+			return "consistent, no final state"
+		}
 		return "consistent"
 	}
 	var names []string

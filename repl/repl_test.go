@@ -179,3 +179,29 @@ func TestCandidateBoundFailsLoudly(t *testing.T) {
 	require.NoError(t, s.LoadTest(filepath.Join("..", "examples", "MP.litmus"), 0))
 	assert.Equal(t, 4, strings.Count(script(t, s, ":execs"), "\n"), "all four candidates are listed")
 }
+
+// TestThinAirStatusAgreesWithChecks: a candidate whose values form a
+// thin-air cycle is listed as forbidden by no_thin_air under spec.dl, and,
+// with that check removed from the model, as consistent without a final
+// state: never "forbidden" while every check holds.
+func TestThinAirStatusAgreesWithChecks(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "model.dl")
+	spec, err := os.ReadFile(filepath.Join("..", "spec.dl"))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(model, spec, 0o644))
+	s, err := New(ModelSource{Path: model}, checker.DefaultOptions())
+	require.NoError(t, err)
+	require.NoError(t, s.LoadTest(filepath.Join("..", "examples", "NTA+atom.litmus"), 0))
+	out := script(t, s, ":execs")
+	assert.Contains(t, out, "forbidden: no_thin_air")
+	assert.NotRegexp(t, `(?m)forbidden +P`, out, "every forbidden candidate names a failed check:\n%s", out)
+
+	without := strings.Replace(string(spec), ".check no_thin_air: acyclic(rf | addr | data | ctrl)", "", 1)
+	require.NotEqual(t, string(spec), without)
+	require.NoError(t, os.WriteFile(model, []byte(without), 0o644))
+	out = script(t, s, ":reload", ":execs")
+	assert.Contains(t, out, "consistent, no final state")
+	assert.Contains(t, out, "(not final: its values form a cycle")
+	assert.NotRegexp(t, `(?m)forbidden +P`, out, "every forbidden candidate names a failed check:\n%s", out)
+}

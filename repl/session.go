@@ -136,7 +136,7 @@ func (s *Session) run() error {
 	}
 	s.cur = -1
 	for i, c := range cands {
-		if c.Consistent {
+		if c.Consistent && c.NoFinalState() == "" {
 			s.cur = i
 			break
 		}
@@ -179,7 +179,11 @@ func (s *Session) eventName(a int) string {
 // stateText prints a candidate's final state.
 func (s *Session) stateText(c checker.Candidate) string {
 	r := s.result
-	return checker.FormatState(s.test, r.Layout, r.Observables, c.State)
+	text := checker.FormatState(s.test, r.Layout, r.Observables, c.State)
+	if why := c.NoFinalState(); why != "" {
+		return text + " (not final: " + why + ")"
+	}
+	return text
 }
 
 // relationNames lists the relations a user can name (for completion).

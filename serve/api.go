@@ -151,6 +151,10 @@ type ExecSummary struct {
 	// Failures are the checks that reject it (empty when consistent).
 	Failures []string `json:"failures"`
 	State    string   `json:"state"`
+	// NoFinalState says why the execution has no final state (thin-air
+	// values, or a thread waiting forever with instructions left), so
+	// that State is not an outcome; empty when it has one.
+	NoFinalState string `json:"no_final_state,omitempty"`
 	// Satisfies[i] tells whether the final state satisfies Conditions[i].
 	Satisfies []bool `json:"satisfies"`
 	// Unticked names the disabled checks that would reject this

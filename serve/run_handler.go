@@ -98,7 +98,7 @@ func runResponse(e *runEntry, cached bool) *RunResponse {
 	}
 	for i, c := range e.cands {
 		resp.Executions = append(resp.Executions, ExecSummary{Index: i + 1, Consistent: c.Consistent,
-			Failures: failureNames(c), State: e.state(c), Satisfies: e.satisfies[i]})
+			Failures: failureNames(c), State: e.state(c), NoFinalState: c.NoFinalState(), Satisfies: e.satisfies[i]})
 	}
 	return resp
 }
