@@ -34,8 +34,27 @@ var (
 	topologyLine  = regexp.MustCompile(`^Topology` + reBlank + `+[0-9]+` + reBlank + `*:>` + reBlank + `*[^ \t]+` + reBlank + `*$`)
 	keyValueLine  = regexp.MustCompile(`^[a-zA-Z]+` + reBlank + `*=`)
 	keyNameLine   = regexp.MustCompile(`^[a-zA-Z]+` + reBlank + `+` + reTestName + reBlank + `+`)
-	blankLine     = regexp.MustCompile(`^` + reBlank + `*$`)
 )
+
+// isBlank tells a line of blanks (herd's blank* nl).
+func isBlank(line string) bool { return strings.Trim(line, " \t") == "" }
+
+// matchTest matches a Test line; the prefix test spares the regular
+// expression most lines.
+func matchTest(line string) []string {
+	if !strings.HasPrefix(line, "Test") {
+		return nil
+	}
+	return testLine.FindStringSubmatch(line)
+}
+
+// matchError matches ptxmm's Error line.
+func matchError(line string) []string {
+	if !strings.HasPrefix(line, "Error ") {
+		return nil
+	}
+	return errorLine.FindStringSubmatch(line)
+}
 
 // kinds are the kinds herd's lexer accepts on a Test line; any other
 // stops it.
@@ -118,7 +137,7 @@ func (r *reader) errEnd(start int, what string) *source.Error {
 func (r *reader) read() *source.Error {
 	for !r.done() {
 		line := r.line(r.i)
-		if m := testLine.FindStringSubmatch(line); m != nil {
+		if m := matchTest(line); m != nil {
 			e, err := r.test(m[1], m[2])
 			if err != nil {
 				return err
@@ -126,7 +145,7 @@ func (r *reader) read() *source.Error {
 			r.add(e)
 			continue
 		}
-		if m := errorLine.FindStringSubmatch(line); m != nil {
+		if m := matchError(line); m != nil {
 			start := r.i
 			r.i++
 			r.trailing()
@@ -158,7 +177,7 @@ func cleanName(n string) string { return strings.TrimSuffix(n, ".litmus") }
 // current one, less the blank lines at its end.
 func (r *reader) textFrom(start int) string {
 	last := r.i - 1
-	for last > start && blankLine.MatchString(r.line(last)) {
+	for last > start && isBlank(r.line(last)) {
 		last--
 	}
 	return r.text[r.lines[start].start:r.lines[last].end]
@@ -170,7 +189,7 @@ func (r *reader) textFrom(start int) string {
 func (r *reader) trailing() {
 	for !r.done() {
 		line := r.line(r.i)
-		if blankLine.MatchString(line) || testLine.MatchString(line) || errorLine.MatchString(line) || isShardLine(line) {
+		if isBlank(line) || matchTest(line) != nil || matchError(line) != nil || isShardLine(line) {
 			return
 		}
 		r.i++
@@ -235,7 +254,7 @@ func (r *reader) states(start int, e *Entry) *source.Error {
 			r.i++
 			return nil
 		}
-		if blankLine.MatchString(line) {
+		if isBlank(line) {
 			// An empty line is a state with no bindings only first.
 			if len(e.States) == 0 {
 				e.States = append(e.States, State{Count: 1})
@@ -292,7 +311,7 @@ func (r *reader) condition(e *Entry) {
 	for !r.done() {
 		line := r.line(r.i)
 		switch {
-		case blankLine.MatchString(line), strings.HasPrefix(line, "Bad executions"):
+		case isBlank(line), strings.HasPrefix(line, "Bad executions"):
 		case strings.HasPrefix(line, "Flag "):
 			e.Flags = append(e.Flags, strings.TrimPrefix(line, "Flag "))
 		default:
@@ -318,20 +337,58 @@ func (r *reader) hashLines(e *Entry) bool {
 	start := r.i
 	for !r.done() {
 		line := r.line(r.i)
+		if !isKeyLine(line) && !(strings.HasPrefix(line, "Topology") && topologyLine.MatchString(line)) {
+			break
+		}
 		if m := hashLine.FindStringSubmatch(line); m != nil {
 			e.Hash = m[1]
-		} else if m := timeLine.FindStringSubmatch(line); m != nil {
+		} else if m := timeLine.FindStringSubmatch(line); strings.HasPrefix(line, "Time") && m != nil {
 			e.Time = m[1]
-		} else if !topologyLine.MatchString(line) && !keyValueLine.MatchString(line) && !keyNameLine.MatchString(line) {
-			break
 		}
 		r.i++
 	}
 	return r.i > start
 }
 
+// isKeyLine tells the lines herd's lexer passes over among the hash lines:
+// "key = ..." and "key NAME ..." (alpha+ blank* '=', or alpha+ blank+
+// testname blank+), which include Hash and Time lines. It is the regular
+// expressions keyValueLine and keyNameLine, by hand: ptxmm merge reads
+// every line after a hash with it.
+func isKeyLine(line string) bool {
+	i := 0
+	for i < len(line) && isAlpha(line[i]) {
+		i++
+	}
+	if i == 0 {
+		return false
+	}
+	j := i
+	for j < len(line) && isBlankByte(line[j]) {
+		j++
+	}
+	if j < len(line) && line[j] == '=' {
+		return true
+	}
+	if j == i {
+		return false
+	}
+	k := j
+	for k < len(line) && isTestNameByte(line[k]) {
+		k++
+	}
+	return k > j && k < len(line) && isBlankByte(line[k])
+}
+
+func isBlankByte(c byte) bool { return c == ' ' || c == '\t' }
+
+// isTestNameByte: herd's testname is (alpha | digit | _ / . - + [ ] :)+.
+func isTestNameByte(c byte) bool {
+	return isAlpha(c) || isDigit(c) || strings.IndexByte("_/.-+[]:", c) >= 0
+}
+
 func (r *reader) skipBlank() {
-	for !r.done() && blankLine.MatchString(r.line(r.i)) {
+	for !r.done() && isBlank(r.line(r.i)) {
 		r.i++
 	}
 }

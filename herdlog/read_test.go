@@ -149,3 +149,16 @@ func TestReadQuotesTheLine(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, "f:3:5: expected ; after x=1\n    x=1 y=2;\n        ^", q.Quoted())
 }
+
+// TestIsKeyLine: the hand-written matcher agrees with the regular
+// expressions it stands for.
+func TestIsKeyLine(t *testing.T) {
+	for _, line := range []string{
+		"Hash=ab", "hash = ab", "Time MP 0.01", "Observation MP Never 0 3", "Candidates MP[2] 4",
+		"Key NAME", "Key NAME ", "Key  x\ty", "Key\t=", "Key", "=x", "1Key a b", "Key a", "Key %x y",
+		"Forbidden 0:r0=1; 1:r1=0;", "  causality: W x", "Assert T x: 1 holds", "Key a=b c", "K a;b c",
+	} {
+		want := keyValueLine.MatchString(line) || keyNameLine.MatchString(line)
+		assert.Equal(t, want, isKeyLine(line), "%q", line)
+	}
+}
