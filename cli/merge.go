@@ -24,14 +24,15 @@ type MergeConfig struct {
 // Merge runs ptxmm merge and returns the exit status: ExitOK when the
 // logs merged into one whole, ExitMismatch (1) when tests conflict or
 // shards are missing, given twice or cut short (the merged output is
-// still printed), ExitError (2) when a log cannot be read.
+// still printed) or a log is empty, ExitError (2) when a log cannot be
+// read.
 func Merge(cfg MergeConfig, stdout, stderr io.Writer) int {
 	if len(cfg.Logs) == 0 {
 		fmt.Fprintln(stderr, "ptxmm merge: no logs given: name the herd logs to merge (- for standard input)")
 		return ExitError
 	}
 	var logs []*herdlog.Log
-	status := ExitOK
+	status, empty := ExitOK, 0
 	given := map[string]bool{}
 	for k, path := range cfg.Logs {
 		// A log given twice is named apart in the messages about it.
@@ -46,10 +47,21 @@ func Merge(cfg MergeConfig, stdout, stderr io.Writer) int {
 			status = ExitError
 			continue
 		}
+		if len(l.Entries) == 0 && len(l.Sections) == 0 {
+			// Every log ptxmm check prints, a shard's with no test
+			// too, holds something: an empty one is a task that
+			// stopped before its first line, and what it was to
+			// check is unknown.
+			fmt.Fprintf(stderr, "ptxmm merge: %s is empty: no test and no shard header (a task that stopped before printing anything?)\n", l.File)
+			empty++
+		}
 		logs = append(logs, l)
 	}
 	if status != ExitOK {
 		return status
+	}
+	if empty > 0 {
+		status = ExitMismatch
 	}
 	m := herdlog.Merge(logs)
 	for _, d := range m.Duplicates {

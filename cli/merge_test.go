@@ -32,6 +32,8 @@ func TestMergeCommand(t *testing.T) {
 	require.NoError(t, err)
 	conflicting := write("conflict.log", strings.Replace(string(shard1), "\nNo\n", "\nOk\n", 1))
 	broken := write("broken.log", "Test T Allowed\nStates 1\n0:r0=?;\nOk\n")
+	empty := write("empty.log", "")
+	notes := write("shard0.err", "ptxmm: shard 0/2 from -shard 0/2: 2 of the run's 3 tests\n")
 	cases := []struct {
 		name      string
 		cfg       MergeConfig
@@ -56,6 +58,11 @@ func TestMergeCommand(t *testing.T) {
 			[]string{"Test MP Allowed\n"}, []string{"(all 2 shards of plan "}},
 		{"a broken log", MergeConfig{Logs: []string{shards[0], broken}}, ExitError, nil,
 			[]string{broken + ":3:6: expected a value: a number, a name, a set {...}\n    0:r0=?;\n         ^\n"}},
+		{"an empty log", MergeConfig{Logs: []string{shards[0], shards[1], empty}}, ExitMismatch, []string{"Test MP Allowed\n"},
+			[]string{"ptxmm merge: " + empty + " is empty: no test and no shard header (a task that stopped before printing anything?)\n"}},
+		{"not a log", MergeConfig{Logs: []string{shards[0], notes}}, ExitError, nil,
+			[]string{notes + ":1:1: not a herd log: none of its lines is a \"Test NAME\" line, an \"Error NAME:\" line or a ptxmm shard header\n"}},
+		{"a folder", MergeConfig{Logs: []string{dir}}, ExitError, nil, []string{"cannot read log: read " + dir + ": is a directory"}},
 		{"no such log", MergeConfig{Logs: []string{filepath.Join(dir, "none.log")}}, ExitError, nil, []string{"cannot read log: open "}},
 		{"no logs", MergeConfig{}, ExitError, nil, []string{"ptxmm merge: no logs given"}},
 	}

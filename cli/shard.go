@@ -112,7 +112,7 @@ func checkShard(i, n int) error {
 func kubernetesShard(index string, count int) (Shard, error) {
 	i, err := strconv.Atoi(index)
 	if err != nil {
-		return Shard{}, fmt.Errorf("%s=%s: expected a whole number", EnvJobIndex, index)
+		return Shard{}, fmt.Errorf("%s=%q: expected a whole number", EnvJobIndex, index)
 	}
 	if count == 0 {
 		return Shard{}, fmt.Errorf("%s=%s is set (a Kubernetes Indexed Job), but not the number of shards: give -shard-count N, the Job's .spec.completions",
@@ -138,7 +138,7 @@ func slurmShard(id string, count int, getenv func(string) string) (Shard, error)
 		}
 		n, err := strconv.Atoi(v)
 		if err != nil {
-			return Shard{}, fmt.Errorf("%s=%s: expected a whole number", name, v)
+			return Shard{}, fmt.Errorf("%s=%q: expected a whole number", name, v)
 		}
 		vars[name] = n
 	}

@@ -42,7 +42,8 @@ func TestResolveShard(t *testing.T) {
 			err: "JOB_COMPLETION_INDEX=3 is set (a Kubernetes Indexed Job), but not the number of shards: give -shard-count N, the Job's .spec.completions"},
 		{name: "Kubernetes beyond the count", count: 3, env: map[string]string{EnvJobIndex: "3"},
 			err: "JOB_COMPLETION_INDEX=3 with -shard-count 3: the shard's index counts from 0, so with 3 shards it is 0 to 2, not 3"},
-		{name: "Kubernetes garbled", count: 3, env: map[string]string{EnvJobIndex: "x"}, err: "JOB_COMPLETION_INDEX=x: expected a whole number"},
+		{name: "Kubernetes garbled", count: 3, env: map[string]string{EnvJobIndex: "x"}, err: "JOB_COMPLETION_INDEX=\"x\": expected a whole number"},
+		{name: "Kubernetes with blanks", count: 3, env: map[string]string{EnvJobIndex: " 2"}, err: "JOB_COMPLETION_INDEX=\" 2\": expected a whole number"},
 		{name: "a count without an index", count: 8, err: "-shard-count 8: no shard index: JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs) and SLURM_ARRAY_TASK_ID (Slurm job arrays) are not set; give -shard I/8"},
 		{name: "both engines", env: map[string]string{EnvJobIndex: "1", EnvSlurmID: "1"}, err: "both JOB_COMPLETION_INDEX=1 (Kubernetes) and SLURM_ARRAY_TASK_ID=1 (Slurm) are set"},
 		{name: "Slurm from 0", env: slurm("2", "0", "4", "3", "1"), want: Shard{2, 4, "SLURM_ARRAY_TASK_ID=2 (SLURM_ARRAY_TASK_MIN=0, SLURM_ARRAY_TASK_COUNT=4)"}},
@@ -54,7 +55,11 @@ func TestResolveShard(t *testing.T) {
 		{name: "Slurm without MIN", env: map[string]string{EnvSlurmID: "1", EnvSlurmCount: "2"}, err: "SLURM_ARRAY_TASK_ID=1 is set (a Slurm job array), but not SLURM_ARRAY_TASK_MIN: give -shard I/N"},
 		{name: "Slurm without COUNT", env: map[string]string{EnvSlurmID: "1", EnvSlurmMin: "0"}, err: "but not SLURM_ARRAY_TASK_COUNT"},
 		{name: "Slurm off the step", env: slurm("3", "0", "4", "6", "2"), err: "the task is not on the array's range MIN, MIN+STEP, ..."},
-		{name: "Slurm garbled", env: slurm("1", "0", "many", "", ""), err: "SLURM_ARRAY_TASK_COUNT=many: expected a whole number"},
+		{name: "Slurm garbled", env: slurm("1", "0", "many", "", ""), err: "SLURM_ARRAY_TASK_COUNT=\"many\": expected a whole number"},
+		{name: "Slurm no tasks", env: slurm("0", "0", "0", "", ""), err: "SLURM_ARRAY_TASK_ID=0 (SLURM_ARRAY_TASK_MIN=0, SLURM_ARRAY_TASK_COUNT=0): there is at least 1 shard, not 0"},
+		{name: "Slurm beyond the count", env: slurm("3", "0", "3", "", ""), err: "the shard's index counts from 0, so with 3 shards it is 0 to 2, not 3"},
+		{name: "Slurm below MIN", env: slurm("0", "1", "4", "4", ""), err: "the task is not on the array's range MIN, MIN+STEP, ..."},
+		{name: "Slurm step 0", env: slurm("0", "0", "4", "", "0"), err: "the task is not on the array's range MIN, MIN+STEP, ..."},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -77,12 +77,33 @@ func ReadFile(path string) (*Log, error) {
 func Read(file string, data []byte) (*Log, error) {
 	r := &reader{file: file, text: string(data), log: &Log{File: file}}
 	r.split()
-	if err := r.read(); err != nil {
+	err := r.read()
+	if err == nil {
+		err = r.recognized()
+	}
+	if err != nil {
 		var errs source.List
 		errs = append(errs, err)
 		return nil, errs
 	}
 	return r.log, nil
+}
+
+// recognized refuses a log with text but no test and no shard header:
+// herd's lexer passes over lines it does not know, so a file that is no
+// herd log (a shard's standard error given by mistake, a binary) would
+// otherwise merge silently as no tests at all. A log of blank lines only
+// reads as an empty log.
+func (r *reader) recognized() *source.Error {
+	if len(r.log.Entries) > 0 || len(r.log.Sections) > 0 {
+		return nil
+	}
+	for i := range r.lines {
+		if !isBlank(r.line(i)) {
+			return r.errAt(i, 1, "not a herd log: none of its lines is a \"Test NAME\" line, an \"Error NAME:\" line or a ptxmm shard header")
+		}
+	}
+	return nil
 }
 
 // reader walks a log line by line, as herd's lexer does.

@@ -89,8 +89,11 @@ func TestReadForms(t *testing.T) {
 				require.Len(t, l.Entries, 2)
 				assert.Equal(t, &Entry{Name: "E", File: "f", Line: 1, Err: "limit of 3 runs reached", Text: "Error E: limit of 3 runs reached"}, l.Entries[0])
 			}},
-		{"a Test line with trailing blanks is no test", "Test T Allowed \nStates 1\n",
-			func(t *testing.T, l *Log) { assert.Empty(t, l.Entries) }},
+		{"a Test line with trailing blanks is no test", "Test A\nStates 0\nOk\n\nTest T Allowed \nStates 1\n",
+			func(t *testing.T, l *Log) {
+				require.Len(t, l.Entries, 1)
+				assert.Equal(t, "A", l.Entries[0].Name)
+			}},
 		{"shard headers start sections", "# ptxmm shard=0/2 plan=ab tests=1/2 logged=1\nTest T\nStates 0\nOk\n\n# ptxmm shard=1/2 plan=ab tests=1/2 logged=0\n",
 			func(t *testing.T, l *Log) {
 				require.Len(t, l.Sections, 2)
@@ -129,6 +132,8 @@ func TestReadErrors(t *testing.T) {
 		{"cut after Witnesses", "Test T Allowed\nStates 0\nOk\nWitnesses\n", "f:1:1: the log ends after the Witnesses line"},
 		{"bad shard header", "# ptxmm shard=4/4 plan=ab tests=1/2 logged=1\n", "f:1:1: shard 4/4: the index counts from 0"},
 		{"garbled shard header", "# ptxmm shard=1\n", "f:1:1: a shard header reads"},
+		{"no test", "ptxmm: shard 1/4 from -shard 1/4: 3 of the run's 12 tests\nptxmm: done\n", "f:1:1: not a herd log: none of its lines is a \"Test NAME\" line, an \"Error NAME:\" line or a ptxmm shard header"},
+		{"binary", "\n\x00\x01\xff", "f:2:1: not a herd log"},
 		{"huge count", "Test T\nStates 1\n99999999999999999999 :> x=1;\nOk\n", "f:3:1: the count 99999999999999999999 is out of range"},
 	}
 	for _, c := range cases {

@@ -23,8 +23,8 @@ Unions herd logs (of ptxmm check -shard, ptxmm check or herd7; - reads
 standard input) into one log sorted by test name, as msum7 does: a test in
 two logs is a duplicate when the results agree, a conflict when they do
 not; the shards of a run must all be there, each log whole. Exit status: 0
-merged, 1 conflicts or shards missing, twice or cut short, 2 a log cannot
-be read.
+merged, 1 conflicts, shards missing, twice or cut short, or an empty log, 2
+a log cannot be read or is no herd log.
 
 Flags:
 `)
