@@ -129,6 +129,17 @@ exists (P0:r0 == 0 /\ H0:r1 == 0)
  atom.exch.sys r1, x, 2   |                          ;
 exists (P0:r0 == 0 /\ H0:r1 == 0)
 `, "Ok", nil},
+		{"a host polls with setp and a guarded bra; its atomics default to .sys", `PTX T
+{ x = 0; }
+ H0@host                  | P0@cta 0,gpu 0,kernel K0 ;
+ cudaLaunchKernel K0, s1  | st x, 1                  ;
+ L:                       |                          ;
+ cudaStreamQuery r0, s1   |                          ;
+ setp.eq.u32 p, r0, 0     |                          ;
+ @p bra L                 |                          ;
+ ld.acquire r1, x         |                          ;
+exists (H0:r1 != 1)
+`, "No", []string{"sync_query"}},
 		{"device atomics stay atomic with each other without native host atomics", `PTX T
 { x = 0; }
  H0@host                 | P0@cta 0,gpu 0,kernel K0 | P1@cta 1,gpu 0,kernel K0 ;

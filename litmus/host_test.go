@@ -239,6 +239,10 @@ func TestHostAccessDefaults(t *testing.T) {
 	}{
 		{"ld r0, x", OpLoad, SemWeak, ScopeNone},
 		{"st.relaxed x, 1", OpStore, SemRelaxed, ScopeSys},
+		{"ld.acquire r0, x", OpLoad, SemAcquire, ScopeSys},
+		{"ld.global.relaxed.u32 r0, x", OpLoad, SemRelaxed, ScopeSys},
+		{"st.weak x, 1", OpStore, SemWeak, ScopeNone},
+		{"setp.eq.u32 p, r0, 0", OpSetp, SemWeak, ScopeNone},
 		{"st.release.sys x, 1", OpStore, SemRelease, ScopeSys},
 		{"atom.add r0, x, 1", OpAtom, SemRelaxed, ScopeSys},
 		{"atom.acq_rel.cas r0, x, 0, 1", OpAtom, SemAcqRel, ScopeSys},

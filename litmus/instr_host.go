@@ -31,15 +31,18 @@ func isAPIMnemonic(op string) bool { return strings.HasPrefix(op, "cuda") }
 
 // hostMnemonics are the instructions a host thread may run besides the
 // CUDA calls.
-var hostMnemonics = []string{"ld", "st", "atom", "red", "fence", "membar", "mov", "add", "sub", "mul", "and", "or", "xor", "beq", "bne", "goto"}
+var hostMnemonics = []string{"ld", "st", "atom", "red", "fence", "membar", "mov", "add", "sub", "mul", "and", "or", "xor", "setp", "beq", "bne", "goto", "bra"}
 
 // threadAllows reports, with a diagnostic when not, whether thread tb may
 // run the instruction m: CUDA calls are for host threads, and host threads
-// run only hostMnemonics and CUDA calls. A host thread's fence without a
-// scope gets the host's only scope, .sys.
+// run only hostMnemonics and CUDA calls. A host thread's fence, and its
+// atomic ld or st (one with a memory order), without a scope get the
+// host's only scope, .sys: the host program's atomics are C++ atomics,
+// which name no scope, so PTX's rule that a strong ld or st needs one does
+// not apply to them.
 func (p *parser) threadAllows(tb *threadBuild, m *mnemonic) bool {
 	api := isAPIMnemonic(m.op)
-	if tb.th.Host && m.op == "fence" && !slices.ContainsFunc(m.qs, func(q qual) bool { _, ok := scopeOf(q.name); return ok || q.name == "proxy" }) {
+	if tb.th.Host && hostSysDefault(m) {
 		m.qs = append(slices.Clone(m.qs), qual{name: "sys", off: m.off + len(m.text)})
 	}
 	switch {
@@ -51,6 +54,27 @@ func (p *parser) threadAllows(tb *threadBuild, m *mnemonic) bool {
 		return false
 	}
 	return true
+}
+
+// hostSysDefault reports whether a host thread's instruction m takes .sys
+// as its scope because it names none: a fence (other than a proxy fence),
+// or an ld or st with an atomic memory order (weak ones take no scope;
+// .volatile and .mmio are device-only, checkHostInstr says so).
+func hostSysDefault(m *mnemonic) bool {
+	scoped, ordered := false, false
+	for _, q := range m.qs {
+		_, isScope := scopeOf(q.name)
+		scoped = scoped || isScope || q.name == "proxy"
+		sem, isSem := semOf(q.name)
+		ordered = ordered || isSem && sem != SemWeak && sem != SemVolatile && sem != SemMMIO
+	}
+	switch m.op {
+	case "fence":
+		return !scoped
+	case "ld", "st":
+		return !scoped && ordered
+	}
+	return false
 }
 
 // hostThreadExample shows how a format writes a host thread.

@@ -47,6 +47,9 @@ type parser struct {
 	regInitNames map[string]*RegInit
 	// nvKernels are the .kernel declarations of a .test file.
 	nvKernels []nvKernel
+	// dialect records the spellings PTX lacks that a herd file uses, each
+	// warned about once (dialect.go).
+	dialect []*dialectUse
 }
 
 // newParser returns a parser for src, the text of file (or of a template
