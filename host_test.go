@@ -140,6 +140,37 @@ exists (P0:r0 == 0 /\ H0:r1 == 0)
  ld.acquire r1, x         |                          ;
 exists (H0:r1 != 1)
 `, "No", []string{"sync_query"}},
+		{"an executable graph holds the nodes added before cudaGraphInstantiate", `PTX T
+{ x = 0; }
+ H0@host                        | P0@cta 0,gpu 0,kernel A | P1@cta 1,gpu 0,kernel B ;
+ cudaGraphCreate g              | st x, 1                 | ld r0, x                ;
+ cudaGraphAddKernelNode g, A    |                         |                         ;
+ cudaGraphAddKernelNode g, B, A |                         |                         ;
+ cudaGraphInstantiate ge, g, 0  |                         |                         ;
+ cudaGraphLaunch ge, s1         |                         |                         ;
+exists (P1:r0 != 1)
+`, "No", []string{"sync_graph"}},
+		{"a node added after cudaGraphInstantiate is not in the executable graph", `PTX T
+{ x = 0; }
+ H0@host                        | P0@cta 0,gpu 0,kernel A | P1@cta 1,gpu 0,kernel B ;
+ cudaGraphCreate g              | st x, 1                 | ld r0, x                ;
+ cudaGraphAddKernelNode g, A    |                         |                         ;
+ cudaGraphInstantiate ge, g, 0  |                         |                         ;
+ cudaGraphAddKernelNode g, B, A |                         |                         ;
+ cudaGraphLaunch ge, s1         |                         |                         ;
+ cudaLaunchKernel B, s2         |                         |                         ;
+exists (P1:r0 != 1)
+`, "Ok", nil},
+		{"a stream waits for an event with cudaStreamWaitEvent's flags", `PTX T
+{ x = 0; }
+ H0@host                      | P0@cta 0,gpu 0,kernel K0 | P1@cta 1,gpu 0,kernel K1 ;
+ cudaEventCreate e            | st x, 1                  | ld r0, x                  ;
+ cudaLaunchKernel K0, s1      |                          |                           ;
+ cudaEventRecord e, s1        |                          |                           ;
+ cudaStreamWaitEvent s2, e, 0 |                          |                           ;
+ cudaLaunchKernel K1, s2      |                          |                           ;
+exists (P1:r0 != 1)
+`, "No", []string{"sync_event"}},
 		{"device atomics stay atomic with each other without native host atomics", `PTX T
 { x = 0; }
  H0@host                 | P0@cta 0,gpu 0,kernel K0 | P1@cta 1,gpu 0,kernel K0 ;

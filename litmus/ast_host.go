@@ -37,8 +37,17 @@ const (
 	APIGraphAddEmptyNode
 	// APIGraphAddDependencies is cudaGraphAddDependencies G, FROM, TO.
 	APIGraphAddDependencies
-	// APIGraphLaunch is cudaGraphLaunch G {, S}.
+	// APIGraphLaunch is cudaGraphLaunch G {, S}: G is a graph, or an
+	// executable graph cudaGraphInstantiate made.
 	APIGraphLaunch
+	// APIEventCreate is cudaEventCreate E and cudaEventCreateWithFlags E,
+	// FLAGS: a CUDA event, whose flags do not change what it orders.
+	APIEventCreate
+	// APIGraphCreate is cudaGraphCreate G {, 0}: an empty graph.
+	APIGraphCreate
+	// APIGraphInstantiate is cudaGraphInstantiate X, G {, 0}: executable
+	// graph X, a copy of graph G as built so far.
+	APIGraphInstantiate
 	// APIThreadStart is no call: the start of a device thread of a kernel,
 	// an event the kernel's start synchronizes with (item 3).
 	APIThreadStart
@@ -50,17 +59,18 @@ var apiNames = [...]string{
 	"cudaLaunchKernel", "cudaStreamCreate", "cudaStreamSynchronize", "cudaStreamQuery", "cudaEventRecord",
 	"cudaStreamWaitEvent", "cudaEventSynchronize", "cudaEventQuery", "cudaDeviceSynchronize", "cudaSetDevice",
 	"cudaGraphAddKernelNode", "cudaGraphAddEmptyNode", "cudaGraphAddDependencies", "cudaGraphLaunch",
-	"thread start", "thread end",
+	"cudaEventCreate", "cudaGraphCreate", "cudaGraphInstantiate", "thread start", "thread end",
 }
 
 func (f APIFn) String() string { return apiNames[f] }
 
 // Declares reports whether the call only declares something (a stream's
-// flags, a graph's nodes and dependencies, the current device): it makes
-// no event.
+// flags, a CUDA event, a graph, its nodes and dependencies, an executable
+// graph, the current device): it makes no event.
 func (f APIFn) Declares() bool {
 	switch f {
-	case APIStreamCreate, APISetDevice, APIGraphAddKernelNode, APIGraphAddEmptyNode, APIGraphAddDependencies:
+	case APIStreamCreate, APISetDevice, APIGraphAddKernelNode, APIGraphAddEmptyNode, APIGraphAddDependencies,
+		APIEventCreate, APIGraphCreate, APIGraphInstantiate:
 		return true
 	}
 	return false
@@ -86,7 +96,11 @@ type APICall struct {
 	Kernel string // the kernel launched or added as a graph node
 	Stream string // the stream: a name, LegacyStream or PerThreadStream
 	Event  string // the CUDA event
-	Graph  string
+	// Graph is the graph built, instantiated or launched (for a launch,
+	// possibly an executable graph).
+	Graph string
+	// Exec is the executable graph cudaGraphInstantiate makes.
+	Exec string
 	// Node is the empty node added, or the node a dependency starts from
 	// (cudaGraphAddDependencies); To is the node that depends on it.
 	Node, To string

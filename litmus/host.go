@@ -1,6 +1,10 @@
 package litmus
 
-import "github.com/ptxmm/ptxmm/source"
+import (
+	"slices"
+
+	"github.com/ptxmm/ptxmm/source"
+)
 
 // This file checks, once a test is read, what its host threads and kernels
 // must agree on (docs/litmus.md, section 8): every device thread of a test
@@ -143,9 +147,13 @@ func (p *parser) checkHostMemory(t *Test, h *Thread) {
 
 // checkGraphs builds the graphs of host thread h from its graph calls, in
 // text order, attaches each to its cudaGraphLaunch, and returns the kernel
-// nodes of the graphs launched, as launches of their kernels.
+// nodes of the graphs launched, as launches of their kernels. An
+// executable graph (cudaGraphInstantiate) is a copy of its graph as built
+// so far: later changes to the graph do not change it.
 func (p *parser) checkGraphs(h *Thread) []launchSite {
 	graphs := map[string]*GraphDef{}
+	created := map[string]*Instr{}
+	execs := map[string]*GraphDef{}
 	launched := map[string]*Instr{}
 	var sites []launchSite
 	for _, in := range h.Instrs {
@@ -154,9 +162,35 @@ func (p *parser) checkGraphs(h *Thread) []launchSite {
 		}
 		call := in.API
 		switch call.Fn {
+		case APIGraphCreate:
+			if first := created[call.Graph]; first != nil {
+				p.errs.Add(in.Pos, "graph %s is already created at line %d", call.Graph, first.Pos.Line)
+			} else if graphs[call.Graph] != nil || execs[call.Graph] != nil {
+				p.errs.Add(in.Pos, "graph %s already exists: create a graph before adding its nodes", call.Graph)
+			}
+			created[call.Graph] = in
+			continue
+		case APIGraphInstantiate:
+			g := graphs[call.Graph]
+			switch {
+			case graphs[call.Exec] != nil || execs[call.Exec] != nil || created[call.Exec] != nil:
+				p.errs.Add(in.Pos, "%s already names a graph: give the executable graph a name of its own", call.Exec)
+			case g == nil:
+				p.errs.Add(in.Pos, "graph %s has no nodes: add them before instantiating it (cudaGraphAddKernelNode %s, K or cudaGraphAddEmptyNode %s, N)", call.Graph, call.Graph, call.Graph)
+			default:
+				execs[call.Exec] = g.copyAs(call.Exec)
+			}
+			continue
 		case APIGraphAddKernelNode, APIGraphAddEmptyNode, APIGraphAddDependencies:
+			if execs[call.Graph] != nil {
+				p.errs.Add(in.Pos, "%s is an executable graph: change the graph it was instantiated from, and instantiate it again", call.Graph)
+				continue
+			}
 		case APIGraphLaunch:
 			g := graphs[call.Graph]
+			if x := execs[call.Graph]; x != nil {
+				g = x
+			}
 			if g == nil {
 				p.errs.Add(in.Pos, "graph %s has no nodes: add them before launching it (cudaGraphAddKernelNode %s, K or cudaGraphAddEmptyNode %s, N)", call.Graph, call.Graph, call.Graph)
 				continue
@@ -230,6 +264,17 @@ func (p *parser) checkGraphs(h *Thread) []launchSite {
 		}
 	}
 	return sites
+}
+
+// copyAs returns a copy of the graph named name (an executable graph).
+func (g *GraphDef) copyAs(name string) *GraphDef {
+	c := &GraphDef{Name: name}
+	for _, n := range g.Nodes {
+		cp := *n
+		cp.Deps = slices.Clone(n.Deps)
+		c.Nodes = append(c.Nodes, &cp)
+	}
+	return c
 }
 
 // reaches reports whether node to already reaches node from through

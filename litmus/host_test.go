@@ -50,6 +50,12 @@ func TestHostCalls(t *testing.T) {
 		{"cudaEventRecord e", APICall{Fn: APIEventRecord, Event: "e", Stream: LegacyStream}, ""},
 		{"cudaEventRecord e, s2", APICall{Fn: APIEventRecord, Event: "e", Stream: "s2"}, ""},
 		{"cudaStreamWaitEvent s2, e", APICall{Fn: APIStreamWaitEvent, Event: "e", Stream: "s2"}, ""},
+		{"cudaStreamWaitEvent s2, e, 0", APICall{Fn: APIStreamWaitEvent, Event: "e", Stream: "s2"}, ""},
+		{"cudaStreamWaitEvent s2, e, cudaEventWaitDefault", APICall{Fn: APIStreamWaitEvent, Event: "e", Stream: "s2"}, ""},
+		{"cudaEventCreate e", APICall{Fn: APIEventCreate, Event: "e"}, ""},
+		{"cudaEventCreateWithFlags e, cudaEventDisableTiming", APICall{Fn: APIEventCreate, Event: "e"}, ""},
+		{"cudaGraphCreate g", APICall{Fn: APIGraphCreate, Graph: "g"}, ""},
+		{"cudaGraphCreate g, 0", APICall{Fn: APIGraphCreate, Graph: "g"}, ""},
 		{"cudaEventSynchronize e", APICall{Fn: APIEventSynchronize, Event: "e"}, ""},
 		{"cudaEventQuery %r2, e", APICall{Fn: APIEventQuery, Event: "e"}, "%r2"},
 		{"cudaDeviceSynchronize", APICall{Fn: APIDeviceSynchronize}, ""},
@@ -134,6 +140,31 @@ exists (P1:r0 == 0)
 	assert.Equal(t, []string{"A/A[]", "join/[0]", "B/B[1]"}, got)
 }
 
+// TestHostGraphInstantiate checks executable graphs: a copy of the graph
+// as built when instantiated, which later nodes do not change, launched by
+// its own name.
+func TestHostGraphInstantiate(t *testing.T) {
+	src := `PTX T
+{ x = 0; }
+ H0@host                        | P0@cta 0,gpu 0,kernel A | P1@cta 1,gpu 0,kernel B ;
+ cudaGraphCreate g              | st x, 1                 | ld r0, x                ;
+ cudaGraphAddKernelNode g, A    |                         |                         ;
+ cudaGraphInstantiate ge, g, 0  |                         |                         ;
+ cudaGraphAddKernelNode g, B, A |                         |                         ;
+ cudaGraphLaunch ge, s1         |                         |                         ;
+ cudaLaunchKernel B, s1         |                         |                         ;
+exists (P1:r0 == 0)
+`
+	test := mustHerd(t, src)
+	inst := test.Threads[0].Instrs[2].API
+	assert.Equal(t, APICall{Fn: APIGraphInstantiate, Graph: "g", Exec: "ge"}, *inst)
+	launch := test.Threads[0].Instrs[4].API
+	require.NotNil(t, launch.Def)
+	assert.Equal(t, "ge", launch.Def.Name)
+	require.Len(t, launch.Def.Nodes, 1, "B was added to g after ge was instantiated")
+	assert.Equal(t, "A", launch.Def.Nodes[0].Kernel)
+}
+
 // TestHostNV checks the .test spelling: hN threads, .kernel and .attribute
 // declarations.
 func TestHostNV(t *testing.T) {
@@ -197,6 +228,15 @@ func TestHostParseErrors(t *testing.T) {
 		{"graph cycle", "t.litmus", hostWith("cudaGraphAddKernelNode g, K0", "cudaGraphAddEmptyNode g, n, K0", "cudaGraphAddDependencies g, n, K0", "cudaGraphLaunch g"), "the dependency n -> K0 makes a cycle in graph g", "6:2"},
 		{"graph changed after launch", "t.litmus", hostWith("cudaGraphAddKernelNode g, K0", "cudaGraphLaunch g", "cudaGraphAddEmptyNode g, n"), "cudaGraphAddEmptyNode changes graph g after it is launched (line 5)", "6:2"},
 		{"graph launched twice", "t.litmus", hostWith("cudaGraphAddKernelNode g, K0", "cudaGraphLaunch g", "cudaGraphLaunch g"), "graph g is launched twice (first at line 5)", "6:2"},
+		{"bad wait flags", "t.litmus", hostWith("cudaEventRecord e, s1", "cudaStreamWaitEvent s2, e, 1"), "expected the flags of cudaStreamWaitEvent: 0 or cudaEventWaitDefault, found \"1\"", "6:29"},
+		{"bad event flags", "t.litmus", hostWith("cudaEventCreateWithFlags e, cudaStreamNonBlocking"), "expected the flags of cudaEventCreateWithFlags: 0, cudaEventDefault, cudaEventBlockingSync or cudaEventDisableTiming", "5:30"},
+		{"graph created twice", "t.litmus", hostWith("cudaGraphCreate g", "cudaGraphCreate g"), "graph g is already created at line 5", "6:2"},
+		{"graph created after its nodes", "t.litmus", hostWith("cudaGraphAddKernelNode g, K0", "cudaGraphCreate g", "cudaGraphLaunch g"), "graph g already exists: create a graph before adding its nodes", "5:2"},
+		{"instantiating an empty graph", "t.litmus", hostWith("cudaGraphCreate g", "cudaGraphInstantiate ge, g"), "graph g has no nodes: add them before instantiating it", "6:2"},
+		{"executable graph named as a graph", "t.litmus", hostWith("cudaGraphAddKernelNode g, K0", "cudaGraphInstantiate g, g"), "g already names a graph: give the executable graph a name of its own", "5:2"},
+		{"node added to an executable graph", "t.litmus", hostWith("cudaGraphAddKernelNode g, K0", "cudaGraphInstantiate ge, g", "cudaGraphAddEmptyNode ge, n", "cudaGraphLaunch ge"), "ge is an executable graph: change the graph it was instantiated from", "6:2"},
+		{"executable graph launched twice", "t.litmus", hostWith("cudaGraphAddKernelNode g, K0", "cudaGraphInstantiate ge, g", "cudaGraphLaunch ge", "cudaGraphLaunch ge"), "graph ge is launched twice (first at line 6)", "7:2"},
+		{"graph and its executable graph both launched", "t.litmus", hostWith("cudaGraphAddKernelNode g, K0", "cudaGraphInstantiate ge, g", "cudaGraphLaunch ge", "cudaGraphLaunch g"), "kernel K0 is launched twice (first at line 6)", "7:2"},
 		{"duplicate node", "t.litmus", hostWith("cudaGraphAddKernelNode g, K0", "cudaGraphAddEmptyNode g, K0", "cudaGraphLaunch g"), "graph g already has a node K0", "5:2"},
 		{"stream of two host threads", "t.litmus", "PTX T\n{ x = 0; }\n H0@host | H1@host | P0@cta 0,gpu 0,kernel K0 ;\n cudaLaunchKernel K0, s1 | cudaStreamSynchronize s1 | ;\nexists (x == 0)\n", "stream s1 is used by H0 and H1", "4:28"},
 		{"legacy stream and blocking stream of another host", "t.litmus", "PTX T\n{ x = 0; }\n H0@host | H1@host | P0@cta 0,gpu 0,kernel K0 ;\n cudaLaunchKernel K0 | cudaStreamSynchronize s1 | ;\nexists (x == 0)\n", "H1 uses blocking stream s1 while H0 uses the legacy default stream", "4:24"},

@@ -12,11 +12,13 @@ import (
 
 // apiForms lists the supported calls for diagnostics.
 const apiForms = "cudaLaunchKernel, cudaStreamCreate, cudaStreamCreateWithFlags, cudaStreamSynchronize, cudaStreamQuery, " +
-	"cudaEventRecord, cudaStreamWaitEvent, cudaEventSynchronize, cudaEventQuery, cudaDeviceSynchronize, cudaSetDevice, " +
-	"cudaGraphAddKernelNode, cudaGraphAddEmptyNode, cudaGraphAddDependencies or cudaGraphLaunch"
+	"cudaEventCreate, cudaEventCreateWithFlags, cudaEventRecord, cudaStreamWaitEvent, cudaEventSynchronize, cudaEventQuery, " +
+	"cudaDeviceSynchronize, cudaSetDevice, cudaGraphCreate, cudaGraphAddKernelNode, cudaGraphAddEmptyNode, " +
+	"cudaGraphAddDependencies, cudaGraphInstantiate or cudaGraphLaunch"
 
 // apiByName maps the call names to their functions; cudaStreamCreate and
-// cudaStreamCreateWithFlags are both APIStreamCreate.
+// cudaStreamCreateWithFlags are both APIStreamCreate, and the two
+// cudaEventCreate forms APIEventCreate.
 var apiByName = map[string]APIFn{
 	"cudaLaunchKernel": APILaunchKernel, "cudaStreamCreate": APIStreamCreate, "cudaStreamCreateWithFlags": APIStreamCreate,
 	"cudaStreamSynchronize": APIStreamSynchronize, "cudaStreamQuery": APIStreamQuery, "cudaEventRecord": APIEventRecord,
@@ -24,6 +26,8 @@ var apiByName = map[string]APIFn{
 	"cudaDeviceSynchronize": APIDeviceSynchronize, "cudaSetDevice": APISetDevice,
 	"cudaGraphAddKernelNode": APIGraphAddKernelNode, "cudaGraphAddEmptyNode": APIGraphAddEmptyNode,
 	"cudaGraphAddDependencies": APIGraphAddDependencies, "cudaGraphLaunch": APIGraphLaunch,
+	"cudaEventCreate": APIEventCreate, "cudaEventCreateWithFlags": APIEventCreate,
+	"cudaGraphCreate": APIGraphCreate, "cudaGraphInstantiate": APIGraphInstantiate,
 }
 
 // isAPIMnemonic reports whether a mnemonic names a CUDA runtime call.
@@ -153,7 +157,18 @@ func (p *parser) parseAPI(c *cursor, in *Instr, m mnemonic) bool {
 	case "cudaEventRecord":
 		ok = p.apiName(c, &call.Event, mn, "event") && p.optStream(c, call, mn, "event")
 	case "cudaStreamWaitEvent":
-		ok = p.apiStream(c, call, mn) && p.expectComma(c, mn, "stream") && p.apiName(c, &call.Event, mn, "event")
+		ok = p.apiStream(c, call, mn) && p.expectComma(c, mn, "stream") && p.apiName(c, &call.Event, mn, "event") &&
+			p.optFlags(c, mn, "event", "cudaEventWaitDefault")
+	case "cudaEventCreate":
+		ok = p.apiName(c, &call.Event, mn, "event")
+	case "cudaEventCreateWithFlags":
+		ok = p.apiName(c, &call.Event, mn, "event") && p.expectComma(c, mn, "event") &&
+			p.flags(c, mn, "cudaEventDefault", "cudaEventBlockingSync", "cudaEventDisableTiming")
+	case "cudaGraphCreate":
+		ok = p.apiName(c, &call.Graph, mn, "graph") && p.optFlags(c, mn, "graph")
+	case "cudaGraphInstantiate":
+		ok = p.apiName(c, &call.Exec, mn, "executable graph") && p.expectComma(c, mn, "executable graph") &&
+			p.apiName(c, &call.Graph, mn, "graph") && p.optFlags(c, mn, "graph")
 	case "cudaEventSynchronize":
 		ok = p.apiName(c, &call.Event, mn, "event")
 	case "cudaDeviceSynchronize":
@@ -228,6 +243,26 @@ func (p *parser) optStream(c *cursor, call *APICall, mn, after string) bool {
 		return true
 	}
 	return p.expectComma(c, mn, after) && p.apiStream(c, call, mn)
+}
+
+// optFlags reads ", FLAGS" when present: 0 or one of the names given,
+// flags that change nothing ptxmm models.
+func (p *parser) optFlags(c *cursor, mn, after string, names ...string) bool {
+	if c.done() {
+		return true
+	}
+	return p.expectComma(c, mn, after) && p.flags(c, mn, names...)
+}
+
+// flags reads a call's flags: 0 or one of the names given.
+func (p *parser) flags(c *cursor, mn string, names ...string) bool {
+	t := c.peek()
+	if !c.done() && (t.kind == tokInt && t.text == "0" || t.kind == tokIdent && slices.Contains(names, t.text)) {
+		c.next()
+		return true
+	}
+	p.errorf(t.off, "expected the flags of %s: %s, found %s", mn, orList(append([]string{"0"}, names...)), t.describe())
+	return false
 }
 
 // namedStream rejects creating the predefined streams.
