@@ -35,5 +35,6 @@ var hostNames = func() map[string]bool {
 	return m
 }()
 
-// hostInput reports whether a catalog relation is one of hostEntries.
-func hostInput(name string) bool { return hostNames[name] }
+// HostInput reports whether a catalog relation is one of the relations
+// about host threads (hostEntries), which only tests with host threads fill.
+func HostInput(name string) bool { return hostNames[name] }

@@ -58,7 +58,7 @@ func (f *Filler) Fill(inst *rules.Instance, x *execution.Execution) error {
 		f.rels = map[string]*relations.Rel{}
 		static = true
 	}
-	host := hasHost(x.Test)
+	host := x.Test.HasHost()
 	f.hostFilled = f.hostFilled || host
 	for k, name := range f.inputs {
 		if !static && !choiceRelation(name) {
@@ -67,7 +67,7 @@ func (f *Filler) Fill(inst *rules.Instance, x *execution.Execution) error {
 		// Host relations are empty without host threads: a fresh instance
 		// already holds them empty, so they are filled only once some test
 		// of this filler had host threads.
-		if !f.hostFilled && hostInput(name) {
+		if !f.hostFilled && HostInput(name) {
 			continue
 		}
 		if f.arity[k] == 1 {

@@ -61,20 +61,9 @@ func hostExecSet(name string, x *execution.Execution, i int) bool {
 	return name == "HOST" || x.Test.HostNativeAtomics
 }
 
-// hasHost reports whether a test has host threads: without them every
-// host relation is empty.
-func hasHost(t *litmus.Test) bool {
-	for _, th := range t.Threads {
-		if th.Host {
-			return true
-		}
-	}
-	return false
-}
-
 // fillHostRel computes a relation of entries_host.go.
 func fillHostRel(r *relations.Rel, name string, x *execution.Execution) {
-	if !hasHost(x.Test) {
+	if !x.Test.HasHost() {
 		return
 	}
 	switch name {

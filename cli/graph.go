@@ -39,6 +39,7 @@ func Graph(cfg GraphConfig, stdout, stderr io.Writer) int {
 		return ExitError
 	}
 	t := tests[k]
+	warnHostModel(stderr, cfg.Model, []*litmus.Test{t})
 	cands, res := cfg.Model.Candidates(t, cfg.Options, 0)
 	if res.Err != nil {
 		fmt.Fprintf(stderr, "ptxmm graph: %s: %v\n", t.Name, res.Err)

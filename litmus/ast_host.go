@@ -130,3 +130,13 @@ type GraphNode struct {
 	Kernel string
 	Deps   []int // indices into GraphDef.Nodes
 }
+
+// HasHost reports whether the test has host threads.
+func (t *Test) HasHost() bool {
+	for _, th := range t.Threads {
+		if th.Host {
+			return true
+		}
+	}
+	return false
+}
