@@ -17,6 +17,11 @@ type Observable struct {
 	Reg    string // registers: the register name
 	Name   string // locations: the address name used in the condition
 	Loc    int    // locations: the physical location
+	// Size and Signed are how a location's bytes read as a number: a
+	// condition compares them with a constant or register modulo
+	// 2^(8*Size) (docs/litmus.md, "Values and sizes").
+	Size   int
+	Signed bool
 }
 
 // Val is an observed final value; a register of a thread that stopped at a
@@ -74,7 +79,11 @@ func observables(t *litmus.Test, l *execution.Layout) ([]Observable, error) {
 			if err != nil && firstErr == nil {
 				firstErr = fmt.Errorf("%s: %v", tm.Pos, err)
 			}
-			obs = append(obs, Observable{IsLoc: true, Name: tm.Loc, Loc: loc})
+			li := l.Locs[loc]
+			if li.Size > 8 && firstErr == nil {
+				firstErr = fmt.Errorf("%s: %s has %d bytes, but a condition can only compare values of up to 8 bytes: compare registers loaded from its parts instead", tm.Pos, tm.Loc, li.Size)
+			}
+			obs = append(obs, Observable{IsLoc: true, Name: tm.Loc, Loc: loc, Size: li.Size, Signed: li.Signed})
 		}
 	}
 	walk = func(e litmus.Expr) {
@@ -147,12 +156,40 @@ func evalExpr(e litmus.Expr, obs []Observable, s State) bool {
 		if !l.Defined || !r.Defined {
 			return false
 		}
+		// A location holds bytes: the other side names them by its low
+		// bytes, whatever its sign.
+		for _, t := range []litmus.Term{e.L, e.R} {
+			if o := locObservable(t, obs); o != nil && o.Size > 0 && o.Size < 8 {
+				l.V, r.V = bytesAs(l.V, o), bytesAs(r.V, o)
+			}
+		}
 		if e.Op == "!=" {
 			return l.V != r.V
 		}
 		return l.V == r.V
 	}
 	return false
+}
+
+// locObservable returns the observable of a location term, nil for others.
+func locObservable(t litmus.Term, obs []Observable) *Observable {
+	if t.Kind != litmus.TermLoc {
+		return nil
+	}
+	for i := range obs {
+		if obs[i].IsLoc && obs[i].Name == t.Loc {
+			return &obs[i]
+		}
+	}
+	return nil
+}
+
+// bytesAs reads the low bytes of an integer as the location o reads them.
+func bytesAs(v execution.Value, o *Observable) execution.Value {
+	if v.IsAddr || v.IsMBar {
+		return v
+	}
+	return execution.Int(execution.Truncate(v.N, o.Size, o.Signed))
 }
 
 func termVal(t litmus.Term, obs []Observable, s State) Val {

@@ -25,6 +25,9 @@ type Layout struct {
 	// addresses have the same location in every CTA).
 	locOf []map[int]int
 	names []string
+	// sizing is what the locations' sizes and segments come from
+	// (bytes.go).
+	sizing *sizing
 }
 
 // AddrInfo describes one address name.
@@ -38,6 +41,9 @@ type AddrInfo struct {
 	// MBarrier is the expected arrival count of an mbarrier object, 0 for
 	// other addresses.
 	MBarrier int64
+	// Type is the declared data type of a plain declaration (Name "" when
+	// none is declared).
+	Type litmus.DataType
 }
 
 // LocInfo describes one physical location.
@@ -51,6 +57,12 @@ type LocInfo struct {
 	// MBarrier is the expected arrival count of an mbarrier object, 0 for
 	// other locations.
 	MBarrier int64
+	// Size is the number of bytes of the location, Signed how its final
+	// value reads, and Cuts the first byte of each of its segments, from 0
+	// (bytes.go).
+	Size   int
+	Signed bool
+	Cuts   []int
 }
 
 // InitValue is the value the initial write W0 gives the location: its
@@ -73,7 +85,7 @@ func NewLayout(t *litmus.Test) (*Layout, error) {
 			continue
 		}
 		l.byName[a.Name] = i
-		l.Addrs = append(l.Addrs, AddrInfo{Name: a.Name, Kind: a.Kind, Space: a.Space, Root: -1, Generic: -1, Init: a.Init, MBarrier: a.MBarrier})
+		l.Addrs = append(l.Addrs, AddrInfo{Name: a.Name, Kind: a.Kind, Space: a.Space, Root: -1, Generic: -1, Init: a.Init, MBarrier: a.MBarrier, Type: a.Type})
 		l.names = append(l.names, a.Name)
 	}
 	if errs.HasErrors() {
@@ -152,6 +164,9 @@ func NewLayout(t *litmus.Test) (*Layout, error) {
 			}
 			l.locOf[i][cta] = loc
 		}
+	}
+	if err := l.measure(t); err != nil {
+		return nil, err
 	}
 	return l, nil
 }

@@ -11,7 +11,7 @@ func liveRegisters(th *litmus.Thread) []map[string]bool {
 	labels := map[string]int{}
 	all := map[string]bool{}
 	uses := make([][]string, n)
-	defs := make([]string, n)
+	defs := make([][]string, n)
 	for i, in := range th.Instrs {
 		if in.Op == litmus.OpLabel {
 			labels[in.Label] = i
@@ -22,8 +22,8 @@ func liveRegisters(th *litmus.Thread) []map[string]bool {
 				all[o.Reg] = true
 			}
 		}
-		if d := in.WrittenReg(); d != "" {
-			defs[i] = d
+		defs[i] = in.WrittenRegs()
+		for _, d := range defs[i] {
 			all[d] = true
 		}
 	}
@@ -51,7 +51,9 @@ func liveRegisters(th *litmus.Thread) []map[string]bool {
 					out[r] = true
 				}
 			}
-			delete(out, defs[i])
+			for _, d := range defs[i] {
+				delete(out, d)
+			}
 			for _, r := range uses[i] {
 				out[r] = true
 			}

@@ -12,6 +12,9 @@ func reg(r string) Operand  { return Operand{Kind: OperandReg, Reg: r} }
 func imm(v int64) Operand   { return Operand{Kind: OperandImm, Imm: v} }
 func addr(a string) Operand { return Operand{Kind: OperandAddr, Addr: a} }
 
+// dtype is the data type a qualifier names, for expected instructions.
+func dtype(name string) DataType { t, _ := dataTypeOf(name); return t }
+
 // stripInstr returns a copy of in without positions and text, so that
 // expected instructions can be written as literals.
 func stripInstr(in *Instr) Instr {

@@ -41,7 +41,7 @@ func (p *parser) parseNV(name string, instance int) *Test {
 	return t
 }
 
-// parseDecl parses ".global x;", ".global x = 5;", ".shared x;",
+// parseDecl parses ".global x;", ".global x = 5;", ".global .u16 x = 5;", ".shared x;",
 // ".tmem t;", ".mbarrier b N;", ".global y physically aliases x;" and
 // ".surfref s virtually aliases x;" (also .texref and .constref).
 func (p *parser) parseDecl(c *cursor, t *Test) {
@@ -67,6 +67,16 @@ func (p *parser) parseDecl(c *cursor, t *Test) {
 		p.errorf(d.off, "unknown declaration %s: expected .global, .shared, .tmem, .mbarrier, .surfref, .texref or .constref", d.text)
 		p.skipStatement(c)
 		return
+	}
+	if tq := c.peek(); !c.done() && tq.kind == tokIdent && strings.HasPrefix(tq.text, ".") {
+		typ, ok := dataTypeOf(tq.text[1:])
+		if !ok || isRef || typ.Packed > 0 {
+			p.errorf(tq.off, "expected an address name or a data type (%s) after %s, found %s", typeNames(false), d.text, tq.describe())
+			p.skipStatement(c)
+			return
+		}
+		c.next()
+		a.Type = typ
 	}
 	name := c.peek()
 	if c.done() || name.kind != tokIdent || !isAddrName(name.text) {
@@ -117,6 +127,11 @@ func (p *parser) parseDecl(c *cursor, t *Test) {
 		}
 		c.next()
 		a.AliasOf, targetOff = target.text, target.off
+	}
+	if a.AliasOf != "" && a.Type.Name != "" {
+		p.errorf(name.off, "alias %s takes no data type: it names the bytes of %s", name.text, a.AliasOf)
+		p.skipStatement(c)
+		return
 	}
 	if isRef && a.AliasOf == "" {
 		p.errorf(name.off, "%s %s must name the address it reaches: write %s %s virtually aliases X", d.text, name.text, d.text, name.text)
@@ -247,7 +262,15 @@ func (p *parser) parseNVThread(c *cursor, t *Test) {
 			return
 		}
 		start := c.i
-		for !c.done() && !c.peek().is(";") && !c.peek().is("}") {
+		// A '{' inside a statement opens a vector operand ("{r0, r1}"),
+		// whose '}' does not close the thread.
+		for depth := 0; !c.done() && !c.peek().is(";") && (depth > 0 || !c.peek().is("}")); {
+			switch {
+			case c.peek().is("{"):
+				depth++
+			case c.peek().is("}"):
+				depth--
+			}
 			c.next()
 		}
 		stmt := c.toks[start:c.i]

@@ -44,8 +44,9 @@ type mnemonic struct {
 // space of a location comes from its declaration.
 func isSpaceQual(s string) bool { _, ok := spaceQualOf(s); return ok }
 
-// isTypeQual reports the data-type qualifiers, which the parsers ignore:
-// litmus tests only deal with whole, non-overlapping values.
+// isTypeQual reports the integer data-type qualifiers. The memory
+// instructions ld, st, atom and red give them a meaning (types.go); the
+// others accept and ignore them.
 func isTypeQual(s string) bool {
 	switch s {
 	case "u8", "s8", "b8", "u16", "s16", "b16", "u32", "s32", "b32", "u64", "s64", "b64":
@@ -84,6 +85,10 @@ type memQuals struct {
 	atomOpQ  *qual
 	firstOff int  // offset of the first memory-order or scope qualifier, or -1
 	mmio     bool // .mmio and .relaxed have been combined
+	typ      DataType
+	typQ     *qual // the data-type qualifier, nil when absent
+	vec      int
+	vecQ     *qual // .v2 or .v4, nil when absent
 }
 
 // readMemQuals sorts the qualifiers of a memory operation, rejecting
@@ -94,7 +99,25 @@ func (p *parser) readMemQuals(m mnemonic, allowed []Sem, ops []string) (memQuals
 	ok := true
 	for i := range m.qs {
 		x := &m.qs[i]
-		if isSpaceQual(x.name) || isTypeQual(x.name) {
+		if isSpaceQual(x.name) {
+			continue
+		}
+		if t, isType := dataTypeOf(x.name); isType {
+			if q.typQ != nil {
+				p.errorf(x.off, "%s has two data types, .%s and .%s", m.op, q.typQ.name, x.name)
+				ok = false
+				continue
+			}
+			q.typ, q.typQ = t, x
+			continue
+		}
+		if v, isVec := vectorOf(x.name); isVec {
+			if q.vecQ != nil {
+				p.errorf(x.off, "%s has two vector qualifiers, .%s and .%s", m.op, q.vecQ.name, x.name)
+				ok = false
+				continue
+			}
+			q.vec, q.vecQ = v, x
 			continue
 		}
 		if s, isSem := semOf(x.name); isSem {
