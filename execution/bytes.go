@@ -113,9 +113,9 @@ func (l *Layout) measure(t *litmus.Test) error {
 // checkDeclared reports an access past the end of a variable declared with
 // a type.
 func (l *Layout) checkDeclared(in *litmus.Instr, root int) error {
-	decl := l.Addrs[root].Type
-	if off, n := in.Extent(); decl.Name != "" && int(off)+n > decl.Size {
-		return errAt(in.Pos, "%q accesses bytes %d to %d of %s, which is declared %s (%d bytes)", in.Text, off, int(off)+n-1, l.Addrs[root].Name, decl, decl.Size)
+	decl, size := l.Addrs[root].Type, l.Addrs[root].DeclSize
+	if off, n := in.Extent(); decl.Name != "" && int(off)+n > size {
+		return errAt(in.Pos, "%q accesses bytes %d to %d of %s, which is declared %s with %s (declare an array, %s[N], for more)", in.Text, off, int(off)+n-1, l.Addrs[root].Name, decl, byteCount(size), l.Addrs[root].Name)
 	}
 	return nil
 }
@@ -132,7 +132,7 @@ func (l *Layout) applySizing(t *litmus.Test) error {
 		case li.MBarrier > 0:
 			li.Size, li.Signed = 8, true // an mbarrier object is a .b64 (PTX ISA, mbarrier)
 		case decl.Name != "":
-			li.Size, li.Signed = decl.Size, decl.Signed
+			li.Size, li.Signed = l.Addrs[li.Root].DeclSize, decl.Signed && decl.Packed == 0
 		default:
 			li.Size, li.Signed = max(z.size[li.Root], litmus.DefaultSize), true
 			if w, ok := z.widest[li.Root]; ok {
@@ -148,7 +148,7 @@ func (l *Layout) applySizing(t *litmus.Test) error {
 		slices.Sort(cuts)
 		li.Cuts = cuts
 		if !fitsBytes(li.Init, li.Size) && li.MBarrier == 0 {
-			errs.Add(t.Addresses[li.Root].Pos, "the initial value %d of %s does not fit in its %d bytes", li.Init, li.Name, li.Size)
+			errs.Add(t.Addresses[li.Root].Pos, "the initial value %d of %s does not fit in its %s", li.Init, li.Name, byteCount(li.Size))
 		}
 	}
 	if errs.HasErrors() {
@@ -224,6 +224,14 @@ func (l *Layout) checkWhole(runs [][]*Run) error {
 		}
 	}
 	return nil
+}
+
+// byteCount says "1 byte" or "N bytes".
+func byteCount(n int) string {
+	if n == 1 {
+		return "1 byte"
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // fitsBytes reports whether n is the value of size bytes, read signed or

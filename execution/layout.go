@@ -42,8 +42,10 @@ type AddrInfo struct {
 	// other addresses.
 	MBarrier int64
 	// Type is the declared data type of a plain declaration (Name "" when
-	// none is declared).
-	Type litmus.DataType
+	// none is declared), DeclSize the declared variable's bytes (an array
+	// has several elements of Type).
+	Type     litmus.DataType
+	DeclSize int
 }
 
 // LocInfo describes one physical location.
@@ -85,7 +87,7 @@ func NewLayout(t *litmus.Test) (*Layout, error) {
 			continue
 		}
 		l.byName[a.Name] = i
-		l.Addrs = append(l.Addrs, AddrInfo{Name: a.Name, Kind: a.Kind, Space: a.Space, Root: -1, Generic: -1, Init: a.Init, MBarrier: a.MBarrier, Type: a.Type})
+		l.Addrs = append(l.Addrs, AddrInfo{Name: a.Name, Kind: a.Kind, Space: a.Space, Root: -1, Generic: -1, Init: a.Init, MBarrier: a.MBarrier, Type: a.Type, DeclSize: litmus.DeclSize(a.Type, a.Elems)})
 		l.names = append(l.names, a.Name)
 	}
 	if errs.HasErrors() {

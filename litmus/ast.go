@@ -98,9 +98,11 @@ type Address struct {
 	AliasOf string // "" for a plain declaration
 	Init    int64  // initial value; meaningful for plain declarations only
 	// Type is the declared data type of a plain declaration (.test
-	// ".global .u16 x"): the variable's size and how its final value
-	// reads. Type.Name is "" when the test declares none.
+	// ".global .u16 x"): how its final value reads, and with Elems (the
+	// N of an array ".global .u16 x[N]", 0 for a scalar) its size.
+	// Type.Name is "" when the test declares none.
 	Type    DataType
+	Elems   int
 	HasInit bool // whether the test gave an initial value explicitly
 	// Implicit marks a location a herd test uses without declaring it
 	// (Pos is then its first use).

@@ -23,6 +23,12 @@ func stripInstr(in *Instr) Instr {
 	for _, o := range []*Operand{&c.Addr, &c.Src, &c.Src2, &c.Instance, &c.BarID, &c.Count, &c.A, &c.B, &c.Mem2, &c.Mem3, &c.MBar, &c.Size} {
 		o.Pos = source.Pos{}
 	}
+	if c.VecSrc != nil {
+		c.VecSrc = append([]Operand(nil), c.VecSrc...)
+		for i := range c.VecSrc {
+			c.VecSrc[i].Pos = source.Pos{}
+		}
+	}
 	return c
 }
 

@@ -86,6 +86,12 @@ func (p *parser) parseDecl(c *cursor, t *Test) {
 	}
 	c.next()
 	a.Name, a.Pos = name.text, p.pos(name.off)
+	if c.peek().is("[") && !c.done() {
+		if !p.arrayDecl(c, a, d) {
+			p.skipStatement(c)
+			return
+		}
+	}
 	targetOff := 0
 	switch n := c.peek(); {
 	case c.done():
@@ -150,6 +156,31 @@ func (p *parser) parseDecl(c *cursor, t *Test) {
 	}
 	c.next()
 	p.declare(t, a, name.off, targetOff)
+}
+
+// arrayDecl reads the "[N]" of an array declaration ".global .u32 x[N];":
+// a variable of N elements of its type.
+func (p *parser) arrayDecl(c *cursor, a *Address, d token) bool {
+	open := c.next()
+	if a.Type.Name == "" {
+		p.errorf(open.off, "an array needs an element type: write %s .u32 %s[N]", d.text, a.Name)
+		return false
+	}
+	n, off, ok := p.intLit(c)
+	if !ok {
+		return false
+	}
+	if n < 1 || n > 1<<16 {
+		p.errorf(off, "array length %d is out of range: expected 1 to %d", n, 1<<16)
+		return false
+	}
+	if !c.accept("]") {
+		t := c.peek()
+		p.errorf(t.off, "expected ']' after the array length of %s, found %s", a.Name, t.describe())
+		return false
+	}
+	a.Elems = int(n)
+	return true
 }
 
 // parseNVMBarrier parses the rest of ".mbarrier b N;": an mbarrier object

@@ -69,6 +69,10 @@ func dataTypeOf(s string) (DataType, bool) {
 	return DataType{Name: s, Size: bits / 8, Signed: s[0] == 's'}, true
 }
 
+// DeclSize is the number of bytes of a variable declared with type t and
+// elems array elements (0 for a scalar); 0 when t is absent.
+func DeclSize(t DataType, elems int) int { return t.RegSize() * max(elems, 1) }
+
 // vectorOf returns the element count a vector qualifier names.
 func vectorOf(s string) (int, bool) {
 	switch s {
