@@ -111,6 +111,10 @@ func (f *Filler) rel(name string, n int) *relations.Rel {
 
 // fillSet computes a catalog set.
 func fillSet(s *relations.Set, name string, x *execution.Execution) {
+	if name == "OUTSIDE_SPACE" {
+		fillOutsideSpace(s, x)
+		return
+	}
 	for i := range x.Events {
 		ev := &x.Events[i]
 		if inSet(name, ev) || locationSet(name, ev, x.Layout) {
@@ -135,6 +139,8 @@ func locationSet(name string, ev *execution.Event, l *execution.Layout) bool {
 		return info.Space == litmus.SpaceTensor
 	case "MBAR":
 		return ev.IsInit() && info.MBarrier > 0
+	case "MULTIMEM_ADDR":
+		return !ev.IsInit() && len(l.Addrs[ev.Addr].Multimem) > 0
 	}
 	return false
 }
@@ -190,6 +196,8 @@ func instrSet(name string, ev *execution.Event) (bool, bool) {
 		return in.Op == litmus.OpAtom, true
 	case "RED":
 		return in.Op == litmus.OpRed, true
+	case "MULTIMEM":
+		return in.Multimem, true
 	case "GEN":
 		return (ev.IsMemory() || ev.Kind == execution.KindFence || ev.Kind == execution.KindBarrier) && ev.Proxy == litmus.ProxyGeneric, true
 	case "SUR", "TEX", "CON", "ASYNC_PROXY":
@@ -325,9 +333,11 @@ func fillRel(r *relations.Rel, name string, x *execution.Execution) {
 	}
 	switch name {
 	case "po":
-		// Asynchronous operations are in no program order (8.9.1.1), nor
-		// are the elements of a vector or packed access among themselves
-		// (8.2.4, 8.2.5) or the pieces of one read (execution/bytes.go).
+		// Asynchronous operations are in no program order (8.9.1.1), and
+		// neither are the operations of one multimem instruction on its
+		// different locations among themselves, the elements of a vector
+		// or packed access (8.2.4, 8.2.5) or the pieces of one read
+		// (execution/bytes.go).
 		for t, run := range x.Runs {
 			base := x.ThreadStart[t]
 			for i := range run.Events {
@@ -335,7 +345,7 @@ func fillRel(r *relations.Rel, name string, x *execution.Execution) {
 					continue
 				}
 				for j := i + 1; j < len(run.Events); j++ {
-					if !run.Events[j].Async && !execution.Unordered(&run.Events[i], &run.Events[j]) {
+					if !run.Events[j].Async && !multimemSiblings(&run.Events[i], &run.Events[j]) && !execution.Unordered(&run.Events[i], &run.Events[j]) {
 						r.Add(base+i, base+j)
 					}
 				}

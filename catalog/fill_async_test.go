@@ -91,18 +91,7 @@ func TestFillAsyncSets(t *testing.T) {
  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes y, x, 16, b ;
 exists (x == 7)
 `)
-	members := func(name string) []string {
-		s := relations.NewSet(len(x.Events))
-		fillSet(s, name, x)
-		var out []string
-		for i := range x.Events {
-			if s.Has(i) {
-				l := x.Label(i)
-				out = append(out, l[strings.Index(l, ":")+1:])
-			}
-		}
-		return out
-	}
+	members := func(name string) []string { return setMembers(x, name) }
 	bulk := "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes y, x, 16, b"
 	require.Equal(t, []string{bulk + " [issue]"}, members("ISSUE"))
 	require.Equal(t, []string{bulk + " [read x =7]", bulk + " [write y =7]", bulk + " [implicit proxy fence]"}, members("ASYNC_PROXY"))

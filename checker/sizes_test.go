@@ -111,7 +111,7 @@ forall (P0:r0 == 0x11112211 /\ x == 0x11112211)
  st.relaxed.gpu.u8 x, 1 | ld.relaxed.gpu.u32 r0, x ;
 exists (P1:r0 == 1)
 `,
-			verdict: "Undef", states: []string{"P1:r0=0;", "P1:r0=1;"}, flags: []string{"mixed_size_race"},
+			verdict: "Undef", states: []string{"P1:r0=0;", "P1:r0=1;"}, flags: []string{"data_race", "mixed_size_race"},
 		},
 		{
 			name: "complete overlap races are uniform-size: defined",
@@ -143,7 +143,7 @@ exists (x == 5)
 `,
 			// 8.7.2: the race is mixed-size, but atomicity holds: the
 			// add is not lost (x == 5 would lose it).
-			verdict: "Undef", states: []string{"x=1;", "x=6;"}, flags: []string{"mixed_size_race"},
+			verdict: "Undef", states: []string{"x=1;", "x=6;"}, flags: []string{"data_race", "mixed_size_race"},
 		},
 		{
 			name: "vector elements are not ordered among themselves",
@@ -233,8 +233,13 @@ func TestMixedSizeRaceWitness(t *testing.T) {
  st.relaxed.gpu.u8 x, 1 | ld.relaxed.gpu.u32 r0, x ;
 exists (P1:r0 == 1)
 `))
-	require.Len(t, r.Flags, 1)
-	f := r.Flags[0]
+	// A mixed-size race is also a data race (8.7.1): both flags name the
+	// same pair, only the mixed-size one makes the program undefined.
+	require.Len(t, r.Flags, 2)
+	assert.Equal(t, "data_race", r.Flags[0].Name)
+	assert.False(t, r.Flags[0].Undefined)
+	f := r.Flags[1]
+	require.Equal(t, "mixed_size_race", f.Name)
 	require.True(t, f.Undefined)
 	require.Len(t, f.Witness.Witness, 2)
 	var labels []string

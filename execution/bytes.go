@@ -48,13 +48,20 @@ func (li LocInfo) segmentsIn(off, size int) []Segment {
 }
 
 // sizedAccess reports the accesses that have a size of their own: ld, st,
-// atom and red. Every other memory instruction accesses whole locations.
+// atom and red. Every other memory instruction (multimem ones included)
+// accesses whole locations.
 func sizedAccess(in *litmus.Instr) bool {
 	switch in.Op {
 	case litmus.OpLoad, litmus.OpStore, litmus.OpAtom, litmus.OpRed:
-		return true
+		return !in.Multimem
 	}
 	return false
+}
+
+// wholeLocation makes a memory event access every byte of its location.
+func (l *Layout) wholeLocation(ev *Event) {
+	ev.Off, ev.Size = 0, l.Locs[ev.Loc].Size
+	ev.OpOff, ev.OpSize, ev.Signed = 0, ev.Size, true
 }
 
 // sizing collects the bytes the accesses of a test reach, per location

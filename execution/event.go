@@ -164,8 +164,10 @@ func (e *Event) part(l *Layout) string {
 		return rmwPart("pending+1", e, where(), val)
 	case e.Instr.Op == litmus.OpMBarrier && e.Instr.MBarOp != litmus.MBarInit && !e.Instr.MBarOp.IsWait():
 		return rmwPart(e.Instr.MBarOp.String(), e, where(), val)
-	case e.Role == RoleCopy && e.Kind == KindRead:
+	case e.Role == RoleCopy && e.Kind == KindRead, e.Instr.Multimem && e.Kind == KindRead:
 		return "read " + where() + " =" + val
+	case e.Instr.Multimem:
+		return "write " + where() + " =" + val
 	case e.Role == RoleCopy:
 		return "write " + where() + " =" + val
 	case sizedAccess(e.Instr) && (len(e.Instr.Elements()) > 1 || e.Off != e.OpOff || e.Size != e.OpSize):

@@ -46,6 +46,11 @@ type AddrInfo struct {
 	// has several elements of Type).
 	Type     litmus.DataType
 	DeclSize int
+	// Multimem lists the addresses of the locations a multimem address
+	// points to (8.2.3); nil for other addresses. A multimem address has no
+	// location of its own: an access other than multimem.* through it,
+	// which is undefined, reaches its first location.
+	Multimem []int
 }
 
 // LocInfo describes one physical location.
@@ -89,6 +94,19 @@ func NewLayout(t *litmus.Test) (*Layout, error) {
 		l.byName[a.Name] = i
 		l.Addrs = append(l.Addrs, AddrInfo{Name: a.Name, Kind: a.Kind, Space: a.Space, Root: -1, Generic: -1, Init: a.Init, MBarrier: a.MBarrier, Type: a.Type, DeclSize: litmus.DeclSize(a.Type, a.Elems)})
 		l.names = append(l.names, a.Name)
+	}
+	if errs.HasErrors() {
+		return nil, errs
+	}
+	for i, a := range t.Addresses {
+		for _, target := range a.Multimem {
+			j, ok := l.byName[target]
+			if !ok {
+				errs.Add(a.Pos, "multimem address %s points to %s, which is not declared", a.Name, target)
+				continue
+			}
+			l.Addrs[i].Multimem = append(l.Addrs[i].Multimem, j)
+		}
 	}
 	if errs.HasErrors() {
 		return nil, errs
@@ -181,6 +199,9 @@ func (l *Layout) resolve(t *litmus.Test, i int) (int, error) {
 		}
 		seen[i] = true
 		target := t.Addresses[i].AliasOf
+		if m := t.Addresses[i].Multimem; len(m) > 0 {
+			target = m[0]
+		}
 		if target == "" {
 			return i, nil
 		}

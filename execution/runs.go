@@ -410,8 +410,7 @@ func (e *explorer) withAddress(s *state, in *litmus.Instr, op litmus.Operand, th
 func (e *explorer) memEvent(k EventKind, in *litmus.Instr, pl place, sym *Sym) Event {
 	ev := newEvent(k, e.th.Index, in)
 	ev.Addr, ev.Loc, ev.Sym = pl.addr, e.layout.Loc(pl.addr, pl.cta), sym
-	ev.Size = e.layout.Locs[ev.Loc].Size
-	ev.OpSize, ev.Signed = ev.Size, true
+	e.layout.wholeLocation(&ev)
 	return ev
 }
 
@@ -426,6 +425,9 @@ func (e *explorer) placeOf(v Value) place {
 // memory executes a load, store, atom or red at place pl: one memory
 // operation per element of the instruction (8.2.4, 8.2.5).
 func (e *explorer) memory(s *state, in *litmus.Instr, pl place, ataint []int) error {
+	if in.Multimem {
+		return e.multimem(s, in, pl, ataint)
+	}
 	loc := e.layout.Loc(pl.addr, pl.cta)
 	if in.Addr.Kind == litmus.OperandReg {
 		// Where an access through a register goes is known only now:

@@ -112,6 +112,11 @@ type Address struct {
 	// ".mbarrier b N"); 0 for other addresses. mbarriers live in shared
 	// memory.
 	MBarrier int64
+	// Multimem lists the locations a multimem address points to (herd
+	// "m @ multimem x, y", .test ".multimem m x, y;"), in the order
+	// written; empty for other addresses. A multimem address is a virtual
+	// address in global memory with no location of its own (8.2.3).
+	Multimem []string
 	Pos      source.Pos
 }
 
@@ -321,6 +326,10 @@ type Instr struct {
 	// operand (".global", ".shared::cta", ...), SpaceQNone when it names
 	// none.
 	SpaceQ SpaceQual
+	// Multimem marks multimem.ld_reduce (Op OpLoad, the reduction in
+	// AtomOp), multimem.st (OpStore) and multimem.red (OpRed): one
+	// operation on every location of a multimem address (8.2.3).
+	Multimem bool
 
 	// tcgen05 (see ast_tcgen05.go).
 	Tc       TcOp

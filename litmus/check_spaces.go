@@ -1,5 +1,10 @@
 package litmus
 
+import (
+	"fmt"
+	"strings"
+)
+
 // This file checks, once names are resolved, that the memory operands of
 // the instructions whose state spaces PTX fixes (mbarriers, asynchronous
 // copies, wgmma, mapa) name addresses of the right state space. Operands
@@ -16,6 +21,7 @@ const (
 	needTensor         // tensor memory
 	needSharedOrTensor // tcgen05.mma's a: shared or tensor memory
 	needNotTensor      // any memory but tensor memory
+	needMultimem       // a multimem address
 )
 
 // operandNeed is one operand of an instruction with the space it needs.
@@ -47,6 +53,9 @@ func operandNeeds(in *Instr) []operandNeed {
 	case OpMapa:
 		return []operandNeed{{&in.A, needSharedAny, "shared address"}}
 	case OpLoad, OpStore, OpAtom, OpRed:
+		if in.Multimem {
+			return []operandNeed{{&in.Addr, needMultimem, "address"}}
+		}
 		return []operandNeed{{&in.Addr, needNotTensor, "address"}}
 	case OpTcgen05:
 		switch in.Tc {
@@ -132,10 +141,44 @@ func (p *parser) checkSpace(in *Instr, on operandNeed, a, root *Address, implici
 	case needNotTensor:
 		if root.Space == SpaceTensor {
 			p.errs.Add(on.op.Pos, "the %s %s of %q is in tensor memory, which only tcgen05 instructions reach (tcgen05.ld, tcgen05.st, ...)", on.what, a.Name, mn)
+			return
+		}
+		p.checkSpaceQual(in, on, a, root)
+	case needMultimem:
+		if len(a.Multimem) == 0 {
+			p.errs.Add(on.op.Pos, "%s is not a multimem address, but %q operates on all the locations of one: declare one (NAME @ multimem %s, ...; in .test files .multimem NAME %s, ...;) and name it", a.Name, mn, a.Name, a.Name)
 		}
 	case needGlobal:
 		if root.Space != SpaceGlobal {
 			p.errs.Add(on.op.Pos, "the %s %s of %q is in %s memory: it must be a global-memory location", on.what, a.Name, mn, root.Space)
 		}
 	}
+}
+
+// checkSpaceQual checks the state space an ld, st, atom or red names
+// against its location's (8.3, docs/model.md "State spaces"): .global
+// reaches only global memory, .shared, .shared::cta and .shared::cluster
+// only shared memory. Without a state space the access uses generic
+// addressing and reaches either.
+func (p *parser) checkSpaceQual(in *Instr, on operandNeed, a, root *Address) {
+	want := SpaceShared
+	switch in.SpaceQ {
+	case SpaceQNone:
+		return
+	case SpaceQGlobal:
+		want = SpaceGlobal
+	}
+	if root.Space == want {
+		return
+	}
+	name := a.Name
+	if root.Name != a.Name {
+		name = fmt.Sprintf("%s (an alias of %s)", a.Name, root.Name)
+	}
+	fix := "write .shared"
+	if want == SpaceShared {
+		fix = fmt.Sprintf("declare %s @ shared = 0 (.test: .shared %s;)", root.Name, root.Name)
+	}
+	op := strings.SplitN(in.Text, " ", 2)[0]
+	p.errs.Add(on.op.Pos, "%s reaches %s memory, but %s is in %s memory: %s, or leave the state space out (generic addressing reaches either)", op, want, name, root.Space, fix)
 }

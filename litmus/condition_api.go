@@ -44,6 +44,9 @@ func ParseCondition(t *Test, name, text string) (Expr, error) {
 			p.resolveNVTerm(t, &cmp.R, regs)
 		})
 	}
+	if x != nil {
+		p.checkMultimemExpr(t, x)
+	}
 	if errs.HasErrors() {
 		errs.AttachLines(name, text)
 		return nil, errs

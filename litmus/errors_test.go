@@ -72,7 +72,9 @@ var errorCases = []struct {
 	{"surface load with order", "t.litmus", herdWith(" suld.acquire.gpu r1, x | ld r0, x ;"), `suld cannot be .acquire: expected .weak`, "4:6"},
 	{"missing operand", "t.litmus", herdWith(" st x | ld r0, x ;"), `expected ',' after the address of st, found "|"`, "4:7"},
 	{"two memory orders", "t.litmus", herdWith(" ld.relaxed.acquire r1, x | ld r0, x ;"), `ld has two memory-order qualifiers, .relaxed and .acquire`, "4:12"},
-	{"init entry", "t.litmus", "PTX T\n{ int x = 0; }\n P0@cta 0,gpu 0 ;\n ld r0, x ;\nexists (x == 0)\n", `expected an init entry (x=0, P0:r0=0, a @ shared = 0, b @ mbarrier 1 or y @ generic aliases x), found "int"`, "2:3"},
+	{"two scopes", "t.litmus", herdWith(" ld.relaxed.gpu.cta r1, x | ld r0, x ;"), `ld has two scopes, .gpu and .cta`, "4:16"},
+	{"two operations", "t.litmus", herdWith(" atom.add.or r1, x, 1 | ld r0, x ;"), `atom has two operations, .add and .or`, "4:10"},
+	{"init entry", "t.litmus", "PTX T\n{ int x = 0; }\n P0@cta 0,gpu 0 ;\n ld r0, x ;\nexists (x == 0)\n", `expected an init entry (x=0, P0:r0=0, a @ shared = 0, b @ mbarrier 1, m @ multimem x, y or y @ generic aliases x), found "int"`, "2:3"},
 	{"unclosed paren", "t.litmus", "PTX T\n{ }\n P0@cta 0,gpu 0 ;\n ld r0, x ;\nexists (x == 0\n", `expected ')' to close the '(' at column 8, found end of file`, "6:1"},
 
 	// NV format.
@@ -101,9 +103,9 @@ var errorCases = []struct {
 	// Templates.
 	{"placeholder without cell", "t.test", ".global x;\nd0.b0.t0 {\n  $0 [x], $1;\n  ld r0, [x];\n}\nassert (r0 == 1) as a;\n$$\nst | 1\nst\n", `template row 2 has 1 cells, but the template uses $1 (it needs 2 cells)`, "9:1"},
 	{"too many template cells", "t.test", ".global x;\nd0.b0.t0 {\n  $0 [x], $1;\n  ld r0, [x];\n}\nassert (r0 == 1) as a;\n$$\nst | 1 | 2\n", `template row 1 has 3 cells, but the template only uses 2`, "8:10"},
-	{"error in a cell", "t.test", ".global x;\nd0.b0.t0 {\n  $0 [x], $1;\n  ld r0, [x];\n}\nassert (r0 == 1) as a;\n$$\nst | 1\n\nstx | 2\n", `unknown instruction "stx": expected ld, st, suld, sust, tld, cold, atom, red, fence, membar, bar, barrier, mbarrier, cp, wgmma, mapa, tcgen05, mov, add, sub, mul, and, or, xor, beq, bne or goto (template row 2)`, "10:1"},
+	{"error in a cell", "t.test", ".global x;\nd0.b0.t0 {\n  $0 [x], $1;\n  ld r0, [x];\n}\nassert (r0 == 1) as a;\n$$\nst | 1\n\nstx | 2\n", `unknown instruction "stx": expected ld, st, suld, sust, tld, cold, atom, red, multimem, fence, membar, bar, barrier, mbarrier, cp, wgmma, mapa, tcgen05, mov, add, sub, mul, and, or, xor, beq, bne or goto (template row 2)`, "10:1"},
 	{"error in a cell column", "t.test", ".global x;\nd0.b0.t0 {\n  $0 [x], $1;\n  ld r0, [x];\n}\nassert (r0 == 1) as a;\n$$\nst.release  |  1x\n", `malformed integer "1x" (template row 1)`, "8:16"},
-	{"error in template text", "t.test", ".global x;\nd0.b0.t0 {\n  $0 [x], $1;\n  ldd r0, [x];\n}\nassert (r0 == 1) as a;\n$$\nst | 1\nst | 2\n", `unknown instruction "ldd": expected ld, st, suld, sust, tld, cold, atom, red, fence, membar, bar, barrier, mbarrier, cp, wgmma, mapa, tcgen05, mov, add, sub, mul, and, or, xor, beq, bne or goto (template row 1)`, "4:3"},
+	{"error in template text", "t.test", ".global x;\nd0.b0.t0 {\n  $0 [x], $1;\n  ldd r0, [x];\n}\nassert (r0 == 1) as a;\n$$\nst | 1\nst | 2\n", `unknown instruction "ldd": expected ld, st, suld, sust, tld, cold, atom, red, multimem, fence, membar, bar, barrier, mbarrier, cp, wgmma, mapa, tcgen05, mov, add, sub, mul, and, or, xor, beq, bne or goto (template row 1)`, "4:3"},
 	{"template without rows", "t.test", ".global x;\nd0.b0.t0 { st [x], $0; }\nassert (x == 1) as a;\n$$\n\n", `template has no rows after $$`, "4:1"},
 }
 

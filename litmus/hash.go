@@ -36,6 +36,9 @@ func hashInit(t *Test) string {
 		if a.AliasOf != "" {
 			s = fmt.Sprintf("%s %s %s aliases %s", a.Space, a.Kind, a.Name, a.AliasOf)
 		}
+		if len(a.Multimem) > 0 {
+			s = fmt.Sprintf("%s multimem %s", a.Name, strings.Join(a.Multimem, ","))
+		}
 		items = append(items, s)
 	}
 	for _, r := range t.RegInits {

@@ -52,6 +52,7 @@ func (p *parser) parseInit(c *cursor, t *Test) *[]pendingRegInit {
 		c.skipTo(";", "}")
 	}
 	p.checkAliases()
+	p.checkMultimem(t)
 	// A register may hold the address of a location; such a location is a
 	// use, declared implicitly like the ones instructions use.
 	for _, pr := range regInits {
@@ -87,7 +88,7 @@ func (p *parser) parseInitEntry(c *cursor, t *Test) *pendingRegInit {
 		}
 		p.declare(t, &Address{Name: first.text, Space: SpaceGlobal, Init: v, HasInit: true, Pos: p.pos(first.off)}, first.off, 0)
 	default:
-		p.errorf(first.off, "expected an init entry (x=0, P0:r0=0, a @ shared = 0, b @ mbarrier 1 or y @ generic aliases x), found %s", first.describe())
+		p.errorf(first.off, "expected an init entry (x=0, P0:r0=0, a @ shared = 0, b @ mbarrier 1, m @ multimem x, y or y @ generic aliases x), found %s", first.describe())
 		c.skipTo(";", "}")
 	}
 	return nil
@@ -173,6 +174,13 @@ func (p *parser) parseHerdAt(c *cursor, t *Test) {
 		p.parseHerdMBarrier(c, t, name)
 		return
 	}
+	if kindTok.is("multimem") && !c.done() {
+		c.next()
+		if !p.parseMultimemDecl(c, t, name) {
+			c.skipTo(";", "}")
+		}
+		return
+	}
 	kinds := map[string]Proxy{"generic": ProxyGeneric, "surface": ProxySurface, "texture": ProxyTexture, "constant": ProxyConstant}
 	kind, ok := kinds[kindTok.text]
 	if _, isSpace := spaces[kindTok.text]; isSpace && !c.done() {
@@ -181,7 +189,7 @@ func (p *parser) parseHerdAt(c *cursor, t *Test) {
 		return
 	}
 	if c.done() || kindTok.kind != tokIdent || !ok {
-		p.errorf(kindTok.off, "expected a state space (global, shared or tmem), mbarrier, or the kind of alias (generic, surface, texture or constant) after '@', found %s", kindTok.describe())
+		p.errorf(kindTok.off, "expected a state space (global, shared or tmem), mbarrier, multimem, or the kind of alias (generic, surface, texture or constant) after '@', found %s", kindTok.describe())
 		c.skipTo(";", "}")
 		return
 	}

@@ -69,6 +69,7 @@ func (p *parser) parseHerd() *Test {
 	p.resolve(t)
 	p.checkPlacement(t)
 	p.parseCondition(c, t)
+	p.checkMultimemTerms(t)
 	p.lint(t)
 	return t
 }
@@ -182,10 +183,9 @@ func (p *parser) parseThreadCell(toks []token, stop token, i int, t *Test) {
 	if len(missing) > 0 {
 		p.errorf(name.off, "the placement of %s lacks %s: write %s@cta N,gpu M", want, strings.Join(missing, " and "), want)
 	}
-	// A test that does not name clusters puts each CTA in its own cluster.
-	if !seen["cluster"] {
-		th.Cluster = th.CTA
-	}
+	// A thread that names no cluster gets one once every placement is
+	// known (placeClusters).
+	p.threads[i].clusterNamed = seen["cluster"]
 }
 
 // parseRows parses the instruction rows, one cell per thread, up to the

@@ -8,7 +8,7 @@ import "strings"
 // statement without its ';').
 
 // instrKinds lists the mnemonics for the "unknown instruction" diagnostic.
-const instrKinds = "ld, st, suld, sust, tld, cold, atom, red, fence, membar, bar, barrier, mbarrier, cp, wgmma, mapa, tcgen05, mov, add, sub, mul, and, or, xor, beq, bne or goto"
+const instrKinds = "ld, st, suld, sust, tld, cold, atom, red, multimem, fence, membar, bar, barrier, mbarrier, cp, wgmma, mapa, tcgen05, mov, add, sub, mul, and, or, xor, beq, bne or goto"
 
 // parseStatement parses a herd cell or a .test statement: any number of
 // labels "L:" followed by at most one instruction, appended to tb's thread.
@@ -57,6 +57,8 @@ func (p *parser) parseInstr(c *cursor, thread int, tb *threadBuild) *Instr {
 		ok = p.parseStore(c, in, m, thread)
 	case "atom", "red":
 		ok = p.parseAtom(c, in, m, thread)
+	case "multimem":
+		ok = p.parseMultimem(c, in, m, thread)
 	case "fence":
 		ok = p.parseFence(c, in, m)
 	case "membar":
@@ -117,6 +119,10 @@ func (p *parser) parseLoad(c *cursor, in *Instr, m mnemonic, thread int) bool {
 			p.errorf(q.firstOff, "a register move (ld DST, IMM) takes no memory order or scope")
 			return false
 		}
+		if q.spaceQ != nil {
+			p.errorf(q.spaceQ.off, "a register move (ld DST, IMM) takes no state space")
+			return false
+		}
 		toMov(in)
 		return p.endOperands(c, m.op)
 	}
@@ -154,7 +160,7 @@ func (p *parser) ldstQuals(in *Instr, m mnemonic, op Op) (memQuals, bool) {
 	if !ok {
 		return q, false
 	}
-	in.Op, in.Sem, in.Scope, in.Proxy = op, q.sem, scope, proxyOf(m.op)
+	in.Op, in.Sem, in.Scope, in.Proxy, in.SpaceQ = op, q.sem, scope, proxyOf(m.op), q.space
 	in.Type, in.Vec = q.typ, q.vec
 	if q.vecQ != nil && m.op != "ld" && m.op != "st" {
 		p.errorf(q.vecQ.off, "%s.%s is not supported: vectors are supported on ld and st", m.op, q.vecQ.name)
@@ -173,7 +179,7 @@ func (p *parser) ldstQuals(in *Instr, m mnemonic, op Op) (memQuals, bool) {
 
 // toMov turns a herd "ld DST, SRC" into a register move, SRC being in.A.
 func toMov(in *Instr) {
-	in.Op, in.Sem, in.Scope, in.Proxy = OpMov, SemWeak, ScopeNone, ProxyGeneric
+	in.Op, in.Sem, in.Scope, in.Proxy, in.SpaceQ = OpMov, SemWeak, ScopeNone, ProxyGeneric, SpaceQNone
 	in.Addr = Operand{}
 }
 
@@ -217,7 +223,7 @@ func (p *parser) parseAtom(c *cursor, in *Instr, m mnemonic, thread int) bool {
 	if !p.atomType(m, q) {
 		return false
 	}
-	in.Op, in.Sem, in.Scope, in.Proxy, in.AtomOp = OpAtom, SemRelaxed, ScopeGPU, ProxyGeneric, q.atomOp
+	in.Op, in.Sem, in.Scope, in.Proxy, in.AtomOp, in.SpaceQ = OpAtom, SemRelaxed, ScopeGPU, ProxyGeneric, q.atomOp, q.space
 	in.Type = q.typ
 	if m.op == "red" {
 		in.Op = OpRed

@@ -34,9 +34,11 @@ func (p *parser) parseNV(name string, instance int) *Test {
 		p.errorf(end, "the test has no assert, permit or check command")
 	}
 	p.checkAliases()
+	p.checkMultimem(t)
 	p.resolve(t)
 	p.checkPlacement(t)
 	p.resolveNVTerms(t)
+	p.checkMultimemTerms(t)
 	p.lint(t)
 	return t
 }
@@ -57,6 +59,9 @@ func (p *parser) parseDecl(c *cursor, t *Test) {
 	case ".mbarrier":
 		p.parseNVMBarrier(c, t, d)
 		return
+	case ".multimem":
+		p.parseNVMultimem(c, t, d)
+		return
 	case ".surfref":
 		a.Kind, isRef = ProxySurface, true
 	case ".texref":
@@ -64,7 +69,7 @@ func (p *parser) parseDecl(c *cursor, t *Test) {
 	case ".constref":
 		a.Kind, isRef = ProxyConstant, true
 	default:
-		p.errorf(d.off, "unknown declaration %s: expected .global, .shared, .tmem, .mbarrier, .surfref, .texref or .constref", d.text)
+		p.errorf(d.off, "unknown declaration %s: expected .global, .shared, .tmem, .mbarrier, .multimem, .surfref, .texref or .constref", d.text)
 		p.skipStatement(c)
 		return
 	}
@@ -250,7 +255,8 @@ func parseThreadName(s string) (gpu, cluster, cta, tid int, ok bool) {
 		nums[i] = n
 	}
 	if len(parts) == 3 {
-		// Without a cluster component each CTA is its own cluster.
+		// Without a cluster component the cluster is settled once every
+		// thread is known (placeClusters); the CTA number stands in.
 		return nums[0], nums[1], nums[1], nums[2], true
 	}
 	return nums[0], nums[1], nums[2], nums[3], true
@@ -267,12 +273,16 @@ func (p *parser) parseNVThread(c *cursor, t *Test) {
 	}
 	th.GPU, th.Cluster, th.CTA = gpu, cluster, cta
 	if p.threadNames == nil {
-		p.threadNames, p.threadPlaces = map[string]*Thread{}, map[[4]int]*Thread{}
+		p.threadNames, p.threadPlaces = map[string]*Thread{}, map[[3]int]*Thread{}
 	}
-	place := [4]int{gpu, cluster, cta, tid}
+	// A CTA is in one cluster, so the GPU, CTA and thread numbers name the
+	// thread; two names that put it in different clusters are reported by
+	// checkPlacement instead.
+	clusterNamed := ok && strings.Count(name.text, ".") == 3
+	place := [3]int{gpu, cta, tid}
 	if other := p.threadNames[name.text]; other != nil {
 		p.errorf(name.off, "duplicate thread %s (first at line %d)", name.text, other.Pos.Line)
-	} else if other := p.threadPlaces[place]; ok && other != nil {
+	} else if other := p.threadPlaces[place]; ok && other != nil && !(clusterNamed && p.threads[other.Index].clusterNamed && other.Cluster != cluster) {
 		p.errorf(name.off, "thread %s is the same thread as %s (line %d)", name.text, other.Name, other.Pos.Line)
 	}
 	if p.threadNames[name.text] == nil {
@@ -281,7 +291,7 @@ func (p *parser) parseNVThread(c *cursor, t *Test) {
 	if ok && p.threadPlaces[place] == nil {
 		p.threadPlaces[place] = th
 	}
-	tb := &threadBuild{th: th}
+	tb := &threadBuild{th: th, clusterNamed: clusterNamed}
 	t.Threads = append(t.Threads, th)
 	p.threads = append(p.threads, tb)
 	for {

@@ -26,6 +26,8 @@ type parser struct {
 	declared map[string]*Address
 	// aliasTargets are the alias declarations, checked once all are known.
 	aliasTargets []aliasTarget
+	// multimemDecls are the multimem declarations, checked likewise.
+	multimemDecls []multimemDecl
 	// instrFailed is set when an instruction was rejected. Names that only
 	// it used are then unknown, and the conditions' "unknown name"
 	// diagnostics would repeat the same mistake, so they are left out.
@@ -34,9 +36,9 @@ type parser struct {
 	// malformed one does not also make the file "without commands".
 	commands int
 	// threadNames and threadPlaces index the .test threads by name and by
-	// place (GPU, cluster, CTA, thread), to reject a thread given twice.
+	// place (GPU, CTA, thread), to reject a thread given twice.
 	threadNames  map[string]*Thread
-	threadPlaces map[[4]int]*Thread
+	threadPlaces map[[3]int]*Thread
 }
 
 // newParser returns a parser for src, the text of file (or of a template

@@ -40,8 +40,7 @@ type mnemonic struct {
 	off  int
 }
 
-// isSpaceQual reports state-space qualifiers, which the parsers ignore: the
-// space of a location comes from its declaration.
+// isSpaceQual reports state-space qualifiers.
 func isSpaceQual(s string) bool { _, ok := spaceQualOf(s); return ok }
 
 // isTypeQual reports the integer data-type qualifiers. The memory
@@ -83,6 +82,8 @@ type memQuals struct {
 	scopeQ   *qual // the scope qualifier, nil when absent
 	atomOp   string
 	atomOpQ  *qual
+	space    SpaceQual // the state space named, SpaceQNone for generic addressing
+	spaceQ   *qual
 	firstOff int  // offset of the first memory-order or scope qualifier, or -1
 	mmio     bool // .mmio and .relaxed have been combined
 	typ      DataType
@@ -99,25 +100,28 @@ func (p *parser) readMemQuals(m mnemonic, allowed []Sem, ops []string) (memQuals
 	ok := true
 	for i := range m.qs {
 		x := &m.qs[i]
-		if isSpaceQual(x.name) {
+		if sq, isSpace := spaceQualOf(x.name); isSpace {
+			if p.single(&q.spaceQ, x, m.op, "state spaces") {
+				q.space = sq
+			} else {
+				ok = false
+			}
 			continue
 		}
 		if t, isType := dataTypeOf(x.name); isType {
-			if q.typQ != nil {
-				p.errorf(x.off, "%s has two data types, .%s and .%s", m.op, q.typQ.name, x.name)
+			if p.single(&q.typQ, x, m.op, "data types") {
+				q.typ = t
+			} else {
 				ok = false
-				continue
 			}
-			q.typ, q.typQ = t, x
 			continue
 		}
 		if v, isVec := vectorOf(x.name); isVec {
-			if q.vecQ != nil {
-				p.errorf(x.off, "%s has two vector qualifiers, .%s and .%s", m.op, q.vecQ.name, x.name)
+			if p.single(&q.vecQ, x, m.op, "vector qualifiers") {
+				q.vec = v
+			} else {
 				ok = false
-				continue
 			}
-			q.vec, q.vecQ = v, x
 			continue
 		}
 		if s, isSem := semOf(x.name); isSem {
@@ -146,21 +150,19 @@ func (p *parser) readMemQuals(m mnemonic, allowed []Sem, ops []string) (memQuals
 			if q.firstOff < 0 {
 				q.firstOff = x.off
 			}
-			if q.scopeQ != nil {
-				p.errorf(x.off, "%s has two scopes, .%s and .%s", m.op, q.scopeQ.name, x.name)
+			if p.single(&q.scopeQ, x, m.op, "scopes") {
+				q.scope = s
+			} else {
 				ok = false
-				continue
 			}
-			q.scope, q.scopeQ = s, x
 			continue
 		}
 		if slices.Contains(ops, x.name) {
-			if q.atomOpQ != nil {
-				p.errorf(x.off, "%s has two operations, .%s and .%s", m.op, q.atomOpQ.name, x.name)
+			if p.single(&q.atomOpQ, x, m.op, "operations") {
+				q.atomOp = x.name
+			} else {
 				ok = false
-				continue
 			}
-			q.atomOp, q.atomOpQ = x.name, x
 			continue
 		}
 		if m.op == "red" && (x.name == "exch" || x.name == "cas") {
@@ -176,6 +178,18 @@ func (p *parser) readMemQuals(m mnemonic, allowed []Sem, ops []string) (memQuals
 		ok = false
 	}
 	return q, ok
+}
+
+// single records x in slot, the one qualifier of its kind an instruction
+// may have; a second one is an error naming both (kinds is the kind in the
+// plural) and leaves slot as it was.
+func (p *parser) single(slot **qual, x *qual, op, kinds string) bool {
+	if *slot != nil {
+		p.errorf(x.off, "%s has two %s, .%s and .%s", op, kinds, (*slot).name, x.name)
+		return false
+	}
+	*slot = x
+	return true
 }
 
 // mmioPair reports whether two memory orders are .mmio and .relaxed, which

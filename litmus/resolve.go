@@ -43,6 +43,9 @@ type threadBuild struct {
 	th      *Thread
 	targets []labelRef
 	labels  []labelRef
+	// clusterNamed records that the placement names the thread's cluster
+	// (herd "cluster N", .test "dD.cC.bB.tT").
+	clusterNamed bool
 }
 
 // resolve settles what every name operand denotes, declares the locations
@@ -110,6 +113,10 @@ func (p *parser) resolve(t *Test) {
 				p.errorf(r.qualOff, "a register move (ld DST, REG) takes no memory order or scope; to load through a register write ld DST, [%s]", name)
 				continue
 			}
+			if r.in.SpaceQ != SpaceQNone {
+				p.errs.Add(r.in.Pos, "a register move (ld DST, REG) takes no state space; to load through a register write %s DST, [%s]", strings.SplitN(r.in.Text, " ", 2)[0], name)
+				continue
+			}
 			src := *r.op
 			toMov(r.in)
 			r.in.A = src
@@ -158,8 +165,10 @@ func (p *parser) checkLabels(tb *threadBuild) {
 	}
 }
 
-// checkPlacement reports a CTA placed in two different clusters.
+// checkPlacement places the threads that name no cluster (placeClusters)
+// and reports a CTA placed in two different clusters.
 func (p *parser) checkPlacement(t *Test) {
+	p.placeClusters()
 	type cta struct{ gpu, cta int }
 	seen := map[cta]*Thread{}
 	for _, th := range t.Threads {

@@ -2,7 +2,6 @@ package litmus
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/ptxmm/ptxmm/source"
@@ -21,7 +20,7 @@ func TestSizedInstructions(t *testing.T) {
 		{"st.relaxed.gpu.u8 x, 257", Instr{Op: OpStore, Sem: SemRelaxed, Scope: ScopeGPU, Addr: addr("x"), Src: imm(257), Type: dtype("u8")}},
 		{"ld.u16 r0, [x+2]", Instr{Op: OpLoad, Dst: "r0", Addr: addr("x"), Type: u16, Offset: 2}},
 		{"ld.s8 r0, [x + 3]", Instr{Op: OpLoad, Dst: "r0", Addr: addr("x"), Type: dtype("s8"), Offset: 3}},
-		{"ld.global.v2.u32 {r0, r1}, [x]", Instr{Op: OpLoad, Addr: addr("x"), Type: u32, Vec: 2, VecDst: []string{"r0", "r1"}}},
+		{"ld.global.v2.u32 {r0, r1}, [x]", Instr{Op: OpLoad, SpaceQ: SpaceQGlobal, Addr: addr("x"), Type: u32, Vec: 2, VecDst: []string{"r0", "r1"}}},
 		{"st.release.gpu.v4.u16 [x+8], {1, r1, 3, 4}", Instr{Op: OpStore, Sem: SemRelease, Scope: ScopeGPU, Addr: addr("x"), Type: u16, Vec: 4, Offset: 8,
 			VecSrc: []Operand{imm(1), reg("r1"), imm(3), imm(4)}}},
 		{"ld.acquire.gpu.f16x2 r0, [x]", Instr{Op: OpLoad, Sem: SemAcquire, Scope: ScopeGPU, Dst: "r0", Addr: addr("x"), Type: dtype("f16x2")}},
@@ -94,15 +93,14 @@ assert (x == 0) as a;
 // TestSizeErrors: what PTX does not allow, or ptxmm cannot model, is a
 // positioned error that says what is expected.
 func TestSizeErrors(t *testing.T) {
-	cases := []struct {
-		name, file, src, msg, at string
-	}{
+	checkDiagCases(t, []diagCase{
 		{"misaligned offset", "t.litmus", herdWith(" ld.u32 r1, [x+2] | ld r0, x ;"), `ld at offset 2 is not aligned: a 4-byte access needs an offset that is a multiple of 4`, "4:16"},
 		{"misaligned vector", "t.litmus", herdWith(" ld.v2.u32 {r1, r2}, [x+4] | ld r0, x ;"), `an offset that is a multiple of 8`, "4:25"},
 		{"negative offset", "t.litmus", herdWith(" ld.u8 r1, [x-1] | ld r0, x ;"), `negative address offsets are not supported`, "4:14"},
 		{"offset not a number", "t.litmus", herdWith(" ld.u8 r1, [x+y] | ld r0, x ;"), `expected a byte offset after '+'`, "4:15"},
 		{"offset on another instruction", "t.litmus", "PTX T\n{ b @ mbarrier 1; }\n P0@cta 0,gpu 0 ;\n mbarrier.arrive [b+8] ;\nexists (b == 0)\n", `address offsets are supported on ld, st, atom and red only`, "4:20"},
 		{"two types", "t.litmus", herdWith(" ld.u8.u16 r1, x | ld r0, x ;"), `ld has two data types, .u8 and .u16`, "4:7"},
+		{"two vectors", "t.litmus", herdWith(" ld.v2.v4.u32 {r1, r2}, [x] | ld r0, x ;"), `ld has two vector qualifiers, .v2 and .v4`, "4:7"},
 		{"vector without type", "t.litmus", herdWith(" ld.v2 {r1, r2}, x | ld r0, x ;"), `ld.v2 needs a data type for its elements`, "4:4"},
 		{"vector count", "t.litmus", herdWith(" ld.v4.u32 {r1, r2}, x | ld r0, x ;"), `ld.v4 has 4 elements, found 2`, "4:12"},
 		{"vector too long", "t.litmus", herdWith(" ld.v2.u32 {r1, r2, r3}, x | ld r0, x ;"), `ld.v2 has 2 elements, found more`, "4:21"},
@@ -117,32 +115,7 @@ func TestSizeErrors(t *testing.T) {
 		{"array without type", "t.test", ".global x[2];\nd0.b0.t0 { ld r0, [x]; }\nassert (r0 == 0) as a;\n", `an array needs an element type`, "1:10"},
 		{"array length", "t.test", ".global .u8 x[0];\nd0.b0.t0 { ld r0, [x]; }\nassert (r0 == 0) as a;\n", `array length 0 is out of range`, "1:15"},
 		{"packed declaration", "t.test", ".global .f16x2 x;\nd0.b0.t0 { ld r0, [x]; }\nassert (r0 == 0) as a;\n", `expected an address name or a data type`, "1:9"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			f, err := FormatForPath(tc.file)
-			require.NoError(t, err)
-			_, err = Parse(tc.file, []byte(tc.src), f)
-			requireDiagnostic(t, err, tc.msg, tc.at)
-		})
-	}
-}
-
-// requireDiagnostic fails unless err lists a diagnostic holding msg at
-// line:col at.
-func requireDiagnostic(t *testing.T, err error, msg, at string) {
-	t.Helper()
-	var list source.List
-	require.ErrorAs(t, err, &list)
-	var found []string
-	for _, d := range list {
-		pos := fmt.Sprintf("%d:%d", d.Pos.Line, d.Pos.Col)
-		if strings.Contains(d.Msg, msg) && pos == at {
-			return
-		}
-		found = append(found, d.Error())
-	}
-	t.Errorf("no diagnostic %q at %s; got:\n%s", msg, at, strings.Join(found, "\n"))
+	})
 }
 
 // TestUnsignedLiterals: 64-bit constants keep their bits.

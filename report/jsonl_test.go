@@ -50,6 +50,10 @@ func TestJSONHerd(t *testing.T) {
 		"consistent": 4.0,
 		"sanity":     true,
 		"time_ms":    2.5,
+		// 8.7.1: when P1 misses the flag, its weak load of x races with
+		// P0's weak store.
+		"flags": []any{map[string]any{"name": "data_race", "executions": 4.0,
+			"witness": "data_race: P0:st.weak x, 1 -data_race-> P1:ld.weak r1, x =0"}},
 	}, objs[0])
 }
 
