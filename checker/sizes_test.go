@@ -146,6 +146,28 @@ exists (x == 5)
 			verdict: "Undef", states: []string{"x=1;", "x=6;"}, flags: []string{"data_race", "mixed_size_race"},
 		},
 		{
+			name: "a mixed-size atomic that reads the other's write follows it",
+			src: `PTX T
+{ x=0; }
+ P0@cta 0,gpu 0                  | P1@cta 1,gpu 0            ;
+ atom.exch.b64 r0, x, 4294967296 | atom.add.u32 r1, [x+4], 1 ;
+exists (x == 4294967296 /\ P1:r1 == 1)
+`,
+			// 8.7.2: the add reads byte 4 from the exch, so the exch was
+			// performed completely before it: the add's write is last.
+			verdict: "Undef", states: []string{"P1:r1=0; x=4294967296;", "P1:r1=1; x=8589934592;"}, flags: []string{"data_race", "mixed_size_race"},
+		},
+		{
+			name: "mixed-size atomics whose scopes exclude each other are not atomic",
+			src: `PTX T
+{ x=0; }
+ P0@cta 0,gpu 0            | P1@cta 1,gpu 0                 ;
+ atom.cta.add.u32 r0, x, 1 | atom.cta.cas.b16 r1, x, 0, 5   ;
+exists (x == 5)
+`,
+			verdict: "Undef", states: []string{"x=1;", "x=5;", "x=6;"}, flags: []string{"data_race", "heterogeneous_race", "mixed_size_race"},
+		},
+		{
 			name: "vector elements are not ordered among themselves",
 			src: `PTX T
 { x=0; }

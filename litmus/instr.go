@@ -280,7 +280,7 @@ func (p *parser) atomType(m mnemonic, q memQuals) bool {
 	case q.typ.Float:
 		p.errorf(q.typQ.off, "%s.%s is not supported: ptxmm has no floating-point arithmetic; expected an integer type (.u32, .s32, .b32, .u64, .s64 or .b64)", m.op, q.typQ.name)
 		return false
-	case q.typ.Size == 1 || q.typ.Size == 2 && q.atomOp != "cas":
+	case q.typ.Size == 1 || q.typ.Size == 2 && (q.atomOp != "cas" || q.typ.Name != "b16"):
 		p.errorf(q.typQ.off, "%s has no .%s form: expected .u32, .s32, .b32, .u64, .s64 or .b64 (and .b16 for atom.cas)", m.op, q.typQ.name)
 		return false
 	}

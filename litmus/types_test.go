@@ -109,6 +109,7 @@ func TestSizeErrors(t *testing.T) {
 		{"vector atom", "t.litmus", herdWith(" atom.v2.add.u32 r1, x, 1 | ld r0, x ;"), `atom.v2 is not supported: vectors are supported on ld and st`, "4:6"},
 		{"8-bit atom", "t.litmus", herdWith(" atom.add.u8 r1, x, 1 | ld r0, x ;"), `atom has no .u8 form`, "4:10"},
 		{"16-bit add", "t.litmus", herdWith(" red.add.u16 x, 1 | ld r0, x ;"), `red has no .u16 form`, "4:9"},
+		{"16-bit cas other than b16", "t.litmus", herdWith(" atom.cas.u16 r1, x, 0, 1 | ld r0, x ;"), `atom has no .u16 form: expected .u32, .s32, .b32, .u64, .s64 or .b64 (and .b16 for atom.cas)`, "4:10"},
 		{"float atom", "t.litmus", herdWith(" atom.add.f32 r1, x, 1 | ld r0, x ;"), `ptxmm has no floating-point arithmetic`, "4:10"},
 		{"vector filter", "t.test", nvWith("  ld.v2.u32 {r1, r2}, [x] == 1;"), `a vector load takes no filter`, "3:27"},
 		{"declared type on alias", "t.test", ".global x;\n.global .u32 y physically aliases x;\nd0.b0.t0 { ld r0, [y]; }\nassert (r0 == 0) as a;\n", `alias y takes no data type`, "2:14"},
