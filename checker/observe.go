@@ -156,19 +156,41 @@ func evalExpr(e litmus.Expr, obs []Observable, s State) bool {
 		if !l.Defined || !r.Defined {
 			return false
 		}
-		// A location holds bytes: the other side names them by its low
-		// bytes, whatever its sign.
-		for _, t := range []litmus.Term{e.L, e.R} {
-			if o := locObservable(t, obs); o != nil && o.Size > 0 && o.Size < 8 {
-				l.V, r.V = bytesAs(l.V, o), bytesAs(r.V, o)
-			}
-		}
+		eq := sameBytes(e, obs, l.V, r.V)
 		if e.Op == "!=" {
-			return l.V != r.V
+			return !eq
 		}
-		return l.V == r.V
+		return eq
 	}
 	return false
+}
+
+// sameBytes compares the two sides of a comparison. A location of fewer
+// than 8 bytes holds bytes: the other side names them when it is their
+// value read signed or unsigned (x == -1 and x == 4294967295 both hold
+// for 32 bits of ones), and never when it does not fit in them (x ==
+// 4294967296 holds for no 32-bit x).
+func sameBytes(e *litmus.Cmp, obs []Observable, l, r execution.Value) bool {
+	var sized []*Observable
+	for _, t := range []litmus.Term{e.L, e.R} {
+		if o := locObservable(t, obs); o != nil && o.Size > 0 && o.Size < 8 {
+			sized = append(sized, o)
+		}
+	}
+	for _, o := range sized {
+		if !fits(l, o) || !fits(r, o) {
+			return false
+		}
+	}
+	for _, o := range sized {
+		l, r = bytesAs(l, o), bytesAs(r, o)
+	}
+	return l == r
+}
+
+// fits reports whether v can be the value of location o's bytes.
+func fits(v execution.Value, o *Observable) bool {
+	return v.IsAddr || v.IsMBar || litmus.FitsBytes(v.N, o.Size)
 }
 
 // locObservable returns the observable of a location term, nil for others.

@@ -223,6 +223,16 @@ exists (x == -1 /\ x == 4294967295)
 			verdict: "Ok", states: []string{"x=4294967295;"},
 		},
 		{
+			name: "a value that does not fit the bytes of a location is not its value",
+			src: `PTX T
+{ x=0; }
+ P0@cta 0,gpu 0 ;
+ st.u32 x, 0    ;
+exists (x == 4294967296 \/ x == -4294967296 \/ x != 0)
+`,
+			verdict: "No", states: []string{"x=0;"},
+		},
+		{
 			name: "an untyped variable is at least 32 bits",
 			src: `PTX T
 { x=0x01020304; }

@@ -154,7 +154,7 @@ func (l *Layout) applySizing(t *litmus.Test) error {
 		}
 		slices.Sort(cuts)
 		li.Cuts = cuts
-		if !fitsBytes(li.Init, li.Size) && li.MBarrier == 0 {
+		if !litmus.FitsBytes(li.Init, li.Size) && li.MBarrier == 0 {
 			errs.Add(t.Addresses[li.Root].Pos, "the initial value %d of %s does not fit in its %s", li.Init, li.Name, byteCount(li.Size))
 		}
 	}
@@ -239,16 +239,6 @@ func byteCount(n int) string {
 		return "1 byte"
 	}
 	return fmt.Sprintf("%d bytes", n)
-}
-
-// fitsBytes reports whether n is the value of size bytes, read signed or
-// unsigned.
-func fitsBytes(n int64, size int) bool {
-	if size >= 8 {
-		return true
-	}
-	bits := uint(8 * size)
-	return n >= -(1<<(bits-1)) && n < 1<<bits
 }
 
 // Truncate keeps the low size bytes of n, sign- or zero-extended.

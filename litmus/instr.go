@@ -140,8 +140,16 @@ func (p *parser) parseLoad(c *cursor, in *Instr, m mnemonic, thread int) bool {
 			return false
 		}
 		c.next()
-		v, _, ok := p.intLit(c)
+		v, off, ok := p.intLit(c)
 		if !ok {
+			return false
+		}
+		typ := in.Type
+		if typ.Size == 0 {
+			typ = DefaultType()
+		}
+		if n := typ.RegSize(); !FitsBytes(v, n) {
+			p.errorf(off, "a %d-byte load never returns %d: a load filter's value must fit in the bytes the load reads (a type such as .u64 makes a wider load)", n, v)
 			return false
 		}
 		in.Filter = &v

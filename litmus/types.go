@@ -73,6 +73,16 @@ func dataTypeOf(s string) (DataType, bool) {
 // elems array elements (0 for a scalar); 0 when t is absent.
 func DeclSize(t DataType, elems int) int { return t.RegSize() * max(elems, 1) }
 
+// FitsBytes reports whether n is the value of size bytes, read signed or
+// unsigned.
+func FitsBytes(n int64, size int) bool {
+	if size >= 8 {
+		return true
+	}
+	bits := uint(8 * size)
+	return n >= -(1<<(bits-1)) && n < 1<<bits
+}
+
 // vectorOf returns the element count a vector qualifier names.
 func vectorOf(s string) (int, bool) {
 	switch s {

@@ -109,6 +109,8 @@ func TestSizeErrors(t *testing.T) {
 		{"vector atom", "t.litmus", herdWith(" atom.v2.add.u32 r1, x, 1 | ld r0, x ;"), `atom.v2 is not supported: vectors are supported on ld and st`, "4:6"},
 		{"8-bit atom", "t.litmus", herdWith(" atom.add.u8 r1, x, 1 | ld r0, x ;"), `atom has no .u8 form`, "4:10"},
 		{"16-bit add", "t.litmus", herdWith(" red.add.u16 x, 1 | ld r0, x ;"), `red has no .u16 form`, "4:9"},
+		{"filter wider than a typed load", "t.test", ".global x;\nd0.b0.t0 { ld.u8 r0, [x] == 257; }\nassert (r0 == 0) as a;\n", `a 1-byte load never returns 257`, "2:29"},
+		{"filter wider than an untyped load", "t.test", ".global x;\nd0.b0.t0 { ld r0, [x] == 4294967296; }\nassert (r0 == 0) as a;\n", `a 4-byte load never returns 4294967296`, "2:26"},
 		{"16-bit cas other than b16", "t.litmus", herdWith(" atom.cas.u16 r1, x, 0, 1 | ld r0, x ;"), `atom has no .u16 form: expected .u32, .s32, .b32, .u64, .s64 or .b64 (and .b16 for atom.cas)`, "4:10"},
 		{"float atom", "t.litmus", herdWith(" atom.add.f32 r1, x, 1 | ld r0, x ;"), `ptxmm has no floating-point arithmetic`, "4:10"},
 		{"vector filter", "t.test", nvWith("  ld.v2.u32 {r1, r2}, [x] == 1;"), `a vector load takes no filter`, "3:27"},
