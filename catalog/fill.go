@@ -183,9 +183,12 @@ func instrSet(name string, ev *execution.Event) (bool, bool) {
 		return ev.Kind == execution.KindFence && in.Op == litmus.OpFence, true
 	case "PF":
 		return ev.Kind == execution.KindProxyFence, true
-	case "BAR", "BAR_SYNC", "BAR_ARRIVE":
+	case "BAR", "BAR_SYNC", "BAR_ARRIVE", "BAR_RED":
 		if ev.Kind != execution.KindBarrier || in.Op != litmus.OpBarrier {
 			return false, true
+		}
+		if name == "BAR_RED" {
+			return in.BarRed != litmus.BarRedNone, true
 		}
 		return name == "BAR" || (name == "BAR_SYNC") == ev.BarSync, true
 	case "LD":

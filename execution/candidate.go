@@ -166,6 +166,9 @@ type comboSearch struct {
 	// read that reads write w, or -1.
 	updates []bool
 	takenBy []int
+	// results are the bar.red events whose reduction result the search
+	// chooses after reads-from (see reductions.go).
+	results []barResult
 	owner   []int // thread of each event (-1 for initial writes)
 	st      *Stats
 	max     int
@@ -237,6 +240,7 @@ func (a *Analysis) enumerateCombo(x *Execution, st *Stats, maxCandidates int, yi
 		s.reads = append(s.reads, i)
 		s.choices = append(s.choices, ws)
 	}
+	s.results = s.barResults()
 	s.search(0)
 	return !s.stop, s.err
 }
@@ -260,7 +264,7 @@ func (s *comboSearch) search(k int) {
 	}
 	x := s.x
 	if k == len(s.reads) {
-		s.leaf()
+		s.chooseResults(0)
 		return
 	}
 	r := s.reads[k]
@@ -405,6 +409,9 @@ func (s *comboSearch) leaf() {
 		return
 	}
 	for _, g := range groupings {
+		if !s.reductionsHold(g) {
+			continue
+		}
 		x.BarGroups = g
 		s.st.Candidates++
 		if s.max > 0 && s.st.Candidates > s.max {

@@ -99,6 +99,10 @@ type Event struct {
 	BarInstSym, BarIDSym, BarCountSym *Sym
 	BarInstance, BarID, BarCount      int64
 	BarSync                           bool
+	// BarPredSym is a bar.red's predicate operand c as the thread computes
+	// it (nil for other events); the reduction's result is the event's
+	// Value (see reductionsHold).
+	BarPredSym *Sym
 }
 
 // newEvent returns an event of kind k of thread th for instruction in, with
@@ -139,6 +143,11 @@ func (e *Event) Label(t *litmus.Test, l *Layout) string {
 			return fmt.Sprintf("%s:%s (W=%s)", th, text, e.Value.format(names))
 		}
 		return fmt.Sprintf("%s:%s", th, text)
+	case KindBarrier:
+		if e.BarPredSym != nil {
+			// bar.red: its reduction's result.
+			return fmt.Sprintf("%s:%s =%s", th, text, e.Value.format(names))
+		}
 	}
 	return fmt.Sprintf("%s:%s", th, text)
 }

@@ -22,15 +22,22 @@ func liveRegisters(th *litmus.Thread) []map[string]bool {
 				all[o.Reg] = true
 			}
 		}
-		defs[i] = in.WrittenRegs()
-		for _, d := range defs[i] {
+		for _, d := range in.WrittenRegs() {
 			all[d] = true
+			// A guarded instruction may not execute: its destination
+			// keeps the value it had, which stays live.
+			if in.Guard.Kind == litmus.OperandNone {
+				defs[i] = append(defs[i], d)
+			}
 		}
 	}
 	succ := func(i int) []int {
 		in := th.Instrs[i]
 		switch in.Op {
 		case litmus.OpGoto:
+			if in.Guard.Kind != litmus.OperandNone {
+				return []int{labels[in.Label], i + 1}
+			}
 			return []int{labels[in.Label]}
 		case litmus.OpBranch:
 			return []int{labels[in.Label], i + 1}

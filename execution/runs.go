@@ -103,6 +103,9 @@ type state struct {
 	// len(events) and len(defLog) when the run last reached label pc.
 	defLog []string
 	marks  map[int][2]int
+	// guardHeld is pc+1 when the guard of instruction pc was just found
+	// true (0 otherwise): the instruction then executes.
+	guardHeld int
 }
 
 func (s *state) clone() *state {
@@ -124,8 +127,9 @@ func (s *state) clone() *state {
 		constraints: append([]Constraint(nil), s.constraints...),
 		ctrlTaint:   append([]int(nil), s.ctrlTaint...),
 		backJumps:   s.backJumps, steps: s.steps,
-		defLog: append([]string(nil), s.defLog...),
-		marks:  marks,
+		defLog:    append([]string(nil), s.defLog...),
+		marks:     marks,
+		guardHeld: s.guardHeld,
 	}
 }
 
@@ -261,6 +265,12 @@ func (e *explorer) explore(s *state) error {
 			return errAt(e.th.Pos, "thread %s executes more than %d instructions in one run", e.th.Name, e.maxSteps)
 		}
 		in := e.th.Instrs[s.pc]
+		if in.Guard.Kind != litmus.OperandNone {
+			if s.guardHeld != s.pc+1 {
+				return e.guard(s, in)
+			}
+			s.guardHeld = 0
+		}
 		switch in.Op {
 		case litmus.OpLabel:
 			s.marks[s.pc] = [2]int{len(s.events), len(s.defLog)}
@@ -275,6 +285,18 @@ func (e *explorer) explore(s *state) error {
 		case litmus.OpArith:
 			a, b := e.operand(s, in.A), e.operand(s, in.B)
 			v := &Sym{kind: symArith, op: in.ArithOp, a: a, b: b, instr: in.Text, size: in.Type.Size, signed: in.Type.Signed}
+			if a.IsConst() && b.IsConst() {
+				c, _, err := v.eval(nil)
+				if err != nil {
+					return errAt(in.Pos, "%v (in %q)", err, in.Text)
+				}
+				v = constSym(c)
+			}
+			s.setReg(in.Dst, v)
+			s.pc++
+		case litmus.OpSetp:
+			a, b := e.operand(s, in.A), e.operand(s, in.B)
+			v := &Sym{kind: symCmp, op: in.Cmp, a: a, b: b}
 			if a.IsConst() && b.IsConst() {
 				c, _, err := v.eval(nil)
 				if err != nil {
@@ -321,6 +343,36 @@ func (e *explorer) explore(s *state) error {
 			return e.asyncInstr(s, in)
 		}
 	}
+}
+
+// guard decides the guard predicate of instruction in ("@p" or "@!p"):
+// when it holds the instruction executes, otherwise the thread goes on
+// with the next one. Like a branch, a guard on a value read splits the
+// run, and what follows depends on the reads through control.
+func (e *explorer) guard(s *state, in *litmus.Instr) error {
+	op := "ne"
+	if in.GuardNeg {
+		op = "eq"
+	}
+	g := e.operand(s, in.Guard)
+	cond := &Sym{kind: symCmp, op: op, a: g, b: constSym(Int(0))}
+	if g.IsConst() {
+		v, _, err := cond.eval(nil)
+		if err != nil {
+			return errAt(in.Pos, "%v (in %q)", err, in.Text)
+		}
+		cond = constSym(v)
+	}
+	taint := cond.reads(nil)
+	return e.branch(s, cond, in.Pos, func(c *state, holds bool) error {
+		c.ctrlTaint = union(c.ctrlTaint, taint)
+		if holds {
+			c.guardHeld = c.pc + 1
+		} else {
+			c.pc++
+		}
+		return e.explore(c)
+	})
 }
 
 // jump moves to a branch target. A backward jump ends the run (pc = -1)
@@ -592,12 +644,22 @@ func (e *explorer) barrier(s *state, in *litmus.Instr) error {
 	if in.Count.Kind != litmus.OperandNone {
 		ev.BarCountSym = e.operand(s, in.Count)
 	}
-	s.addEvent(ev)
+	if in.BarRed != litmus.BarRedNone {
+		ev.BarPredSym = e.operand(s, in.Pred)
+	}
+	idx := s.addEvent(ev)
 	s.pc++
 	if ev.BarSync {
 		if err := e.blocked(s); err != nil {
 			return err
 		}
+	}
+	if in.BarRed != litmus.BarRedNone {
+		// The reduction's result is known once the barrier completes: it
+		// is the value of the barrier event, chosen by the enumeration and
+		// checked against the group the barrier completes with, like the
+		// value of a read against the write it reads.
+		s.setReg(in.Dst, &Sym{kind: symRead, read: idx})
 	}
 	return e.explore(s)
 }

@@ -7,10 +7,10 @@ type symKind int
 
 const (
 	symConst symKind = iota // a known value
-	symRead                 // the value a read returns
+	symRead                 // the value a read returns (or a bar.red its reduction)
 	symArith                // a register operation on two values
 	symAtom                 // the value an atom or red writes from the value it read
-	symCmp                  // 1 when two values are equal ("eq") or differ ("ne"), else 0
+	symCmp                  // 1 when two values compare as op says ("eq", "ne", or setp's "CMP.TYPE"), else 0
 	symMBar                 // the state an mbarrier update writes (see mbarrier.go)
 	symWait                 // 1 when an mbarrier wait sees its phase complete, else 0
 	symConv                 // bits [shift, shift+8*size) of a, sign- or zero-extended: a value cut to a data type
@@ -23,7 +23,7 @@ const (
 type Sym struct {
 	kind  symKind
 	val   Value // symConst
-	read  int   // symRead: the index of the read event within its run
+	read  int   // symRead: the index of the read (or bar.red) event within its run
 	op    string
 	a, b  *Sym
 	c     *Sym // symAtom: the second operand of cas
@@ -152,8 +152,11 @@ func (s *Sym) eval(readVal func(int) (Value, bool)) (Value, bool, error) {
 		v, err := atomValue(s.op, a, b, c, s.b != nil, s.size, s.signed)
 		return v, err == nil, err
 	case symCmp:
-		eq := a == b
-		if eq == (s.op == "eq") {
+		holds, err := compareValues(s.op, a, b)
+		if err != nil {
+			return Value{}, false, err
+		}
+		if holds {
 			return Int(1), true, nil
 		}
 		return Int(0), true, nil

@@ -158,15 +158,19 @@ const (
 	OpFence
 	// OpProxyFence is fence.proxy.{alias,surface,texture,constant}.
 	OpProxyFence
-	// OpBarrier is bar{.cta}.sync / bar{.cta}.arrive / barrier{.cta}.sync.
+	// OpBarrier is a CTA barrier: bar{.cta}.sync, .arrive and .red and their
+	// barrier{.cta} spellings (BarKind and BarRed say which).
 	OpBarrier
 	// OpMov sets a register: herd "ld r0, 1" or "mov r0, r1".
 	OpMov
 	// OpArith is register arithmetic: add, sub, mul, and, or, xor.
 	OpArith
+	// OpSetp is setp: Dst := 1 when A Cmp B holds, else 0.
+	OpSetp
 	// OpBranch is a conditional branch: beq, bne.
 	OpBranch
-	// OpGoto is an unconditional branch.
+	// OpGoto is an unconditional branch: goto, bra (conditional with a
+	// Guard).
 	OpGoto
 	// OpLabel marks a branch target; it executes nothing.
 	OpLabel
@@ -252,6 +256,24 @@ const (
 	BarArrive
 )
 
+// BarRedOp is the reduction of a bar.red (barrier{.cta}.red).
+type BarRedOp int
+
+const (
+	// BarRedNone marks the barriers without a reduction.
+	BarRedNone BarRedOp = iota
+	// BarRedPopc counts the arriving threads whose predicate is true.
+	BarRedPopc
+	// BarRedAnd is 1 when every arriving thread's predicate is true.
+	BarRedAnd
+	// BarRedOr is 1 when some arriving thread's predicate is true.
+	BarRedOr
+)
+
+var barRedNames = [...]string{"", "popc", "and", "or"}
+
+func (o BarRedOp) String() string { return barRedNames[o] }
+
 // OperandKind tells what an Operand holds.
 type OperandKind int
 
@@ -309,6 +331,12 @@ type Instr struct {
 	Instance Operand // which barrier instance (herd format: first argument)
 	BarID    Operand // the logical barrier (herd format: second argument; default 0)
 	Count    Operand // the number of threads expected; OperandNone when absent
+	// bar.red: the reduction (BarRedNone for other barriers), its
+	// predicate operand c and whether it is written !c; the result goes to
+	// Dst.
+	BarRed  BarRedOp
+	Pred    Operand
+	PredNeg bool
 
 	// Asynchronous operations and mbarriers (see ast_async.go).
 	MBarOp   MBarOp
@@ -340,8 +368,14 @@ type Instr struct {
 	// Register operations and control flow.
 	ArithOp string  // add, sub, mul, and, or, xor
 	A, B    Operand // operands of OpArith / OpBranch / OpMov (A only)
-	Cmp     string  // "eq" or "ne" for OpBranch
+	Cmp     string  // "eq" or "ne" for OpBranch; "CMP.TYPE" for OpSetp (e.g. "lt.u32")
 	Label   string  // OpLabel's name, or the target of OpBranch / OpGoto
+
+	// Guard is the guard predicate of "@p INSTR" (OperandNone when the
+	// instruction has none): the instruction executes only when register
+	// p is not 0, or, with GuardNeg ("@!p"), when it is 0.
+	Guard    Operand
+	GuardNeg bool
 }
 
 // CondKind is the quantifier of a herd condition.

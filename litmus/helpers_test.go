@@ -20,7 +20,7 @@ func dtype(name string) DataType { t, _ := dataTypeOf(name); return t }
 func stripInstr(in *Instr) Instr {
 	c := *in
 	c.Pos, c.Text = source.Pos{}, ""
-	for _, o := range []*Operand{&c.Addr, &c.Src, &c.Src2, &c.Instance, &c.BarID, &c.Count, &c.A, &c.B, &c.Mem2, &c.Mem3, &c.MBar, &c.Size} {
+	for _, o := range []*Operand{&c.Addr, &c.Src, &c.Src2, &c.Instance, &c.BarID, &c.Count, &c.Pred, &c.Guard, &c.A, &c.B, &c.Mem2, &c.Mem3, &c.MBar, &c.Size} {
 		o.Pos = source.Pos{}
 	}
 	if c.VecSrc != nil {

@@ -65,6 +65,7 @@ func (p *parser) parseHerd() *Test {
 		return t
 	}
 	p.parseRows(c, t)
+	p.warnDialect()
 	p.checkRegInits(t, *regInits)
 	p.resolve(t)
 	p.checkPlacement(t)

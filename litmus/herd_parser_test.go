@@ -25,11 +25,11 @@ func TestHerdInstructions(t *testing.T) {
 		{"ld r0, x", Instr{Op: OpLoad, Dst: "r0", Addr: addr("x")}},
 		{"ld.weak r0, [x]", Instr{Op: OpLoad, Dst: "r0", Addr: addr("x")}},
 		{"ld.relaxed.gpu r0, x", Instr{Op: OpLoad, Sem: SemRelaxed, Scope: ScopeGPU, Dst: "r0", Addr: addr("x")}},
-		{"ld.acquire r0, y", Instr{Op: OpLoad, Sem: SemAcquire, Scope: ScopeSys, Dst: "r0", Addr: addr("y")}},
+		{"ld.acquire.sys r0, y", Instr{Op: OpLoad, Sem: SemAcquire, Scope: ScopeSys, Dst: "r0", Addr: addr("y")}},
 		{"ld.gpu.acquire r0, x", Instr{Op: OpLoad, Sem: SemAcquire, Scope: ScopeGPU, Dst: "r0", Addr: addr("x")}},
 		{"ld.volatile r0, x", Instr{Op: OpLoad, Sem: SemVolatile, Dst: "r0", Addr: addr("x")}},
 		{"ld.mmio.relaxed.sys r0, x", Instr{Op: OpLoad, Sem: SemMMIO, Scope: ScopeSys, Dst: "r0", Addr: addr("x")}},
-		{"ld.mmio r0, x", Instr{Op: OpLoad, Sem: SemMMIO, Scope: ScopeSys, Dst: "r0", Addr: addr("x")}},
+		{"ld.sys.relaxed.mmio r0, x", Instr{Op: OpLoad, Sem: SemMMIO, Scope: ScopeSys, Dst: "r0", Addr: addr("x")}},
 		{"ld.global.u32.relaxed.cluster %r0, x", Instr{Op: OpLoad, Sem: SemRelaxed, Scope: ScopeCluster, SpaceQ: SpaceQGlobal, Dst: "%r0", Addr: addr("x"), Type: dtype("u32")}},
 		{"ld.shared::cta r0, [r9]", Instr{Op: OpLoad, SpaceQ: SpaceQShared, Dst: "r0", Addr: reg("r9")}},
 		{"ld.shared r0, [r9]", Instr{Op: OpLoad, SpaceQ: SpaceQShared, Dst: "r0", Addr: reg("r9")}},
@@ -51,7 +51,7 @@ func TestHerdInstructions(t *testing.T) {
 		{"st.weak [x], r1", Instr{Op: OpStore, Addr: addr("x"), Src: reg("r1")}},
 		{"st.release.gpu y, r1", Instr{Op: OpStore, Sem: SemRelease, Scope: ScopeGPU, Addr: addr("y"), Src: reg("r1")}},
 		{"st.relaxed.cluster x, y", Instr{Op: OpStore, Sem: SemRelaxed, Scope: ScopeCluster, Addr: addr("x"), Src: addr("y")}},
-		{"st.release x, -1", Instr{Op: OpStore, Sem: SemRelease, Scope: ScopeSys, Addr: addr("x"), Src: imm(-1)}},
+		{"st.release.cta x, -1", Instr{Op: OpStore, Sem: SemRelease, Scope: ScopeCTA, Addr: addr("x"), Src: imm(-1)}},
 		{"st.volatile x, 0x10", Instr{Op: OpStore, Sem: SemVolatile, Addr: addr("x"), Src: imm(16)}},
 		{"st.mmio.relaxed.sys x, 1", Instr{Op: OpStore, Sem: SemMMIO, Scope: ScopeSys, Addr: addr("x"), Src: imm(1)}},
 		{"st [r9], 4", Instr{Op: OpStore, Addr: reg("r9"), Src: imm(4)}},
@@ -90,6 +90,13 @@ func TestHerdInstructions(t *testing.T) {
 		{"barrier.sync 2", Instr{Op: OpBarrier, BarKind: BarSync, Instance: imm(2), BarID: imm(0)}},
 		{"barrier.cta.sync 1, 1, r1", Instr{Op: OpBarrier, BarKind: BarSync, Instance: imm(1), BarID: imm(1), Count: reg("r1")}},
 		{"barrier.cta.arrive 3", Instr{Op: OpBarrier, BarKind: BarArrive, Instance: imm(3), BarID: imm(0)}},
+		{"barrier.sync.aligned 1", Instr{Op: OpBarrier, BarKind: BarSync, Instance: imm(1), BarID: imm(0)}},
+		{"barrier.cta.arrive.aligned 0, 0, 2", Instr{Op: OpBarrier, BarKind: BarArrive, Instance: imm(0), BarID: imm(0), Count: imm(2)}},
+		// bar.red: the destination, the barrier operands, the predicate.
+		{"bar.red.popc.u32 r1, 0, p0", Instr{Op: OpBarrier, BarKind: BarSync, BarRed: BarRedPopc, Dst: "r1", Instance: imm(0), BarID: imm(0), Pred: reg("p0")}},
+		{"bar.cta.red.and.pred p1, 1, 1, 2, !p0", Instr{Op: OpBarrier, BarKind: BarSync, BarRed: BarRedAnd, Dst: "p1", Instance: imm(1), BarID: imm(1), Count: imm(2), Pred: reg("p0"), PredNeg: true}},
+		{"barrier.cta.red.or.aligned.pred %p1, r2, %p0", Instr{Op: OpBarrier, BarKind: BarSync, BarRed: BarRedOr, Dst: "%p1", Instance: reg("r2"), BarID: imm(0), Pred: reg("%p0")}},
+		{"barrier.red.popc.u32 r1, 0, 1, ! p0", Instr{Op: OpBarrier, BarKind: BarSync, BarRed: BarRedPopc, Dst: "r1", Instance: imm(0), BarID: imm(1), Pred: reg("p0"), PredNeg: true}},
 		// Register arithmetic and branches.
 		{"add r0, r1, 1", Instr{Op: OpArith, ArithOp: "add", Dst: "r0", A: reg("r1"), B: imm(1)}},
 		{"sub.s32 r0, 5, r1", Instr{Op: OpArith, ArithOp: "sub", Dst: "r0", A: imm(5), B: reg("r1"), Type: dtype("s32")}},
@@ -100,6 +107,12 @@ func TestHerdInstructions(t *testing.T) {
 		{"beq r1, 0, L", Instr{Op: OpBranch, Cmp: "eq", A: reg("r1"), B: imm(0), Label: "L"}},
 		{"bne 1, r1, L", Instr{Op: OpBranch, Cmp: "ne", A: imm(1), B: reg("r1"), Label: "L"}},
 		{"goto L", Instr{Op: OpGoto, Label: "L"}},
+		// PTX's bra, setp and guard predicates.
+		{"bra L", Instr{Op: OpGoto, Label: "L"}},
+		{"@p bra.uni L", Instr{Op: OpGoto, Label: "L", Guard: reg("p")}},
+		{"@!%p1 st.relaxed.gpu x, 1", Instr{Op: OpStore, Sem: SemRelaxed, Scope: ScopeGPU, Addr: addr("x"), Src: imm(1), Guard: reg("%p1"), GuardNeg: true}},
+		{"setp.lt.s32 p, r1, -2", Instr{Op: OpSetp, Cmp: "lt.s32", Dst: "p", A: reg("r1"), B: imm(-2)}},
+		{"setp.hs.u64 %p2, 3, r1", Instr{Op: OpSetp, Cmp: "hs.u64", Dst: "%p2", A: imm(3), B: reg("r1")}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.src, func(t *testing.T) {

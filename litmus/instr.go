@@ -8,7 +8,7 @@ import "strings"
 // statement without its ';').
 
 // instrKinds lists the mnemonics for the "unknown instruction" diagnostic.
-const instrKinds = "ld, st, suld, sust, tld, cold, atom, red, multimem, fence, membar, bar, barrier, mbarrier, cp, wgmma, mapa, tcgen05, mov, add, sub, mul, and, or, xor, beq, bne or goto"
+const instrKinds = "ld, st, suld, sust, tld, cold, atom, red, multimem, fence, membar, bar, barrier, mbarrier, cp, wgmma, mapa, tcgen05, mov, add, sub, mul, and, or, xor, setp, beq, bne, bra or goto"
 
 // parseStatement parses a herd cell or a .test statement: any number of
 // labels "L:" followed by at most one instruction, appended to tb's thread.
@@ -28,11 +28,52 @@ func (p *parser) parseStatement(toks []token, stop token, tb *threadBuild) {
 	if c.done() {
 		return
 	}
-	if in := p.parseInstr(newCursor(c.toks[c.i:], stop), tb.th.Index, tb); in != nil {
-		tb.th.Instrs = append(tb.th.Instrs, in)
-	} else {
+	guard, ok := p.parseGuard(c)
+	if !ok {
 		p.instrFailed = true
+		return
 	}
+	in := p.parseInstr(newCursor(c.toks[c.i:], stop), tb.th.Index, tb)
+	if in == nil {
+		p.instrFailed = true
+		return
+	}
+	if guard != nil {
+		in.Guard, in.GuardNeg = guard.reg, guard.neg
+		in.Pos, in.Text = p.pos(guard.off), p.text(guard.off, c.lastEnd())
+	}
+	tb.th.Instrs = append(tb.th.Instrs, in)
+}
+
+// guardPrefix is a guard predicate "@p" or "@!p" before an instruction.
+type guardPrefix struct {
+	reg Operand
+	neg bool
+	off int
+}
+
+// parseGuard reads an optional guard predicate. PTX writes "@p INSTR" to
+// execute INSTR only when predicate register p is true (not 0), "@!p"
+// when it is false.
+func (p *parser) parseGuard(c *cursor) (*guardPrefix, bool) {
+	if c.done() || !c.peek().is("@") {
+		return nil, true
+	}
+	g := &guardPrefix{off: c.next().off}
+	if !c.done() && c.peek().is("!") {
+		c.next()
+		g.neg = true
+	}
+	reg, ok := p.regOperand(c, "@", "guard predicate")
+	if !ok {
+		return nil, false
+	}
+	g.reg = reg
+	if c.done() {
+		p.errorf(c.peek().off, "expected an instruction after the guard @%s, found %s", reg.Reg, c.peek().describe())
+		return nil, false
+	}
+	return g, true
 }
 
 // parseInstr parses the instruction in c for thread tb. It returns nil,
@@ -83,7 +124,9 @@ func (p *parser) parseInstr(c *cursor, thread int, tb *threadBuild) *Instr {
 		ok = p.parseMov(c, in, m, thread)
 	case "add", "sub", "mul", "and", "or", "xor":
 		ok = p.parseArith(c, in, m)
-	case "beq", "bne", "goto":
+	case "setp":
+		ok = p.parseSetp(c, in, m)
+	case "beq", "bne", "bra", "goto":
 		ok = p.parseBranch(c, in, m, tb)
 	default:
 		p.errorf(t.off, "unknown instruction %q: expected %s", t.text, instrKinds)
@@ -216,16 +259,12 @@ func (p *parser) parseStore(c *cursor, in *Instr, m mnemonic, thread int) bool {
 // "red.SEM.SCOPE.OP ADDR, V". Without a memory order they are .relaxed,
 // and without a scope .gpu, as the PTX ISA says for atom and red.
 func (p *parser) parseAtom(c *cursor, in *Instr, m mnemonic, thread int) bool {
-	ops := []string{"add", "sub", "inc", "dec", "exch", "cas", "and", "or", "xor", "min", "max"}
-	if m.op == "red" {
-		ops = []string{"add", "sub", "inc", "dec", "and", "or", "xor", "min", "max"}
-	}
-	q, ok := p.readMemQuals(m, []Sem{SemRelaxed, SemAcquire, SemRelease, SemAcqRel}, ops)
+	q, ok := p.readMemQuals(m, rmwSems(m.op), rmwOps(m.op))
 	if !ok {
 		return false
 	}
 	if q.atomOpQ == nil {
-		p.errorf(m.off, "%s needs an operation: .%s", m.op, strings.Join(ops, ", ."))
+		p.errorf(m.off, "%s needs an operation: .%s", m.op, strings.Join(rmwOps(m.op), ", ."))
 		return false
 	}
 	if !p.atomType(m, q) {

@@ -39,6 +39,9 @@ type parser struct {
 	// place (GPU, CTA, thread), to reject a thread given twice.
 	threadNames  map[string]*Thread
 	threadPlaces map[[3]int]*Thread
+	// dialect records the spellings PTX lacks that a herd file uses, each
+	// warned about once (dialect.go).
+	dialect []*dialectUse
 }
 
 // newParser returns a parser for src, the text of file (or of a template

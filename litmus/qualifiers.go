@@ -128,8 +128,7 @@ func (p *parser) readMemQuals(m mnemonic, allowed []Sem, ops []string) (memQuals
 			if q.firstOff < 0 {
 				q.firstOff = x.off
 			}
-			if !slices.Contains(allowed, s) {
-				p.errorf(x.off, "%s cannot be .%s: expected %s", m.op, x.name, semList(allowed))
+			if !slices.Contains(allowed, s) && !p.dialectSem(m, x, s, allowed) {
 				ok = false
 				continue
 			}
@@ -157,12 +156,16 @@ func (p *parser) readMemQuals(m mnemonic, allowed []Sem, ops []string) (memQuals
 			}
 			continue
 		}
-		if slices.Contains(ops, x.name) {
+		if slices.Contains(ops, x.name) || len(ops) > 0 && x.name == "sub" && p.dialectSub(m, x) {
 			if p.single(&q.atomOpQ, x, m.op, "operations") {
 				q.atomOp = x.name
 			} else {
 				ok = false
 			}
+			continue
+		}
+		if len(ops) > 0 && x.name == "sub" {
+			ok = false // dialectSub has said why
 			continue
 		}
 		if m.op == "red" && (x.name == "exch" || x.name == "cas") {
@@ -198,13 +201,15 @@ func mmioPair(a, b Sem) bool {
 	return a == SemMMIO && b == SemRelaxed || a == SemRelaxed && b == SemMMIO
 }
 
-// ldstScope applies the PTX rules for the scope of a load or store:
+// ldstScope applies the PTX rules for the scope of a load or store (the ld
+// and st instruction pages):
 //   - weak operations (the default without a memory order) have no scope;
-//   - relaxed, acquire and release without a scope are .sys, the PTX ISA
-//     default for strong operations;
+//   - relaxed, acquire and release need a scope: PTX writes
+//     ld.relaxed.scope and has no default (a strong operation without one
+//     is an error, not .sys);
 //   - volatile has no scope: it is relaxed at system scope (8.4.2), which is
 //     left to the model to apply;
-//   - mmio is system-scoped (8.4.1) and only allows .sys.
+//   - mmio is spelled .mmio.relaxed.sys, all three together (8.4.1).
 func (p *parser) ldstScope(m mnemonic, q memQuals) (Scope, bool) {
 	switch q.sem {
 	case SemWeak:
@@ -224,14 +229,19 @@ func (p *parser) ldstScope(m mnemonic, q memQuals) (Scope, bool) {
 		}
 		return ScopeNone, true
 	case SemMMIO:
-		if q.scopeQ != nil && q.scope != ScopeSys {
-			p.errorf(q.scopeQ.off, "mmio operations are system-scoped: expected .sys, found .%s", q.scopeQ.name)
+		if !q.mmio || q.scopeQ == nil || q.scope != ScopeSys {
+			at := q.semQ.off
+			if q.scopeQ != nil && q.scope != ScopeSys {
+				at = q.scopeQ.off
+			}
+			p.errorf(at, "%s.mmio must be written %s.mmio.relaxed.sys: PTX requires .mmio and .relaxed together, at .sys scope only", m.op, m.op)
 			return ScopeNone, false
 		}
 		return ScopeSys, true
 	}
 	if q.scopeQ == nil {
-		return ScopeSys, true
+		p.errorf(q.semQ.off, "%s.%s needs a scope: PTX requires one on a strong %s (.cta, .cluster, .gpu or .sys) and has no default", m.op, q.sem, m.op)
+		return ScopeNone, false
 	}
 	return q.scope, true
 }
