@@ -87,7 +87,7 @@ func entries() []Entry {
 		{"MULTIMEM", 1, "events of multimem.ld_reduce, multimem.st and multimem.red: one read, write or read and write per location of the multimem address (8.2.3)"},
 		{"MULTIMEM_ADDR", 1, "memory events through a multimem address (8.2.3), whatever their instruction"},
 		{"po", 2, "program order: each thread's events in the order the thread executes them (the read of an atom before its write); initial writes and asynchronous operations are in no program order (8.9.1, 8.9.1.1), nor are the operations of one multimem instruction on different locations, the elements of one vector or packed access (8.2.4, 8.2.5) or the pieces of one read among themselves"},
-		{"rf", 2, "reads-from: the write each read takes its value from; a read whose bytes different writes may write is one read event per piece of bytes (docs/model.md, section 18), each reading from one write"},
+		{"rf", 2, "reads-from: the write each read takes its value from; a read whose bytes different writes may write is one read event per piece of bytes (docs/model.md, section 20), each reading from one write"},
 		{"rmw", 2, "from the read to the write of the same atom or red"},
 		{"addr", 2, "address dependency: from a read to a memory event whose address register depends on the value read"},
 		{"data", 2, "data dependency: from a read to a write whose value depends on the value read"},
