@@ -10,7 +10,7 @@ import (
 )
 
 // TestHostHangs checks what a device thread that waits forever does to the
-// host and to the kernels behind its own (docs/model.md, section 19, "Hangs
+// host and to the kernels behind its own (docs/model.md, section 23, "Hangs
 // with host threads"): P0 below always waits forever at a barrier of two that no
 // other thread joins, so kernel K0 never completes.
 func TestHostHangs(t *testing.T) {

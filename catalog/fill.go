@@ -360,7 +360,9 @@ func fillRel(r *relations.Rel, name string, x *execution.Execution) {
 	case "po":
 		// Asynchronous operations are in no program order (8.9.1.1), and
 		// neither are the operations of one multimem instruction on its
-		// different locations among themselves.
+		// different locations among themselves, the elements of a vector
+		// or packed access (8.2.4, 8.2.5) or the pieces of one read
+		// (execution/bytes.go).
 		for t, run := range x.Runs {
 			base := x.ThreadStart[t]
 			for i := range run.Events {
@@ -368,7 +370,7 @@ func fillRel(r *relations.Rel, name string, x *execution.Execution) {
 					continue
 				}
 				for j := i + 1; j < len(run.Events); j++ {
-					if !run.Events[j].Async && !multimemSiblings(&run.Events[i], &run.Events[j]) {
+					if !run.Events[j].Async && !multimemSiblings(&run.Events[i], &run.Events[j]) && !execution.Unordered(&run.Events[i], &run.Events[j]) {
 						r.Add(base+i, base+j)
 					}
 				}
@@ -438,12 +440,18 @@ func sameFunc(name string, x *execution.Execution) func(a, b *execution.Event) b
 	}
 	switch name {
 	case "loc":
-		return func(a, b *execution.Event) bool { return isMem(a) && isMem(b) && a.Loc == b.Loc }
+		return func(a, b *execution.Event) bool { return isMem(a) && isMem(b) && execution.Overlap(a, b) }
 	case "vaddr":
-		return func(a, b *execution.Event) bool { return isMem(a) && isMem(b) && a.Loc == b.Loc && a.Addr == b.Addr }
+		return func(a, b *execution.Event) bool {
+			return isMem(a) && isMem(b) && execution.Overlap(a, b) && a.Addr == b.Addr
+		}
 	case "gaddr":
 		return func(a, b *execution.Event) bool {
-			return isMem(a) && isMem(b) && a.Loc == b.Loc && l.Addrs[a.Addr].Generic == l.Addrs[b.Addr].Generic
+			return isMem(a) && isMem(b) && execution.Overlap(a, b) && l.Addrs[a.Addr].Generic == l.Addrs[b.Addr].Generic
+		}
+	case "same_bytes":
+		return func(a, b *execution.Event) bool {
+			return isMem(a) && isMem(b) && a.Loc == b.Loc && a.OpOff == b.OpOff && a.OpSize == b.OpSize
 		}
 	case "sthd":
 		return func(a, b *execution.Event) bool { return bothThreads(a, b) && a.Thread == b.Thread }

@@ -46,7 +46,7 @@ func hostSet(name string, ev *execution.Event) (in, ok bool) {
 // hostExecSet decides whether event i of x is in HOST, HOST_NATIVE_ATOMIC
 // (which depend on the thread and the test), TASK_START or TASK_END (a task
 // that never starts or never completes, because a kernel waits forever, is
-// in neither: docs/model.md, section 19, "Hangs with host threads").
+// in neither: docs/model.md, section 23, "Hangs with host threads").
 func hostExecSet(name string, x *execution.Execution, i int) bool {
 	ev := &x.Events[i]
 	switch name {

@@ -31,5 +31,5 @@ func warnHostModel(w io.Writer, m *checker.Model, tests []*litmus.Test) {
 	if n == 0 || m.ReadsHost() {
 		return
 	}
-	fmt.Fprintf(w, "ptxmm: warning: model %s reads none of the relations about host threads (API, TASK_START, stream_next, ...): %d test(s) with host threads are checked without the CUDA API synchronization of 8.9.4 (docs/model.md, section 19)\n", m.Name, n)
+	fmt.Fprintf(w, "ptxmm: warning: model %s reads none of the relations about host threads (API, TASK_START, stream_next, ...): %d test(s) with host threads are checked without the CUDA API synchronization of 8.9.4 (docs/model.md, section 23)\n", m.Name, n)
 }

@@ -188,7 +188,8 @@ func (a *Analysis) enumerateCombo(x *Execution, st *Stats, maxCandidates int, yi
 	x.Events = x.Events[:0]
 	for loc, info := range l.Locs {
 		v := info.InitValue()
-		x.Events = append(x.Events, Event{Kind: KindWrite, Thread: -1, Addr: info.Root, Loc: loc, Value: v, Sym: constSym(v)})
+		x.Events = append(x.Events, Event{Kind: KindWrite, Thread: -1, Addr: info.Root, Loc: loc, Value: v, Sym: constSym(v),
+			Size: info.Size, OpSize: info.Size, Signed: true})
 	}
 	x.RMW, x.Addr, x.Data, x.Ctrl = x.RMW[:0], x.Addr[:0], x.Data[:0], x.Ctrl[:0]
 	owner := make([]int, len(l.Locs))
@@ -234,9 +235,12 @@ func (a *Analysis) enumerateCombo(x *Execution, st *Stats, maxCandidates int, yi
 			continue
 		}
 		s.updates = append(s.updates, ev.isMBarUpdate())
+		// A read reads every byte it accesses from one write (8.2): the
+		// writes that cover them. Reads are split at every byte where a
+		// write may start or end, so a write covers a read or misses it.
 		var ws []int
 		for j, w := range x.Events {
-			if w.Kind == KindWrite && w.Loc == ev.Loc {
+			if w.Kind == KindWrite && w.Loc == ev.Loc && w.Off <= ev.Off && ev.Off+ev.Size <= w.Off+w.Size {
 				ws = append(ws, j)
 			}
 		}
@@ -308,6 +312,17 @@ func (s *comboSearch) propagate() bool {
 			v, ok := s.writeValue(w)
 			if !ok {
 				continue
+			}
+			if we, re := &x.Events[w], &x.Events[r]; we.Thread < 0 || we.Off != re.Off || we.Size != re.Size || we.Signed != re.Signed || re.Size != re.OpSize {
+				// Only a read of other bytes than its write's, or of
+				// another type, changes the value.
+				rv, err := readBytes(v, we, re)
+				if err != nil {
+					s.err = errAt(x.Events[r].Instr.Pos, "%v (in %q)", err, x.Events[r].Instr.Text)
+					s.stop = true
+					return false
+				}
+				v = rv
 			}
 			x.Events[r].Value = v
 			x.known[r] = true

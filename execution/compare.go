@@ -23,23 +23,14 @@ func compareValues(op string, a, b Value) (bool, error) {
 		return false, fmt.Errorf("setp.%s on an address or an mbarrier state is not supported", op)
 	}
 	bits, err := strconv.Atoi(typ[1:])
-	if err != nil || bits <= 0 || bits > 64 {
+	if err != nil || bits <= 0 || bits > 64 || bits%8 != 0 {
 		return false, fmt.Errorf("unknown comparison type .%s", typ)
 	}
-	x, y := uint64(a.N), uint64(b.N)
-	if bits < 64 {
-		mask := uint64(1)<<bits - 1
-		x, y = x&mask, y&mask
-	}
 	signed := typ[0] == 's'
-	if signed && bits < 64 {
-		// Sign-extend the low bits.
-		shift := 64 - bits
-		x, y = uint64(int64(x<<shift)>>shift), uint64(int64(y<<shift)>>shift)
-	}
-	less := x < y
+	x, y := truncate(a.N, bits/8, signed), truncate(b.N, bits/8, signed)
+	less := uint64(x) < uint64(y)
 	if signed {
-		less = int64(x) < int64(y)
+		less = x < y
 	}
 	switch cmp {
 	case "eq":

@@ -99,6 +99,15 @@ type Event struct {
 	Step int
 	Addr int // address index (memory events)
 	Loc  int // physical location (memory events)
+	// Off and Size are the bytes of the location the event accesses
+	// (bytes.go); OpOff and OpSize those of its operation, which differ
+	// only for a piece of a read that spans several segments. Signed says
+	// how a read of a whole operation extends its value. Elem numbers the
+	// elements of a vector or packed instruction (8.2.4, 8.2.5).
+	Off, Size     int
+	OpOff, OpSize int
+	Signed        bool
+	Elem          int
 	// Value is the value read or written, resolved for each candidate.
 	Value Value
 	// Sym is how a write computes its value (nil for reads, whose value
@@ -195,6 +204,14 @@ func (e *Event) part(l *Layout) string {
 		return "write " + where() + " =" + val
 	case e.Role == RoleCopy:
 		return "write " + where() + " =" + val
+	case sizedAccess(e.Instr) && (len(e.Instr.Elements()) > 1 || e.Off != e.OpOff || e.Size != e.OpSize):
+		// One element of a vector or packed access, or one piece of a
+		// read: say which bytes.
+		bytes := fmt.Sprintf("bytes %d-%d of %s", e.Off, e.Off+e.Size-1, where())
+		if e.Kind == KindRead {
+			return "read " + bytes + " =" + val
+		}
+		return "write " + bytes + " =" + val
 	}
 	return ""
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // This file runs host threads: their CUDA runtime calls (PTX ISA 8.9.4,
-// "API synchronization"; docs/model.md, section 19). A
+// "API synchronization"; docs/model.md, section 23). A
 // call is an event in the host thread's program order (KindAPI). A call
 // that enqueues work in a stream makes tasks: events asynchronous to the
 // host thread (KindTask, Async), a start and a completion for kernels and

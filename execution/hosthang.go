@@ -5,7 +5,7 @@ import (
 )
 
 // This file decides what happens to host threads and kernels when a device
-// thread of a kernel waits forever (docs/model.md, section 19, "Hangs with
+// thread of a kernel waits forever (docs/model.md, section 23, "Hangs with
 // host threads"). Such a kernel never completes (8.9.4 API item 3: the end of
 // all its threads synchronizes with its end), so the tasks behind it never
 // start: the next tasks of its stream (item 1), the waits on an event

@@ -54,12 +54,36 @@ func Prepare(t *litmus.Test, opts Options) (*Analysis, error) {
 		return nil, err
 	}
 	addrValues := storedAddresses(t, l)
+	// Accesses through registers may reach bytes of a location that no
+	// access through its name does: the layout then grows and the runs
+	// are explored again with it (bytes.go). Each pass can only add
+	// segments or bytes, so this ends.
+	for {
+		a, grow, err := explore(t, l, opts, addrValues)
+		if err != nil {
+			return nil, err
+		}
+		changed, err := l.grow(t, grow)
+		if err != nil {
+			return nil, err
+		}
+		if !changed {
+			return a, l.checkWhole(a.Runs)
+		}
+	}
+}
+
+// explore enumerates the runs of every thread on layout l, and returns
+// what accesses through registers found missing from the layout.
+func explore(t *litmus.Test, l *Layout, opts Options, addrValues []Value) (*Analysis, *sizing, error) {
+	grow := newSizing()
 	a := &Analysis{Test: t, Layout: l, opts: opts, Cut: make([]int, len(t.Threads)), Spins: make([]int, len(t.Threads)),
 		NoAddr: make([]int, len(t.Threads)), NoAddrAt: make([]*litmus.Instr, len(t.Threads))}
 	notStarted := make([]*Run, len(t.Threads))
 	for _, th := range t.Threads {
 		ex := newExplorer(t, th, l, opts.Unroll, addrValues)
 		ex.spinReduction = opts.SpinReduction
+		ex.grow = grow
 		var runs []*Run
 		ex.emit = func(r *Run) error {
 			runs = append(runs, r)
@@ -71,14 +95,14 @@ func Prepare(t *litmus.Test, opts Options) (*Analysis, error) {
 		}
 		s, err := ex.start()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if err := ex.explore(s); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if th.Kernel != "" {
 			if notStarted[th.Index], err = ex.notStartedRun(); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 		a.Runs = append(a.Runs, runs)
@@ -87,7 +111,7 @@ func Prepare(t *litmus.Test, opts Options) (*Analysis, error) {
 		a.NoAddr[th.Index], a.NoAddrAt[th.Index] = ex.noAddr, ex.noAddrAt
 	}
 	a.addHostHangRuns(notStarted)
-	return a, nil
+	return a, grow, nil
 }
 
 // storedAddresses lists the addresses the program uses as values (in

@@ -92,6 +92,9 @@ type explorer struct {
 	// model sees its race with a copy.
 	copied    map[int]bool
 	copiedAll bool
+	// grow collects the bytes accesses through registers reach that the
+	// layout has no segment or size for yet.
+	grow *sizing
 }
 
 // state is a run in progress.
@@ -157,7 +160,7 @@ func errAt(pos source.Pos, format string, args ...any) error {
 
 func newExplorer(t *litmus.Test, th *litmus.Thread, l *Layout, unroll int, addrValues []Value) *explorer {
 	e := &explorer{t: t, th: th, layout: l, unroll: unroll, labels: map[string]int{}, maxSteps: 100000, addrValues: addrValues,
-		live: liveRegisters(th), copied: map[int]bool{}}
+		live: liveRegisters(th), copied: map[int]bool{}, grow: newSizing()}
 	for _, other := range t.Threads {
 		for _, in := range other.Instrs {
 			if in.Op != litmus.OpCopy && in.Op != litmus.OpWgmma {
@@ -302,13 +305,17 @@ func (e *explorer) explore(s *state) error {
 			s.marks[s.pc] = [2]int{len(s.events), len(s.defLog)}
 			s.pc++
 		case litmus.OpMov:
-			s.setReg(in.Dst, e.operand(s, in.A))
+			v := e.operand(s, in.A)
+			if in.Type.Name != "" {
+				v = convSym(v, 0, in.Type.Size, in.Type.Signed)
+			}
+			s.setReg(in.Dst, v)
 			s.pc++
 		case litmus.OpArith:
 			a, b := e.operand(s, in.A), e.operand(s, in.B)
-			v := &Sym{kind: symArith, op: in.ArithOp, a: a, b: b, instr: in.Text}
+			v := &Sym{kind: symArith, op: in.ArithOp, a: a, b: b, instr: in.Text, size: in.Type.Size, signed: in.Type.Signed}
 			if a.IsConst() && b.IsConst() {
-				c, err := arithValue(in.ArithOp, a.val, b.val)
+				c, _, err := v.eval(nil)
 				if err != nil {
 					return errAt(in.Pos, "%v (in %q)", err, in.Text)
 				}
@@ -487,6 +494,7 @@ func (e *explorer) withAddress(s *state, in *litmus.Instr, op litmus.Operand, th
 func (e *explorer) memEvent(k EventKind, in *litmus.Instr, pl place, sym *Sym) Event {
 	ev := newEvent(k, e.th.Index, in)
 	ev.Addr, ev.Loc, ev.Sym = pl.addr, e.layout.Loc(pl.addr, pl.cta), sym
+	e.layout.wholeLocation(&ev)
 	return ev
 }
 
@@ -498,43 +506,123 @@ func (e *explorer) placeOf(v Value) place {
 	return place{int(v.N), CTAKey(e.th)}
 }
 
-// memory executes a load, store, atom or red at place pl.
+// memory executes a load, store, atom or red at place pl: one memory
+// operation per element of the instruction (8.2.4, 8.2.5).
 func (e *explorer) memory(s *state, in *litmus.Instr, pl place, ataint []int) error {
 	if in.Multimem {
 		return e.multimem(s, in, pl, ataint)
 	}
+	loc := e.layout.Loc(pl.addr, pl.cta)
+	if in.Addr.Kind == litmus.OperandReg {
+		// Where an access through a register goes is known only now:
+		// Prepare explores again if the layout must grow for it.
+		if err := e.layout.reached(in, loc, e.grow); err != nil {
+			return err
+		}
+	}
+	typ := in.Type
+	if typ.Size == 0 {
+		typ = litmus.DefaultType()
+	}
+	els := in.Elements()
 	switch in.Op {
 	case litmus.OpStore:
-		v := e.operand(s, in.Src)
-		w := s.addEvent(e.memEvent(KindWrite, in, pl, v))
-		deps(&s.addr, ataint, w)
-		deps(&s.data, v.reads(nil), w)
+		for k, el := range els {
+			v := e.operand(s, el.Val)
+			ev := e.memEvent(KindWrite, in, pl, convSym(v, el.Shift, el.Size, typ.Signed))
+			setBytes(&ev, k, int(el.Off), el.Size, typ.Signed)
+			w := s.addEvent(ev)
+			deps(&s.addr, ataint, w)
+			deps(&s.data, v.reads(nil), w)
+		}
 		s.pc++
 		return e.explore(s)
 	case litmus.OpLoad:
-		r := s.addEvent(e.memEvent(KindRead, in, pl, nil))
-		deps(&s.addr, ataint, r)
-		val := &Sym{kind: symRead, read: r}
-		if in.Filter != nil {
-			s.constraints = append(s.constraints, Constraint{Cond: &Sym{kind: symCmp, op: "eq", a: val, b: constSym(Int(*in.Filter))}, Want: true, Pos: in.Pos})
+		// vals holds each element's value, the two halves of a packed
+		// value joined into one register value.
+		var vals []*Sym
+		for k, el := range els {
+			val := e.readOp(s, in, pl, k, el, typ.Signed, ataint)
+			if typ.Packed > 0 && k%typ.Packed > 0 {
+				j := vals[len(vals)-1]
+				j.parts, j.shifts, j.widths = append(j.parts, val), append(j.shifts, el.Shift), append(j.widths, el.Size)
+				continue
+			}
+			if typ.Packed > 0 {
+				val = &Sym{kind: symJoin, parts: []*Sym{val}, shifts: []int{el.Shift}, widths: []int{el.Size}, size: typ.RegSize()}
+			}
+			vals = append(vals, val)
 		}
-		if in.Dst != "" {
-			s.setReg(in.Dst, val)
+		if in.Filter != nil {
+			want := constSym(Int(truncate(*in.Filter, typ.RegSize(), typ.Signed)))
+			s.constraints = append(s.constraints, Constraint{Cond: &Sym{kind: symCmp, op: "eq", a: vals[0], b: want}, Want: true, Pos: in.Pos})
+		}
+		for k, r := range in.WrittenRegs() {
+			if k < len(vals) {
+				s.setReg(r, vals[k])
+			}
 		}
 		s.pc++
 		return e.explore(s)
 	}
-	// atom and red: read, then (unless a cas fails) write.
-	r := s.addEvent(e.memEvent(KindRead, in, pl, nil))
-	deps(&s.addr, ataint, r)
-	old := &Sym{kind: symRead, read: r}
+	return e.atomic(s, in, pl, ataint, typ)
+}
+
+// setBytes gives a memory event the bytes of element k of its
+// instruction: [off, off+size) of its location.
+func setBytes(ev *Event, k, off, size int, signed bool) {
+	ev.Elem, ev.Off, ev.Size, ev.OpOff, ev.OpSize, ev.Signed = k, off, size, off, size, signed
+}
+
+// readOp adds the read of element k at place pl: one read event, or one
+// per segment of the location when the element spans several (bytes.go).
+// It returns the value read.
+func (e *explorer) readOp(s *state, in *litmus.Instr, pl place, k int, el litmus.Element, signed bool, ataint []int) *Sym {
+	ev := e.memEvent(KindRead, in, pl, nil)
+	setBytes(&ev, k, int(el.Off), el.Size, signed)
+	segs := e.layout.Locs[ev.Loc].segmentsIn(ev.Off, ev.Size)
+	if len(segs) <= 1 {
+		r := s.addEvent(ev)
+		deps(&s.addr, ataint, r)
+		return &Sym{kind: symRead, read: r}
+	}
+	join := &Sym{kind: symJoin, size: el.Size, signed: signed}
+	for _, seg := range segs {
+		piece := ev
+		piece.Off, piece.Size = seg.Off, seg.Size
+		r := s.addEvent(piece)
+		deps(&s.addr, ataint, r)
+		join.parts = append(join.parts, &Sym{kind: symRead, read: r})
+		join.shifts = append(join.shifts, 8*(seg.Off-ev.Off))
+		join.widths = append(join.widths, seg.Size)
+	}
+	return join
+}
+
+// atomic executes an atom or red: read, then (unless a cas fails) write.
+func (e *explorer) atomic(s *state, in *litmus.Instr, pl place, ataint []int, typ litmus.DataType) error {
+	el := in.Elements()[0]
+	first := len(s.events)
+	old := e.readOp(s, in, pl, 0, el, typ.Signed, ataint)
+	pieces := make([]int, 0, 1)
+	for r := first; r < len(s.events); r++ {
+		pieces = append(pieces, r)
+	}
 	if in.Op == litmus.OpAtom && in.Dst != "" {
 		s.setReg(in.Dst, old)
 	}
 	op1, op2 := e.operand(s, in.Src), e.operand(s, in.Src2)
+	cut := func(v *Sym) *Sym {
+		if v == nil {
+			return nil
+		}
+		return convSym(v, 0, typ.Size, typ.Signed)
+	}
 	write := func(c *state) error {
-		nv := &Sym{kind: symAtom, op: in.AtomOp, a: old, b: op1, c: op2, instr: in.Text}
-		w := c.addEvent(e.memEvent(KindWrite, in, pl, nv))
+		nv := &Sym{kind: symAtom, op: in.AtomOp, a: old, b: cut(op1), c: cut(op2), instr: in.Text, size: typ.Size, signed: typ.Signed}
+		ev := e.memEvent(KindWrite, in, pl, nv)
+		setBytes(&ev, 0, int(el.Off), el.Size, typ.Signed)
+		w := c.addEvent(ev)
 		deps(&c.addr, ataint, w)
 		var operands []int
 		if op1 != nil {
@@ -551,18 +639,20 @@ func (e *explorer) memory(s *state, in *litmus.Instr, pl place, ataint []int) er
 		switch in.AtomOp {
 		case "exch":
 		case "cas":
-			deps(&c.ctrl, []int{r}, w)
+			deps(&c.ctrl, pieces, w)
 		default:
-			deps(&c.data, []int{r}, w)
+			deps(&c.data, pieces, w)
 		}
-		c.rmw = append(c.rmw, [2]int{r, w})
+		for _, r := range pieces {
+			c.rmw = append(c.rmw, [2]int{r, w})
+		}
 		c.pc++
 		return e.explore(c)
 	}
 	if in.AtomOp != "cas" {
 		return write(s)
 	}
-	return e.branch(s, &Sym{kind: symCmp, op: "eq", a: old, b: op1}, in.Pos, func(c *state, succeeded bool) error {
+	return e.branch(s, &Sym{kind: symCmp, op: "eq", a: old, b: cut(op1)}, in.Pos, func(c *state, succeeded bool) error {
 		if succeeded {
 			return write(c)
 		}

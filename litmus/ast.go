@@ -35,7 +35,7 @@ type Test struct {
 	// between the devices and the host supports native atomics
 	// (cudaDevAttrHostNativeAtomicSupported = 1; PTX ISA 8.1.1): host
 	// atomics and .sys atomics of device threads are then atomic with
-	// respect to each other (docs/model.md, section 20).
+	// respect to each other (docs/model.md, section 24).
 	HostNativeAtomics bool
 
 	// Condition is the final condition of a herd test; nil for .test files.
@@ -103,7 +103,13 @@ type Address struct {
 	Kind    Proxy  // ProxyGeneric for plain addresses and generic aliases
 	AliasOf string // "" for a plain declaration
 	Init    int64  // initial value; meaningful for plain declarations only
-	HasInit bool   // whether the test gave an initial value explicitly
+	// Type is the declared data type of a plain declaration (.test
+	// ".global .u16 x"): how its final value reads, and with Elems (the
+	// N of an array ".global .u16 x[N]", 0 for a scalar) its size.
+	// Type.Name is "" when the test declares none.
+	Type    DataType
+	Elems   int
+	HasInit bool // whether the test gave an initial value explicitly
 	// Implicit marks a location a herd test uses without declaring it
 	// (Pos is then its first use).
 	Implicit bool
@@ -324,6 +330,16 @@ type Instr struct {
 	Src2   Operand // the second operand of atom.cas (the new value)
 	AtomOp string  // add, sub, inc, dec, exch, cas, and, or, xor, min, max
 	Filter *int64  // .test "ld r0, [x] == 1": only executions where the load returns this value
+	// Type is the data type of ld, st, atom, red, mov and the arithmetic
+	// (Type.Name is "" when the instruction names none); Vec the element count of .v2 and .v4
+	// (0 for scalars); Offset the byte offset of "[x+4]". Vector loads
+	// write VecDst and vector stores write VecSrc, in element order
+	// (Dst and Src stay empty). See Elements.
+	Type   DataType
+	Vec    int
+	Offset int64
+	VecDst []string
+	VecSrc []Operand
 
 	// Barriers.
 	BarKind  BarrierKind

@@ -80,6 +80,8 @@ var errorCases = []struct {
 	{"surface load with order", "t.litmus", herdWith(" suld.acquire.gpu r1, x | ld r0, x ;"), `suld cannot be .acquire: expected .weak`, "4:6"},
 	{"missing operand", "t.litmus", herdWith(" st x | ld r0, x ;"), `expected ',' after the address of st, found "|"`, "4:7"},
 	{"two memory orders", "t.litmus", herdWith(" ld.relaxed.acquire r1, x | ld r0, x ;"), `ld has two memory-order qualifiers, .relaxed and .acquire`, "4:12"},
+	{"two scopes", "t.litmus", herdWith(" ld.relaxed.gpu.cta r1, x | ld r0, x ;"), `ld has two scopes, .gpu and .cta`, "4:16"},
+	{"two operations", "t.litmus", herdWith(" atom.add.or r1, x, 1 | ld r0, x ;"), `atom has two operations, .add and .or`, "4:10"},
 	{"init entry", "t.litmus", "PTX T\n{ int x = 0; }\n P0@cta 0,gpu 0 ;\n ld r0, x ;\nexists (x == 0)\n", `expected an init entry (x=0, P0:r0=0, a @ shared = 0, b @ mbarrier 1, m @ multimem x, y or y @ generic aliases x), found "int"`, "2:3"},
 	// Spellings PTX does not have (item 7 of issue 10): what PTX allows is
 	// said at the qualifier.

@@ -153,10 +153,14 @@ func (p *parser) parseLoad(c *cursor, in *Instr, m mnemonic, thread int) bool {
 	if !ok {
 		return false
 	}
-	if !p.destination(c, in, m.op) {
+	if in.Vec > 0 {
+		if !p.vectorRegs(c, in, m.op) || !p.expectComma(c, m.op, "destination") {
+			return false
+		}
+	} else if !p.destination(c, in, m.op) {
 		return false
 	}
-	isImm, ok := p.memOperand(c, in, thread, m.op, m.op == "ld", q.firstOff)
+	isImm, ok := p.memOperand(c, in, thread, m.op, m.op == "ld" && in.Vec == 0, q.firstOff)
 	if !ok {
 		return false
 	}
@@ -181,9 +185,21 @@ func (p *parser) parseLoad(c *cursor, in *Instr, m mnemonic, thread int) bool {
 			p.errorf(t.off, "expected '==' in a load filter, found %s", t.describe())
 			return false
 		}
+		if in.Vec > 0 {
+			p.errorf(t.off, "a vector load takes no filter: filter a scalar load of one element instead")
+			return false
+		}
 		c.next()
-		v, _, ok := p.intLit(c)
+		v, off, ok := p.intLit(c)
 		if !ok {
+			return false
+		}
+		typ := in.Type
+		if typ.Size == 0 {
+			typ = DefaultType()
+		}
+		if n := typ.RegSize(); !FitsBytes(v, n) {
+			p.errorf(off, "a %d-byte load never returns %d: a load filter's value must fit in the bytes the load reads (a type such as .u64 makes a wider load)", n, v)
 			return false
 		}
 		in.Filter = &v
@@ -203,6 +219,19 @@ func (p *parser) ldstQuals(in *Instr, m mnemonic, op Op) (memQuals, bool) {
 		return q, false
 	}
 	in.Op, in.Sem, in.Scope, in.Proxy, in.SpaceQ = op, q.sem, scope, proxyOf(m.op), q.space
+	in.Type, in.Vec = q.typ, q.vec
+	if q.vecQ != nil && m.op != "ld" && m.op != "st" {
+		p.errorf(q.vecQ.off, "%s.%s is not supported: vectors are supported on ld and st", m.op, q.vecQ.name)
+		return q, false
+	}
+	if q.vecQ != nil && q.typ.Packed > 0 {
+		p.errorf(q.vecQ.off, "a vector of .%s is not supported: use .%s without a vector, or a vector of .b32", q.typ.Name, q.typ.Name)
+		return q, false
+	}
+	if q.vecQ != nil && q.typQ == nil {
+		p.errorf(q.vecQ.off, "%s.%s needs a data type for its elements, such as .u32", m.op, q.vecQ.name)
+		return q, false
+	}
 	return q, true
 }
 
@@ -223,7 +252,11 @@ func (p *parser) parseStore(c *cursor, in *Instr, m mnemonic, thread int) bool {
 	if !p.expectComma(c, m.op, "address") {
 		return false
 	}
-	if !p.valueOperand(c, in, &in.Src, thread, m.op, "value") {
+	if in.Vec > 0 {
+		if !p.vectorVals(c, in, thread, m.op) {
+			return false
+		}
+	} else if !p.valueOperand(c, in, &in.Src, thread, m.op, "value") {
 		return false
 	}
 	return p.endOperands(c, m.op)
@@ -241,7 +274,11 @@ func (p *parser) parseAtom(c *cursor, in *Instr, m mnemonic, thread int) bool {
 		p.errorf(m.off, "%s needs an operation: .%s", m.op, strings.Join(rmwOps(m.op), ", ."))
 		return false
 	}
+	if !p.atomType(m, q) {
+		return false
+	}
 	in.Op, in.Sem, in.Scope, in.Proxy, in.AtomOp, in.SpaceQ = OpAtom, SemRelaxed, ScopeGPU, ProxyGeneric, q.atomOp, q.space
+	in.Type = q.typ
 	if m.op == "red" {
 		in.Op = OpRed
 	}
@@ -279,4 +316,27 @@ func (p *parser) parseAtom(c *cursor, in *Instr, m mnemonic, thread int) bool {
 		}
 	}
 	return p.endOperands(c, m.op)
+}
+
+// atomType checks the data type of an atom or red: a 32- or 64-bit
+// integer type, or a 16-bit one for atom.cas (PTX ISA, atom: .b16 cas).
+// Vectors, packed and floating-point types need floating-point
+// arithmetic, which ptxmm does not have.
+func (p *parser) atomType(m mnemonic, q memQuals) bool {
+	if q.vecQ != nil {
+		p.errorf(q.vecQ.off, "%s.%s is not supported: vectors are supported on ld and st", m.op, q.vecQ.name)
+		return false
+	}
+	if q.typQ == nil {
+		return true
+	}
+	switch {
+	case q.typ.Float:
+		p.errorf(q.typQ.off, "%s.%s is not supported: ptxmm has no floating-point arithmetic; expected an integer type (.u32, .s32, .b32, .u64, .s64 or .b64)", m.op, q.typQ.name)
+		return false
+	case q.typ.Size == 1 || q.typ.Size == 2 && (q.atomOp != "cas" || q.typ.Name != "b16"):
+		p.errorf(q.typQ.off, "%s has no .%s form: expected .u32, .s32, .b32, .u64, .s64 or .b64 (and .b16 for atom.cas)", m.op, q.typQ.name)
+		return false
+	}
+	return true
 }

@@ -99,21 +99,27 @@ func (p *parser) parseMembar(c *cursor, in *Instr, m mnemonic) bool {
 	return p.endOperands(c, m.text)
 }
 
-// typeQualsOnly rejects every qualifier but data types, for the register
-// instructions.
-func (p *parser) typeQualsOnly(m mnemonic) bool {
-	for _, x := range m.qs {
+// typeQualsOnly rejects every qualifier but one integer data type, for
+// the register instructions; the type, if any, goes to in.Type (the
+// result wraps around to it).
+func (p *parser) typeQualsOnly(in *Instr, m mnemonic) bool {
+	for i, x := range m.qs {
 		if !isTypeQual(x.name) {
 			p.errorf(x.off, "unknown qualifier .%s on %s: expected a type such as .u32", x.name, m.op)
 			return false
 		}
+		if i > 0 {
+			p.errorf(x.off, "%s has two data types, .%s and .%s", m.op, m.qs[0].name, x.name)
+			return false
+		}
+		in.Type, _ = dataTypeOf(x.name)
 	}
 	return true
 }
 
 // parseMov parses "mov DST, SRC".
 func (p *parser) parseMov(c *cursor, in *Instr, m mnemonic, thread int) bool {
-	if !p.typeQualsOnly(m) {
+	if !p.typeQualsOnly(in, m) {
 		return false
 	}
 	in.Op = OpMov
@@ -128,7 +134,7 @@ func (p *parser) parseMov(c *cursor, in *Instr, m mnemonic, thread int) bool {
 
 // parseArith parses "OP DST, A, B" for add, sub, mul, and, or and xor.
 func (p *parser) parseArith(c *cursor, in *Instr, m mnemonic) bool {
-	if !p.typeQualsOnly(m) {
+	if !p.typeQualsOnly(in, m) {
 		return false
 	}
 	in.Op, in.ArithOp = OpArith, m.op

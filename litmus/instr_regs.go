@@ -8,7 +8,7 @@ func (in *Instr) ReadOperands() []Operand {
 	if in.Op == OpWgmma && in.Dst != "" {
 		ops = append(ops, Operand{Kind: OperandReg, Reg: in.Dst, Pos: in.Pos})
 	}
-	return ops
+	return append(ops, in.VecSrc...)
 }
 
 // WrittenReg returns the register an instruction writes, or "" when it
@@ -21,4 +21,16 @@ func (in *Instr) WrittenReg() string {
 		return in.Dst // bar.red's result; "" for the other barriers
 	}
 	return ""
+}
+
+// WrittenRegs returns every register an instruction writes: WrittenReg's,
+// or the registers of a vector load.
+func (in *Instr) WrittenRegs() []string {
+	if len(in.VecDst) > 0 {
+		return in.VecDst
+	}
+	if d := in.WrittenReg(); d != "" {
+		return []string{d}
+	}
+	return nil
 }

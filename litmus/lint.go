@@ -31,6 +31,9 @@ func (p *parser) lint(t *Test) {
 			if in.Dst != "" {
 				written[i][in.Dst] = true
 			}
+			for _, r := range in.VecDst {
+				written[i][r] = true
+			}
 		}
 	}
 	for _, ri := range t.RegInits {

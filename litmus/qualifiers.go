@@ -43,8 +43,9 @@ type mnemonic struct {
 // isSpaceQual reports state-space qualifiers.
 func isSpaceQual(s string) bool { _, ok := spaceQualOf(s); return ok }
 
-// isTypeQual reports the data-type qualifiers, which the parsers ignore:
-// litmus tests only deal with whole, non-overlapping values.
+// isTypeQual reports the integer data-type qualifiers. The memory
+// instructions ld, st, atom and red give them a meaning (types.go); the
+// others accept and ignore them.
 func isTypeQual(s string) bool {
 	switch s {
 	case "u8", "s8", "b8", "u16", "s16", "b16", "u32", "s32", "b32", "u64", "s64", "b64":
@@ -85,6 +86,10 @@ type memQuals struct {
 	spaceQ   *qual
 	firstOff int  // offset of the first memory-order or scope qualifier, or -1
 	mmio     bool // .mmio and .relaxed have been combined
+	typ      DataType
+	typQ     *qual // the data-type qualifier, nil when absent
+	vec      int
+	vecQ     *qual // .v2 or .v4, nil when absent
 }
 
 // readMemQuals sorts the qualifiers of a memory operation, rejecting
@@ -96,15 +101,27 @@ func (p *parser) readMemQuals(m mnemonic, allowed []Sem, ops []string) (memQuals
 	for i := range m.qs {
 		x := &m.qs[i]
 		if sq, isSpace := spaceQualOf(x.name); isSpace {
-			if q.spaceQ != nil {
-				p.errorf(x.off, "%s has two state spaces, .%s and .%s", m.op, q.spaceQ.name, x.name)
+			if p.single(&q.spaceQ, x, m.op, "state spaces") {
+				q.space = sq
+			} else {
 				ok = false
-				continue
 			}
-			q.space, q.spaceQ = sq, x
 			continue
 		}
-		if isTypeQual(x.name) {
+		if t, isType := dataTypeOf(x.name); isType {
+			if p.single(&q.typQ, x, m.op, "data types") {
+				q.typ = t
+			} else {
+				ok = false
+			}
+			continue
+		}
+		if v, isVec := vectorOf(x.name); isVec {
+			if p.single(&q.vecQ, x, m.op, "vector qualifiers") {
+				q.vec = v
+			} else {
+				ok = false
+			}
 			continue
 		}
 		if s, isSem := semOf(x.name); isSem {
@@ -132,21 +149,19 @@ func (p *parser) readMemQuals(m mnemonic, allowed []Sem, ops []string) (memQuals
 			if q.firstOff < 0 {
 				q.firstOff = x.off
 			}
-			if q.scopeQ != nil {
-				p.errorf(x.off, "%s has two scopes, .%s and .%s", m.op, q.scopeQ.name, x.name)
+			if p.single(&q.scopeQ, x, m.op, "scopes") {
+				q.scope = s
+			} else {
 				ok = false
-				continue
 			}
-			q.scope, q.scopeQ = s, x
 			continue
 		}
 		if slices.Contains(ops, x.name) || len(ops) > 0 && x.name == "sub" && p.dialectSub(m, x) {
-			if q.atomOpQ != nil {
-				p.errorf(x.off, "%s has two operations, .%s and .%s", m.op, q.atomOpQ.name, x.name)
+			if p.single(&q.atomOpQ, x, m.op, "operations") {
+				q.atomOp = x.name
+			} else {
 				ok = false
-				continue
 			}
-			q.atomOp, q.atomOpQ = x.name, x
 			continue
 		}
 		if len(ops) > 0 && x.name == "sub" {
@@ -166,6 +181,18 @@ func (p *parser) readMemQuals(m mnemonic, allowed []Sem, ops []string) (memQuals
 		ok = false
 	}
 	return q, ok
+}
+
+// single records x in slot, the one qualifier of its kind an instruction
+// may have; a second one is an error naming both (kinds is the kind in the
+// plural) and leaves slot as it was.
+func (p *parser) single(slot **qual, x *qual, op, kinds string) bool {
+	if *slot != nil {
+		p.errorf(x.off, "%s has two %s, .%s and .%s", op, kinds, (*slot).name, x.name)
+		return false
+	}
+	*slot = x
+	return true
 }
 
 // mmioPair reports whether two memory orders are .mmio and .relaxed, which
