@@ -242,3 +242,33 @@ func TestSpecEventMonotone(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, pm.Checker().Program.EventMonotone())
 }
+
+// TestHostMixedSizeAtomicity: the 8.1.1 switch also governs the atomicity
+// of partially overlapping atomics (8.7.2, 8.10.3): without native host
+// atomics, the host's 32-bit increment and the device's 64-bit one may
+// lose an update; with them, they may not. Both are mixed-size races, so
+// the test is Undef either way; the states show the difference.
+func TestHostMixedSizeAtomicity(t *testing.T) {
+	pm, err := ptxmm.DefaultModel()
+	require.NoError(t, err)
+	for _, c := range []struct {
+		native string
+		states int
+	}{{"", 2}, {" cudaDevAttrHostNativeAtomicSupported = 1;", 1}} {
+		src := `PTX T
+{ x = 0;` + c.native + ` }
+ H0@host                  | P0@cta 0,gpu 0,kernel K0  ;
+ cudaLaunchKernel K0, s1  | atom.add.sys.u64 r0, x, 1 ;
+ atom.add.u32 r1, x, 1    |                           ;
+ cudaStreamSynchronize s1 |                           ;
+ ld.u64 r2, x             |                           ;
+exists (H0:r2 != 2)
+`
+		tests, err := ptxmm.ParseTests("t.litmus", []byte(src))
+		require.NoError(t, err)
+		r := pm.Check(tests[0])
+		require.NoError(t, r.Err)
+		assert.Equal(t, "Undef", r.Verdict)
+		assert.Len(t, r.States, c.states, "native atomics declared: %q", c.native)
+	}
+}
