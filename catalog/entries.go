@@ -16,7 +16,7 @@ type Entry struct {
 
 // entries is the catalog, in the order docs/catalog.md lists it.
 func entries() []Entry {
-	return []Entry{
+	return append([]Entry{
 		{"E", 1, "every event of the execution, initial writes included"},
 		{"IW", 1, "the initial writes W0, one per memory location (8.2.6)"},
 		{"M", 1, "memory events: R | W"},
@@ -97,9 +97,9 @@ func entries() []Entry {
 		{"gaddr", 2, "overlapping memory events (loc) whose generic address is the same, reflexive: a surface, texture or constant reference has the generic address it aliases; a generic address is its own"},
 		{"same_bytes", 2, "memory events of operations that access exactly the same bytes of the same physical location, reflexive: complete overlap (8.2.1) when they also use the same virtual address; the pieces of a read that spans several writes' bytes share the bytes of their operation"},
 		{"sthd", 2, "events of the same thread, reflexive (initial writes belong to no thread)"},
-		{"scta", 2, "events of threads in the same CTA, reflexive"},
-		{"sclu", 2, "events of threads in the same cluster, reflexive"},
-		{"sgpu", 2, "events of threads on the same GPU, reflexive"},
+		{"scta", 2, "events of threads in the same CTA, reflexive (host threads are in no CTA)"},
+		{"sclu", 2, "events of threads in the same cluster, reflexive (host threads are in none)"},
+		{"sgpu", 2, "events of threads on the same GPU, reflexive (host threads are on none)"},
 		{"bar", 2, "barrier arrivals that completed together (the same barrier, the same phase), irreflexive and symmetric"},
 		{"cbar", 2, "from each barrier.cluster.arrive to the barrier.cluster.wait events that returned when its phase completed"},
 		{"same_instr", 2, "events of the same instruction instance (the read and write of an atom; the issue and operations of an asynchronous instruction), reflexive"},
@@ -107,7 +107,7 @@ func entries() []Entry {
 		{"same_shape", 2, "events of tcgen05 instructions with the same shape, kind and packing qualifiers, reflexive"},
 		{"group_commit", 2, "from the issue of a cp.async, bulk copy or wgmma.mma_async to the commit_group of its kind that closes its group: the first one after it in program order"},
 		{"wait_pending", 2, "from a wait_group N to the commit_group events of its family among the N most recent before it in program order: the groups it leaves pending"},
-	}
+	}, hostEntries()...)
 }
 
 // table is the catalog, built once: it never changes.

@@ -37,6 +37,9 @@ type Execution struct {
 	// values of such reads are left at 0.
 	Undetermined bool
 	known        []bool
+	// idle marks, in a test where a kernel may hang, the task events that
+	// never happen (TaskIdle); nil in other tests.
+	idle []bool
 }
 
 // Clone returns a copy that later enumeration steps do not modify.
@@ -55,6 +58,7 @@ func (x *Execution) Clone() *Execution {
 	c.FinalPolls = append([]int(nil), x.FinalPolls...)
 	c.Combo = append([]int(nil), x.Combo...)
 	c.known = append([]bool(nil), x.known...)
+	c.idle = append([]bool(nil), x.idle...)
 	return &c
 }
 
@@ -208,6 +212,9 @@ func (a *Analysis) enumerateCombo(x *Execution, st *Stats, maxCandidates int, yi
 		shift(&x.Addr, r.Addr)
 		shift(&x.Data, r.Data)
 		shift(&x.Ctrl, r.Ctrl)
+	}
+	if a.kernels != nil && !a.hostProgress(x) {
+		return true, nil // the runs contradict what their hangs imply
 	}
 	st.Combinations++
 	n := len(x.Events)

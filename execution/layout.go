@@ -153,7 +153,9 @@ func NewLayout(t *litmus.Test) (*Layout, error) {
 	}
 	ctas := map[int]bool{}
 	for _, th := range t.Threads {
-		ctas[CTAKey(th)] = true
+		if !th.Host { // host threads are in no CTA
+			ctas[CTAKey(th)] = true
+		}
 	}
 	l.locOf = make([]map[int]int, len(l.Addrs))
 	rootLoc := map[[2]int]int{}

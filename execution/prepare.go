@@ -41,6 +41,10 @@ type Analysis struct {
 	NoAddr   []int
 	NoAddrAt []*litmus.Instr
 	opts     Options
+	// kernels lists the device threads of each kernel, in a test with host
+	// threads where some device thread may wait forever; nil otherwise
+	// (hosthang.go).
+	kernels map[string][]int
 }
 
 // Prepare analyses a test: its layout and the runs of each thread.
@@ -75,6 +79,7 @@ func explore(t *litmus.Test, l *Layout, opts Options, addrValues []Value) (*Anal
 	grow := newSizing()
 	a := &Analysis{Test: t, Layout: l, opts: opts, Cut: make([]int, len(t.Threads)), Spins: make([]int, len(t.Threads)),
 		NoAddr: make([]int, len(t.Threads)), NoAddrAt: make([]*litmus.Instr, len(t.Threads))}
+	notStarted := make([]*Run, len(t.Threads))
 	for _, th := range t.Threads {
 		ex := newExplorer(t, th, l, opts.Unroll, addrValues)
 		ex.spinReduction = opts.SpinReduction
@@ -95,11 +100,17 @@ func explore(t *litmus.Test, l *Layout, opts Options, addrValues []Value) (*Anal
 		if err := ex.explore(s); err != nil {
 			return nil, nil, err
 		}
+		if th.Kernel != "" {
+			if notStarted[th.Index], err = ex.notStartedRun(); err != nil {
+				return nil, nil, err
+			}
+		}
 		a.Runs = append(a.Runs, runs)
 		a.Cut[th.Index] = ex.cut
 		a.Spins[th.Index] = ex.spins
 		a.NoAddr[th.Index], a.NoAddrAt[th.Index] = ex.noAddr, ex.noAddrAt
 	}
+	a.addHostHangRuns(notStarted)
 	return a, grow, nil
 }
 

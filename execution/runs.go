@@ -12,7 +12,9 @@ const (
 	// Finished runs executed their last instruction.
 	Finished RunStatus = iota
 	// Blocked runs wait forever at their last event, a bar.sync or
-	// barrier.cluster.wait whose barrier never completes.
+	// barrier.cluster.wait whose barrier never completes, or a host
+	// thread's synchronizing CUDA call that waits for a task that never
+	// completes.
 	Blocked
 	// Spinning runs poll an mbarrier forever: they end with an iteration of
 	// a spin loop whose mbarrier waits (Run.Polls) see the phase incomplete
@@ -53,6 +55,13 @@ type Run struct {
 	// instruction: the thread has nothing left to do, so its registers
 	// hold their final values even though the barrier never completes.
 	Done bool
+	// Host holds, for a host thread, how its tasks are ordered and matched
+	// (see host.go); nil for device threads.
+	Host *HostRun
+	// NotStarted marks the run of a device thread whose kernel never
+	// starts (hosthang.go): it has no events, and its registers keep their
+	// initial values.
+	NotStarted bool
 }
 
 // explorer enumerates the runs of one thread.
@@ -103,6 +112,8 @@ type state struct {
 	// len(events) and len(defLog) when the run last reached label pc.
 	defLog []string
 	marks  map[int][2]int
+	// host is a host thread's streams, CUDA events and tasks so far.
+	host *hostState
 	// guardHeld is pc+1 when the guard of instruction pc was just found
 	// true (0 otherwise): the instruction then executes.
 	guardHeld int
@@ -130,6 +141,7 @@ func (s *state) clone() *state {
 		defLog:    append([]string(nil), s.defLog...),
 		marks:     marks,
 		guardHeld: s.guardHeld,
+		host:      s.host.clone(),
 	}
 }
 
@@ -171,8 +183,20 @@ func newExplorer(t *litmus.Test, th *litmus.Thread, l *Layout, unroll int, addrV
 	return e
 }
 
-// start builds the initial state from the init block's register values.
+// start builds the state a run starts from: the initial registers, and
+// the host state or thread start event of a host thread or kernel thread.
 func (e *explorer) start() (*state, error) {
+	s, err := e.initial()
+	if err != nil {
+		return nil, err
+	}
+	e.hostStart(s)
+	return s, nil
+}
+
+// initial returns the state before the thread's first instruction: its
+// registers as the init block sets them.
+func (e *explorer) initial() (*state, error) {
 	s := &state{regs: map[string]*Sym{}, marks: map[int][2]int{}}
 	for _, ri := range e.t.RegInits {
 		if ri.Thread != e.th.Index {
@@ -229,13 +253,18 @@ func deps(kind *[][2]int, from []int, to int) {
 
 // finish emits the run that ends in state s.
 func (e *explorer) finish(s *state, status RunStatus) error {
+	if status == Finished {
+		if err := e.hostFinish(s); err != nil {
+			return err
+		}
+	}
 	return e.emit(e.run(s, status))
 }
 
 // run returns the run that ends in state s.
 func (e *explorer) run(s *state, status RunStatus) *Run {
 	return &Run{Thread: e.th.Index, Events: s.events, Status: status, Regs: s.regs,
-		Constraints: s.constraints, Addr: s.addr, Data: s.data, Ctrl: s.ctrl, RMW: s.rmw}
+		Constraints: s.constraints, Addr: s.addr, Data: s.data, Ctrl: s.ctrl, RMW: s.rmw, Host: s.host.run()}
 }
 
 // branch continues the exploration in both directions of a condition that
@@ -329,6 +358,9 @@ func (e *explorer) explore(s *state) error {
 			})
 		case litmus.OpLoad, litmus.OpStore, litmus.OpAtom, litmus.OpRed:
 			return e.withAddress(s, in, in.Addr, func(c *state, pl place, ataint []int) error {
+				if err := e.hostReaches(in, pl); err != nil {
+					return err
+				}
 				return e.memory(c, in, pl, ataint)
 			})
 		case litmus.OpFence, litmus.OpMBarInitFence:
@@ -664,7 +696,8 @@ func (e *explorer) barrier(s *state, in *litmus.Instr) error {
 	return e.explore(s)
 }
 
-// blocked ends a copy of s waiting forever at the barrier just recorded.
+// blocked ends a copy of s waiting forever at the barrier (or host call)
+// just recorded.
 func (e *explorer) blocked(s *state) error {
 	r := e.run(s.clone(), Blocked)
 	r.Done = true

@@ -31,6 +31,12 @@ type Test struct {
 	Addresses []*Address // every address name, in declaration order
 	RegInits  []*RegInit // initial register values (herd init block)
 	Threads   []*Thread
+	// HostNativeAtomics is set when the test declares that the link
+	// between the devices and the host supports native atomics
+	// (cudaDevAttrHostNativeAtomicSupported = 1; PTX ISA 8.1.1): host
+	// atomics and .sys atomics of device threads are then atomic with
+	// respect to each other (docs/model.md, section 24).
+	HostNativeAtomics bool
 
 	// Condition is the final condition of a herd test; nil for .test files.
 	Condition *Condition
@@ -139,6 +145,13 @@ type Thread struct {
 	CTA     int
 	Instrs  []*Instr
 	Pos     source.Pos
+	// Host marks a host (CPU) thread: H0, H1, ... in herd files. A host
+	// thread is in no CTA, cluster or GPU (they are -1).
+	Host bool
+	// Kernel is the kernel a device thread belongs to in a test with host
+	// threads ("" otherwise): the kernel's launch starts it (8.9.4, API
+	// synchronization item 3).
+	Kernel string
 }
 
 // Op is an instruction kind.
@@ -198,6 +211,8 @@ const (
 	OpMBarInitFence
 	// OpTcgen05 is a tcgen05 instruction (Tc says which).
 	OpTcgen05
+	// OpAPI is a CUDA runtime API call of a host thread (API says which).
+	OpAPI
 )
 
 // Sem is the memory-ordering qualifier of an instruction.
@@ -365,6 +380,9 @@ type Instr struct {
 	Shape    string // the shape or kind qualifiers that pipelining compares
 	Acc      bool   // tcgen05.mma with enable-input-d: d := d + a + b
 
+	// API is the call of an OpAPI instruction (see ast_host.go).
+	API *APICall
+
 	// Register operations and control flow.
 	ArithOp string  // add, sub, mul, and, or, xor
 	A, B    Operand // operands of OpArith / OpBranch / OpMov (A only)
@@ -406,6 +424,9 @@ type Condition struct {
 	Kind CondKind
 	Expr Expr
 	Pos  source.Pos
+	// threadNames names the test's threads, for printing (H0 in a column
+	// other than 0 is not "P" and its index).
+	threadNames []string
 }
 
 // AssertKind is the command of a .test assertion.

@@ -91,6 +91,9 @@ func (p *parser) parseInstr(c *cursor, thread int, tb *threadBuild) *Instr {
 	}
 	in := &Instr{Pos: p.pos(t.off), Text: p.text(t.off, c.lastEnd())}
 	m := mnemonic{text: t.text, op: op, qs: qs, off: t.off}
+	if !p.threadAllows(tb, &m) {
+		return nil
+	}
 	switch op {
 	case "ld", "suld", "tld", "cold":
 		ok = p.parseLoad(c, in, m, thread)
@@ -129,10 +132,14 @@ func (p *parser) parseInstr(c *cursor, thread int, tb *threadBuild) *Instr {
 	case "beq", "bne", "bra", "goto":
 		ok = p.parseBranch(c, in, m, tb)
 	default:
+		if isAPIMnemonic(op) {
+			ok = p.parseAPI(c, in, m)
+			break
+		}
 		p.errorf(t.off, "unknown instruction %q: expected %s", t.text, instrKinds)
 		return nil
 	}
-	if !ok {
+	if !ok || tb.th.Host && !p.checkHostInstr(in, m) {
 		return nil
 	}
 	return in

@@ -15,7 +15,7 @@ func (in *Instr) ReadOperands() []Operand {
 // writes none.
 func (in *Instr) WrittenReg() string {
 	switch in.Op {
-	case OpLoad, OpAtom, OpMov, OpArith, OpSetp, OpMBarrier, OpWgmma, OpMapa, OpTcgen05:
+	case OpLoad, OpAtom, OpMov, OpArith, OpSetp, OpMBarrier, OpWgmma, OpMapa, OpTcgen05, OpAPI:
 		return in.Dst
 	case OpBarrier:
 		return in.Dst // bar.red's result; "" for the other barriers

@@ -37,6 +37,8 @@ func (p *parser) parseNV(name string, instance int) *Test {
 	p.checkMultimem(t)
 	p.resolve(t)
 	p.checkPlacement(t)
+	p.applyNVKernels(t)
+	p.checkHost(t)
 	p.resolveNVTerms(t)
 	p.checkMultimemTerms(t)
 	p.lint(t)
@@ -59,6 +61,12 @@ func (p *parser) parseDecl(c *cursor, t *Test) {
 	case ".mbarrier":
 		p.parseNVMBarrier(c, t, d)
 		return
+	case ".kernel":
+		p.parseNVKernel(c, d)
+		return
+	case ".attribute":
+		p.parseNVAttribute(c, t, d)
+		return
 	case ".multimem":
 		p.parseNVMultimem(c, t, d)
 		return
@@ -69,7 +77,7 @@ func (p *parser) parseDecl(c *cursor, t *Test) {
 	case ".constref":
 		a.Kind, isRef = ProxyConstant, true
 	default:
-		p.errorf(d.off, "unknown declaration %s: expected .global, .shared, .tmem, .mbarrier, .multimem, .surfref, .texref or .constref", d.text)
+		p.errorf(d.off, "unknown declaration %s: expected .global, .shared, .tmem, .mbarrier, .multimem, .surfref, .texref, .constref, .kernel or .attribute", d.text)
 		p.skipStatement(c)
 		return
 	}
@@ -268,8 +276,12 @@ func (p *parser) parseNVThread(c *cursor, t *Test) {
 	open := c.next()
 	th := &Thread{Name: name.text, Index: len(t.Threads), Pos: p.pos(name.off)}
 	gpu, cluster, cta, tid, ok := parseThreadName(name.text)
-	if !ok {
-		p.errorf(name.off, "malformed thread name %q: expected dD.bB.tT or dD.cC.bB.tT, such as d0.b1.t0", name.text)
+	if n, isHost := parseHostThreadName(name.text); isHost {
+		// A host thread is in no GPU, cluster or CTA; its place is its number.
+		th.Host = true
+		gpu, cluster, cta, tid, ok = -1, -1, -1, n, true
+	} else if !ok {
+		p.errorf(name.off, "malformed thread name %q: expected dD.bB.tT or dD.cC.bB.tT, such as d0.b1.t0, or hN for a host thread", name.text)
 	}
 	th.GPU, th.Cluster, th.CTA = gpu, cluster, cta
 	if p.threadNames == nil {
