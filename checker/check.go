@@ -88,8 +88,9 @@ type session struct {
 	t        *litmus.Test
 	a        *execution.Analysis
 	obs      []Observable
-	finals   []int // indices into obs of the observed locations
-	finalBuf []int // the final write chosen for each of finals
+	slots    []finalSlot // the segments of the observed locations (finals.go)
+	ranges   [][2]int    // the slots of each observable
+	finalBuf []int       // the final write chosen for each slot
 	runs     []*modelRun
 	// observe, when set, sees every candidate with every model's verdict.
 	observe func(x *execution.Execution, st State, vs []verdict)
@@ -163,20 +164,17 @@ func (s *session) check(start time.Time) error {
 		return err
 	}
 	s.obs = obs
-	for i, o := range obs {
-		if o.IsLoc {
-			s.finals = append(s.finals, i)
-		}
-	}
+	s.slots = observedSlots(a.Layout, obs)
+	s.ranges = slotRanges(obs, s.slots)
 	for _, r := range s.runs {
 		r.res.Layout, r.res.Cut, r.res.Observables = a.Layout, a.CutRuns(), obs
-		if len(s.finals) > 0 {
+		if len(s.slots) > 0 {
 			if err := r.m.hasCoherence(); err != nil {
 				return err
 			}
 		}
 	}
-	s.finalBuf = make([]int, len(s.finals))
+	s.finalBuf = make([]int, len(s.slots))
 	if err := s.reserveMemory(); err != nil {
 		return err
 	}
@@ -262,21 +260,14 @@ func (s *session) candidate(x *execution.Execution) error {
 			return err
 		}
 	}
-	if len(s.finals) == 0 {
+	if len(s.slots) == 0 {
 		s.evaluate(x)
 		return s.err
 	}
-	writes := make([][]int, len(s.finals))
-	for k, oi := range s.finals {
-		for i, ev := range x.Events {
-			if ev.Kind == execution.KindWrite && ev.Loc == s.obs[oi].Loc {
-				writes[k] = append(writes[k], i)
-			}
-		}
-	}
-	pick := make([]int, len(s.finals))
+	writes := slotWrites(x, s.slots)
+	pick := make([]int, len(s.slots))
 	for {
-		for k := range s.finals {
+		for k := range s.slots {
 			s.finalBuf[k] = writes[k][pick[k]]
 		}
 		s.evaluate(x)
@@ -323,19 +314,8 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State) ver
 	if !s.opts.Explain && s.observe == nil {
 		opts = append(opts, rules.WithoutWitnesses())
 	}
-	if len(s.finals) > 0 {
-		opts = append(opts, rules.WithPrune(func(in *rules.Instance) bool {
-			co, err := in.Rel(CoherenceRelation)
-			if err != nil {
-				return false
-			}
-			for _, w := range s.finalBuf {
-				if co.Row(w).Any() {
-					return true // a later write exists: w cannot be the final one
-				}
-			}
-			return false
-		}))
+	if len(s.slots) > 0 {
+		opts = append(opts, prunePastFinals(x, s.slots, s.finalBuf))
 	}
 	sol := inst.Solve(opts...)
 	if sol.Err != nil {
@@ -399,11 +379,10 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State) ver
 // state reads the observed final values of a candidate.
 func (s *session) state(x *execution.Execution) State {
 	st := make(State, len(s.obs))
-	k := 0
 	for i, o := range s.obs {
 		if o.IsLoc {
-			st[i] = Val{Defined: true, V: x.Events[s.finalBuf[k]].Value}
-			k++
+			r := s.ranges[i]
+			st[i] = Val{Defined: true, V: x.FinalValue(o.Loc, s.finalBuf[r[0]:r[1]])}
 			continue
 		}
 		if v, ok := x.Reg(o.Thread, o.Reg); ok {

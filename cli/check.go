@@ -32,6 +32,9 @@ type CheckConfig struct {
 	Pictures Pictures
 	// Kinds is a file of expected kinds (herd7's -kinds), or "".
 	Kinds string
+	// Shard is the part of the run to check (-shard), or the zero Shard
+	// for all of it.
+	Shard Shard
 }
 
 // item is one test (or a file that failed to parse) in output order.
@@ -49,19 +52,21 @@ func Check(cfg CheckConfig, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "ptxmm:", err)
 		return ExitError
 	}
-	var items []*item
-	for _, f := range files {
-		tests, err := litmus.ParseFile(f)
-		if err != nil {
-			items = append(items, &item{file: f, err: err})
-			continue
-		}
-		printWarnings(stderr, tests)
-		for _, t := range tests {
-			items = append(items, &item{file: f, test: t})
+	plan := planRun(files, cfg.Shard, cfg.Shard.Enabled() && cfg.Kinds != "", stderr)
+	items := plan.items(cfg.Shard)
+	if cfg.Shard.Enabled() {
+		fmt.Fprintf(stderr, "ptxmm: shard %d/%d from %s: %d of the run's %d tests\n",
+			cfg.Shard.Index, cfg.Shard.Count, cfg.Shard.Source, len(items), len(plan.units))
+		if !cfg.JSON {
+			fmt.Fprintln(stdout, plan.header(cfg.Shard, items).Header())
 		}
 	}
 	warnDuplicateNames(items, stderr)
+	var tests []*litmus.Test
+	for _, it := range items {
+		tests = append(tests, it.test)
+	}
+	warnHostModel(stderr, cfg.Model, tests)
 	workers := workerCount(cfg.Workers, len(items))
 	if cfg.Pictures.Mode != ShowNone {
 		if err := os.MkdirAll(cfg.Pictures.Dir, 0o755); err != nil {
@@ -120,6 +125,9 @@ func Check(cfg CheckConfig, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "ptxmm:", err)
 			return ExitError
 		}
+		if cfg.Shard.Enabled() {
+			plan.limitExpected(exp, cfg.Shard)
+		}
 		passed, failed := report.Compare(stdout, exp, results)
 		fmt.Fprintf(stdout, "%d passed, %d failed\n", passed, failed)
 		if failed > 0 && status == ExitOK {
@@ -133,7 +141,7 @@ func Check(cfg CheckConfig, stdout, stderr io.Writer) int {
 			return ExitError
 		}
 		passed, failed, missing := report.CompareKinds(stdout, kinds, results)
-		for _, name := range missing {
+		for _, name := range plan.limitMissingKinds(missing, cfg.Shard) {
 			fmt.Fprintf(stderr, "ptxmm: warning: -kinds %s names %s, which no test of the run has\n", cfg.Kinds, name)
 		}
 		fmt.Fprintf(stdout, "%d passed, %d failed\n", passed, failed)

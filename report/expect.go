@@ -28,6 +28,9 @@ type Expected struct {
 	// line, for the rows no test checked matches.
 	keys []string
 	line map[string]int
+	// reports, when set, says which rows no result matches this run
+	// reports as NOT RUN (a shard reports only its own; see ReportOnly).
+	reports func(key string) bool
 }
 
 // ReadExpected reads an expected-results CSV; spec is "FILE.csv" (first
@@ -110,15 +113,7 @@ func Compare(w io.Writer, e *Expected, results []*checker.Result) (passed, faile
 	used := map[string]bool{}
 	for _, r := range results {
 		t := r.Test
-		abs, err := filepath.Abs(t.File)
-		if err != nil {
-			abs = t.File
-		}
-		rel, err := filepath.Rel(e.dir, abs)
-		if err != nil {
-			rel = t.File
-		}
-		rel = filepath.ToSlash(rel)
+		rel := e.relative(t.File)
 		if t.Format == litmus.FormatHerd {
 			want, ok := e.rows[rel]
 			if !ok {
@@ -143,12 +138,9 @@ func Compare(w io.Writer, e *Expected, results []*checker.Result) (passed, faile
 			continue
 		}
 		wantHolds := true
-		for _, k := range []string{fmt.Sprintf("%s#%d", rel, t.Instance), fmt.Sprintf("%s#%d", filepath.Base(t.File), t.Instance)} {
-			if o, ok := e.rows[k]; ok {
-				wantHolds = o == "holds"
-				used[k] = true
-				break
-			}
+		if k, ok := e.overrideRow(rel, t); ok {
+			wantHolds = e.rows[k] == "holds"
+			used[k] = true
 		}
 		if r.Err != nil {
 			failed++
@@ -168,13 +160,60 @@ func Compare(w io.Writer, e *Expected, results []*checker.Result) (passed, faile
 		}
 	}
 	for _, k := range e.keys {
-		if !used[k] {
+		if !used[k] && (e.reports == nil || e.reports(k)) {
 			failed++
 			fmt.Fprintf(w, "NOT RUN %s (%s:%d): no test checked matches this row\n", k, e.path, e.line[k])
 		}
 	}
 	return passed, failed
 }
+
+// relative names a test file as rows do: relative to the CSV's folder,
+// with slashes.
+func (e *Expected) relative(file string) string {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		abs = file
+	}
+	rel, err := filepath.Rel(e.dir, abs)
+	if err != nil {
+		rel = file
+	}
+	return filepath.ToSlash(rel)
+}
+
+// overrideRow is the row overriding instance t of a .test file, named by
+// its path (rel) or its base name, when there is one.
+func (e *Expected) overrideRow(rel string, t *litmus.Test) (string, bool) {
+	for _, k := range []string{fmt.Sprintf("%s#%d", rel, t.Instance), fmt.Sprintf("%s#%d", filepath.Base(t.File), t.Instance)} {
+		if _, ok := e.rows[k]; ok {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// Claim returns the row that Compare matches with a test of file: the
+// file's row for a herd test (whether or not the file could be read), the
+// row overriding instance t of a .test file when t is given and such a
+// row exists. A run split into shards uses it to tell whose rows are
+// whose.
+func (e *Expected) Claim(file string, t *litmus.Test) (string, bool) {
+	if f, err := litmus.FormatForPath(file); err == nil && f == litmus.FormatHerd {
+		rel := e.relative(file)
+		_, ok := e.rows[rel]
+		return rel, ok
+	}
+	if t == nil || t.Format != litmus.FormatNV {
+		return "", false
+	}
+	return e.overrideRow(e.relative(file), t)
+}
+
+// ReportOnly makes Compare report as NOT RUN only the rows no result
+// matches for which report returns true: a shard of a run checks only its
+// own tests, and reports only the rows that are its own (see cli).
+func (e *Expected) ReportOnly(report func(key string) bool) { e.reports = report }
 
 func holdsWord(b bool) string {
 	if b {

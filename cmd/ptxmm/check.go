@@ -26,6 +26,8 @@ func checkCommand(args []string, out io.Writer) int {
 	addLimitFlags(fs, &opts)
 	fs.BoolVar(&opts.Explain, "explain", false, "for each forbidden outcome, print the checks that reject it with a witness")
 	workers := addWorkersFlag(fs)
+	shard := fs.String("shard", "", "check only shard `I/N` of the tests: every N-th, from the I-th (counted from 0); by default from $JOB_COMPLETION_INDEX or $SLURM_ARRAY_TASK_ID when set (-shard 0/1: all; see docs/scale.md)")
+	shardCount := fs.Int("shard-count", 0, "the number of shards `N` when the index comes from $JOB_COMPLETION_INDEX (a Kubernetes Indexed Job's .spec.completions)")
 	herd := addHerdFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: ptxmm check [flags] FILE|DIR|@LIST...\n\nFlags (-conf FILE reads herd7-style options from FILE):\n")
@@ -46,6 +48,10 @@ func checkCommand(args []string, out io.Writer) int {
 		return cli.ExitError
 	}
 	cfg := cli.CheckConfig{Options: opts, JSON: *jsonOut, Expect: *expect, Workers: *workers, Files: pos}
+	if cfg.Shard, err = cli.ResolveShard(*shard, *shardCount, os.Getenv); err != nil {
+		fmt.Fprintln(os.Stderr, "ptxmm check:", err)
+		return cli.ExitError
+	}
 	adj, err := herd.apply(&cfg)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "ptxmm check:", err)

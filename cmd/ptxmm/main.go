@@ -19,6 +19,8 @@ const usage = `ptxmm: an executable PTX memory consistency model
 
 Usage:
   ptxmm check [flags] FILE|DIR...   check litmus tests (.litmus, .test) against the model
+                                    (-shard I/N: every N-th test, for batch engines; docs/scale.md)
+  ptxmm merge [-table] LOG...       union herd logs (the shards' of a run): merged log, or a verdict table
   ptxmm diff -model A.dl [-model B.dl] FILE|DIR...
                                     show the tests and outcomes on which two models disagree
   ptxmm repl [-model FILE] [TEST]   explore a test and the model interactively
@@ -42,6 +44,8 @@ func run(args []string) int {
 		return runCheck(args[1:])
 	case "diff":
 		return runDiff(args[1:])
+	case "merge":
+		return runMerge(args[1:])
 	case "eval":
 		return runEval(args[1:])
 	case "graph":
