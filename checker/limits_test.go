@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ptxmm/ptxmm/litmus/families"
 	"github.com/ptxmm/ptxmm/rules"
 )
 
@@ -98,9 +99,11 @@ func TestMemoryLimitRefusesAtOnce(t *testing.T) {
 // goes (the changes and the trail of its incremental evaluation, about a
 // relation per relation it updates) is counted too, and stops it at the
 // limit with an error naming the order, when the limit leaves room for the
-// relations of the candidate and little more.
+// relations of the candidate and little more. A ring of SB threads with
+// fence.sc updates some forty relations at the first step of its Fence-SC
+// search.
 func TestMemoryLimitStopsTheOrderSearch(t *testing.T) {
-	tc := herd(t, storesTest(t, 150))
+	tc := herd(t, families.SBRing(12))
 	o := DefaultOptions()
 	o.Timeout = 0
 	o.MaxMemory = 1
@@ -111,6 +114,6 @@ func TestMemoryLimitStopsTheOrderSearch(t *testing.T) {
 	var me *rules.MemoryError
 	require.ErrorAs(t, r.Err, &me)
 	assert.True(t, me.AtLeast)
-	assert.Contains(t, r.Err.Error(), "the search of the order co")
+	assert.Contains(t, r.Err.Error(), "the search of the order fence_sc")
 	assert.Contains(t, r.Err.Error(), "-max-memory")
 }

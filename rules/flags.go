@@ -65,7 +65,7 @@ func (in *Instance) mayRaise(f *checkPlan) bool {
 	if !grows && !shrinks {
 		return true
 	}
-	if in.inc.valid {
+	if in.inc.valid && in.inc.searchBase >= 0 {
 		return in.mayRaiseFromTrail(f, grows)
 	}
 	for _, op := range in.p.orders {
@@ -91,7 +91,7 @@ func (in *Instance) mayRaise(f *checkPlan) bool {
 func (in *Instance) mayRaiseFromTrail(f *checkPlan, grows bool) bool {
 	raised := true
 	err := in.guarded(nil, func() {
-		in.undo(0)
+		in.undo(in.inc.searchBase)
 		if grows {
 			for _, op := range in.p.orders {
 				in.beginStep()

@@ -152,8 +152,8 @@ func twoVars(args []datalog.Term) (string, string, bool) {
 
 // forcedPairs lists the pairs among pairs that are unrelated in the order
 // and forced, each in its forced direction. It returns false when a pair is
-// forced both ways: every choice from the current one fails. A forcing
-// check's name is recorded as a failure then.
+// forced both ways: every choice from the current one fails. The forcing
+// check is named as a failure then.
 func (s *solver) forcedPairs(op *orderPlan, pairs [][2]int) ([][2]int, bool) {
 	in := s.in
 	o := in.stores[op.rel].rel
@@ -177,10 +177,7 @@ func (s *solver) forcedPairs(op *orderPlan, pairs [][2]int) ([][2]int, bool) {
 			ab, ba := rel.Has(a, b), rel.Has(b, a)
 			switch {
 			case ab && ba:
-				if !s.seen[f.check.check.Name] {
-					s.seen[f.check.check.Name] = true
-					s.result.Failures = append(s.result.Failures, CheckResult{Name: f.check.check.Name, Kind: f.check.check.Kind, Rel: in.p.rels[f.check.rel].name})
-				}
+				s.named(f.check)
 				return nil, false
 			case ab:
 				out = append(out, [2]int{a, b})

@@ -1,10 +1,6 @@
 package rules
 
-import (
-	"math/bits"
-
-	"github.com/ptxmm/ptxmm/relations"
-)
+import "github.com/ptxmm/ptxmm/relations"
 
 // Incremental evaluation. A step of the order search adds a few pairs to
 // an order; the relations depending on it are brought up to date from
@@ -25,7 +21,10 @@ import (
 type trailEntry struct {
 	rel     relID
 	removed bool
-	// from and to delimit the tuples, flattened, in incremental.data.
+	// from and to delimit the tuples in incremental.data: for a set or a
+	// binary relation, pairs of a word's position (row<<32 | word) and
+	// its bits, so that undoing costs a word operation per word changed;
+	// for more columns, the tuples' values one after the other.
 	from, to int
 }
 
@@ -42,12 +41,29 @@ type incremental struct {
 	// touched[s] is set for the needed strata that read a pending relation.
 	touched []bool
 	trail   []trailEntry
-	data    []int32
+	data    []uint64
 	// dataBytes is the memory of data accounted against the limits.
 	dataBytes int64
-	// valid is set while the trail leads from the state at the start of the
-	// last Solve to the current state: nothing changed the inputs since.
-	valid bool
+	// valid is set while the trail leads from a state the instance can
+	// return to (a checkpoint, or the start of the last search) to the
+	// current state: nothing set the inputs since. hasCheckpoint says that
+	// the trail starts at a checkpoint; ckptPending, that a checkpoint was
+	// asked for and the next evaluation takes it (insert.go).
+	valid, hasCheckpoint, ckptPending bool
+	// atBase is set while the instance is at its checkpoint; afterInsert,
+	// while it is one step (the insertions) away from it, with that step's
+	// changes at hand; baseHeld[i] says that check i held at the
+	// checkpoint.
+	atBase, afterInsert bool
+	baseHeld            []bool
+	// searchBase is the trail mark at the start of the last search, or -1
+	// when there was none since the inputs last changed.
+	searchBase int
+	// stage[r] holds the tuples inserted into input r and not taken in yet;
+	// staged lists those relations, isStaged marks them.
+	stage    []store
+	isStaged []bool
+	staged   []relID
 	// targets is scratch for the targets of new pairs, cycles the
 	// acyclicity test the search reuses.
 	targets *relations.Set
@@ -63,6 +79,10 @@ func (in *Instance) initIncremental() {
 	inc.changed = make([]bool, nr)
 	inc.lost = make([]bool, nr)
 	inc.touched = make([]bool, len(in.p.strata))
+	inc.stage = make([]store, nr)
+	inc.isStaged = make([]bool, nr)
+	inc.baseHeld = make([]bool, len(in.p.checks))
+	inc.searchBase = -1
 }
 
 // resetIncremental forgets the trail and any step in progress, after an
@@ -83,7 +103,18 @@ func (in *Instance) resetIncremental() {
 	clear(inc.touched)
 	inc.trail = inc.trail[:0]
 	inc.data = inc.data[:0]
-	inc.valid = false
+	in.forgetTrail()
+}
+
+// forgetTrail makes the trail unusable, after the inputs changed: the
+// checkpoint too is forgotten, and the insertions not taken in yet become
+// plain changes of their relations.
+func (in *Instance) forgetTrail() {
+	inc := &in.inc
+	inc.valid, inc.hasCheckpoint, inc.ckptPending = false, false, false
+	inc.atBase, inc.afterInsert = false, false
+	inc.searchBase = -1
+	in.flushStaged()
 }
 
 // chgStore returns chg[r], allocating it on first use.
@@ -132,6 +163,7 @@ func (in *Instance) mark() int { return len(in.inc.trail) }
 // beginStep forgets the changes of the previous step.
 func (in *Instance) beginStep() {
 	inc := &in.inc
+	inc.afterInsert = false
 	for _, r := range inc.pending {
 		if inc.changed[r] {
 			inc.chg[r].clear()
@@ -161,12 +193,11 @@ func (in *Instance) markLost(r relID) {
 // touch marks the readers of a changed relation: the needed ones for this
 // step, the others for recomputation when next read.
 func (in *Instance) touch(r relID) {
-	for _, s := range in.p.readers[r] {
-		if in.p.search.needed[s] {
-			in.inc.touched[s] = true
-		} else {
-			in.dirty[s] = true
-		}
+	for _, s := range in.p.search.neededReaders[r] {
+		in.inc.touched[s] = true
+	}
+	for _, s := range in.p.search.deferredReaders[r] {
+		in.dirty[s] = true
 	}
 }
 
@@ -175,6 +206,7 @@ func (in *Instance) touch(r relID) {
 // trail.
 func (in *Instance) propagate() {
 	inc := &in.inc
+	inc.atBase = false
 	for _, r := range inc.pending {
 		in.touch(r)
 	}
@@ -286,33 +318,33 @@ func (in *Instance) recordTuples(r relID, removed bool, st store) {
 	from := len(inc.data)
 	switch st.arity {
 	case 1:
-		for i := range st.set.All() {
-			inc.data = append(inc.data, int32(i))
+		for k, x := range st.set.Bits().Words() {
+			if x != 0 {
+				inc.data = append(inc.data, uint64(k), x)
+			}
 		}
 	case 2:
-		appendPairs := func(i int, row []uint64, base int) {
+		appendWords := func(i int, row []uint64, base int) {
 			for k, x := range row {
-				for x != 0 {
-					j := (base+k)<<6 + bits.TrailingZeros64(x)
-					x &= x - 1
-					inc.data = append(inc.data, int32(i), int32(j))
+				if x != 0 {
+					inc.data = append(inc.data, uint64(i)<<32|uint64(base+k), x)
 				}
 			}
 		}
 		if st.track != nil {
 			for _, i := range st.track.rows {
 				row, base := st.track.span(i)
-				appendPairs(int(i), row, base)
+				appendWords(int(i), row, base)
 			}
 		} else {
 			for i, row := range st.view {
-				appendPairs(i, row, 0)
+				appendWords(i, row, 0)
 			}
 		}
 	default:
 		for t := range st.tup.All() {
 			for _, x := range t {
-				inc.data = append(inc.data, int32(x))
+				inc.data = append(inc.data, uint64(x))
 			}
 		}
 	}
@@ -320,7 +352,7 @@ func (in *Instance) recordTuples(r relID, removed bool, st store) {
 		return
 	}
 	inc.trail = append(inc.trail, trailEntry{rel: r, removed: removed, from: from, to: len(inc.data)})
-	if grown := int64(cap(inc.data)) * 4; grown > inc.dataBytes {
+	if grown := int64(cap(inc.data)) * 8; grown > inc.dataBytes {
 		in.growScratch(grown - inc.dataBytes)
 		inc.dataBytes = grown
 	}
@@ -336,29 +368,23 @@ func (in *Instance) undo(m int) {
 		data := inc.data[e.from:e.to]
 		switch st.arity {
 		case 1:
-			for _, i := range data {
-				if e.removed {
-					st.set.Add(int(i))
-				} else {
-					st.set.Remove(int(i))
-				}
-			}
+			undoWords(st.set.Bits().Words(), data, e.removed)
 		case 2:
 			for x := 0; x < len(data); x += 2 {
+				row := st.view[data[x]>>32]
+				w := &row[data[x]&(1<<32-1)]
 				if e.removed {
-					st.rel.Add(int(data[x]), int(data[x+1]))
+					*w |= data[x+1]
 				} else {
-					st.rel.Remove(int(data[x]), int(data[x+1]))
+					*w &^= data[x+1]
 				}
 			}
 		default:
 			undoTuples(st.tup, data, e.removed)
 		}
 		in.versions[e.rel]++
-		for _, s := range in.p.readers[e.rel] {
-			if !in.p.search.needed[s] {
-				in.dirty[s] = true
-			}
+		for _, s := range in.p.search.deferredReaders[e.rel] {
+			in.dirty[s] = true
 		}
 	}
 	if m < len(inc.trail) {
@@ -367,8 +393,19 @@ func (in *Instance) undo(m int) {
 	}
 }
 
+// undoWords takes the recorded bits out of words, or puts them back.
+func undoWords(words []uint64, data []uint64, removed bool) {
+	for x := 0; x < len(data); x += 2 {
+		if removed {
+			words[data[x]] |= data[x+1]
+		} else {
+			words[data[x]] &^= data[x+1]
+		}
+	}
+}
+
 // undoTuples adds back or removes the flattened tuples of data.
-func undoTuples(t *relations.Tuples, data []int32, removed bool) {
+func undoTuples(t *relations.Tuples, data []uint64, removed bool) {
 	ar := t.Arity()
 	tup := make([]int, ar)
 	gone := relations.NewTuples(ar)

@@ -45,6 +45,15 @@ func orderPrograms(t *testing.T, seed uint64, programs int, f func(t *testing.T,
 	}
 }
 
+// programCount is how many random programs a property test checks: n, or a
+// fifth of n with -short.
+func programCount(n int) int {
+	if testing.Short() {
+		return n / 5
+	}
+	return n
+}
+
 // fullEvaluation evaluates from scratch, on a new instance, the inputs and
 // the order o of in.
 func fullEvaluation(t *testing.T, in *Instance, inputs []genRel) *Instance {
@@ -65,14 +74,10 @@ func fullEvaluation(t *testing.T, in *Instance, inputs []genRel) *Instance {
 // scratch, and the checks tested on a step's changes with the checks
 // tested whole.
 func TestIncrementalMatchesFull(t *testing.T) {
-	programs := 300
-	if testing.Short() {
-		programs = 60
-	}
-	orderPrograms(t, 20261123, programs, func(t *testing.T, src string, insts []*Instance, inputs []genRel, rng *rand.Rand) {
+	orderPrograms(t, 20261123, programCount(300), func(t *testing.T, src string, insts []*Instance, inputs []genRel, rng *rand.Rand) {
 		for mi, in := range insts {
 			stepRng := rand.New(rand.NewPCG(rng.Uint64(), 5))
-			require.NoError(t, in.guarded(nil, in.startSearch))
+			require.NoError(t, in.guarded(nil, func() { in.startSearch() }))
 			over, err := in.Rel("in1")
 			require.NoError(t, err)
 			o := in.stores[in.p.byName["o"]].rel
@@ -209,11 +214,7 @@ func (r *refSolve) fail(monotoneOnly bool) {
 // the failures named must be among those. Each instance solves twice, the
 // second time from the first search's trail.
 func TestSolveMatchesDepthFirst(t *testing.T) {
-	programs := 300
-	if testing.Short() {
-		programs = 60
-	}
-	orderPrograms(t, 99, programs, func(t *testing.T, src string, insts []*Instance, inputs []genRel, rng *rand.Rand) {
+	orderPrograms(t, 99, programCount(300), func(t *testing.T, src string, insts []*Instance, inputs []genRel, rng *rand.Rand) {
 		ref := fullEvaluation(t, insts[0], inputs)
 		require.NoError(t, ref.SetRel("o", relations.NewRel(ref.n)))
 		ref.Run()
@@ -232,11 +233,12 @@ func TestSolveMatchesDepthFirst(t *testing.T) {
 				require.NoError(t, res.Err)
 				where := evalModes[mi].name + " round " + strconv.Itoa(round) + "\nprogram:\n" + src + "\ninputs:\n" + dumpInputs(in, inputs)
 				require.Equal(t, want, res.Consistent, where)
+				gotO, _ := in.Rel("o")
 				if want {
-					gotO, _ := in.Rel("o")
 					require.True(t, wantO.Equal(gotO), "order %v, the depth-first search stops at %v\n%s", gotO, wantO, where)
 					continue
 				}
+				require.True(t, gotO.IsEmpty(), "a failed search leaves the order empty, not %v\n%s", gotO, where)
 				if len(opts) == 0 {
 					require.Len(t, res.Failures, len(rs.failures), where)
 					for k, f := range res.Failures {

@@ -140,7 +140,12 @@ func (in *Instance) lookup(name string, arity int, settable bool) (relID, error)
 // strata reading those once they are recomputed. Every change to a
 // relation the host sets goes through it.
 func (in *Instance) invalidate(r relID) {
-	in.inc.valid = false
+	in.forgetTrail()
+	in.inputChanged(r)
+}
+
+// inputChanged marks the readers of relation r for recomputation.
+func (in *Instance) inputChanged(r relID) {
 	in.versions[r]++
 	for _, s := range in.p.readers[r] {
 		in.dirty[s] = true
@@ -156,6 +161,7 @@ func (in *Instance) SetSet(name string, s *relations.Set) error {
 	if s.N() != in.n {
 		return fmt.Errorf("relation %s: set over %d atoms, but the domain has %d", name, s.N(), in.n)
 	}
+	in.dropStaged(id)
 	if !in.stores[id].set.Equal(s) {
 		in.stores[id].set.CopyFrom(s)
 		in.invalidate(id)
@@ -172,6 +178,7 @@ func (in *Instance) SetRel(name string, r *relations.Rel) error {
 	if r.N() != in.n {
 		return fmt.Errorf("relation %s: relation over %d atoms, but the domain has %d", name, r.N(), in.n)
 	}
+	in.dropStaged(id)
 	if !in.stores[id].rel.Equal(r) {
 		in.stores[id].rel.CopyFrom(r)
 		in.invalidate(id)
@@ -197,6 +204,7 @@ func (in *Instance) SetTuples(name string, t *relations.Tuples) error {
 			}
 		}
 	}
+	in.dropStaged(id)
 	st := in.stores[id]
 	st.clear()
 	for tu := range t.All() {
@@ -257,6 +265,7 @@ func (in *Instance) Run() { in.err = in.RunContext(context.Background()) }
 
 // run is Run inside an evaluation that has its context set.
 func (in *Instance) run() {
+	in.settle()
 	for i := range in.p.strata {
 		if in.dirty[i] {
 			in.runDirty(i)
@@ -267,7 +276,7 @@ func (in *Instance) run() {
 // Invalidate marks every stratum for recomputation, so that the next Run
 // evaluates the whole program (benchmarks use it to time one evaluation).
 func (in *Instance) Invalidate() {
-	in.inc.valid = false
+	in.forgetTrail()
 	for i := range in.dirty {
 		in.dirty[i] = true
 	}

@@ -17,6 +17,9 @@ type searchPlan struct {
 	ancestors [][]uint64
 	// negReads[s] lists the relations s's rules read through a negation.
 	negReads [][]relID
+	// neededReaders[r] and deferredReaders[r] split the strata reading
+	// relation r (Program.readers) into needed ones and the others.
+	neededReaders, deferredReaders [][]int
 }
 
 // planSearch fills p.search.
@@ -64,6 +67,17 @@ func (p *Program) planSearch() {
 	for _, op := range p.orders {
 		mark(op.over)
 	}
+	sp.neededReaders = make([][]int, len(p.rels))
+	sp.deferredReaders = make([][]int, len(p.rels))
+	for r, readers := range p.readers {
+		for _, s := range readers {
+			if sp.needed[s] {
+				sp.neededReaders[r] = append(sp.neededReaders[r], s)
+			} else {
+				sp.deferredReaders[r] = append(sp.deferredReaders[r], s)
+			}
+		}
+	}
 }
 
 // isAncestor reports whether stratum s depends on stratum t.
@@ -74,6 +88,12 @@ func (sp *searchPlan) isAncestor(s, t int) bool {
 // freshen brings relation r up to date: it computes r's stratum and its
 // ancestors where they are dirty, leaving every other stratum as it is.
 func (in *Instance) freshen(r relID) {
+	if in.inc.ckptPending || len(in.inc.staged) > 0 {
+		if err := in.guarded(nil, in.settle); err != nil {
+			in.err = err
+			return
+		}
+	}
 	s := in.p.rels[r].stratum
 	if s < 0 || in.p.rels[r].kind != datalog.RelDerived {
 		return

@@ -36,7 +36,9 @@ type solver struct {
 	seen   map[string]bool
 	// full makes the next test evaluate the checks whole rather than on
 	// the last step's changes: the state before it was not tested.
-	full bool
+	// fromBase makes it test on the changes only the checks that held at
+	// the checkpoint the last step started from.
+	full, fromBase bool
 	// path and kept are stacks shared by the nested dives (each uses the
 	// part above where it started): the choices of a dive, and the states
 	// on its way the search can return to.
@@ -87,8 +89,7 @@ func (in *Instance) Solve(opts ...SolveOption) SolveResult {
 	defer func() { in.solve = s }()
 	err := in.guarded(s.cfg.ctx, func() {
 		defer func() { in.searching = nil }()
-		in.startSearch()
-		s.full = true
+		s.full, s.fromBase = true, in.startSearch()
 		if s.node(0, 0) {
 			s.result.Consistent = true
 			s.result.Failures = nil
@@ -97,7 +98,7 @@ func (in *Instance) Solve(opts ...SolveOption) SolveResult {
 			// limits.
 			in.run()
 		} else {
-			in.undo(0)
+			in.undo(in.inc.searchBase)
 		}
 	})
 	s.path, s.kept = s.path[:0], s.kept[:0]
@@ -109,30 +110,49 @@ func (in *Instance) Solve(opts ...SolveOption) SolveResult {
 	return res
 }
 
-// startSearch empties the orders and brings the strata the search tests up
-// to date. After a search on unchanged inputs, undoing its trail does both.
-func (in *Instance) startSearch() {
+// startSearch takes in pending insertions, empties the orders and brings
+// the strata the search tests up to date. After a search on unchanged
+// inputs, undoing its trail does both. It reports whether the state is one
+// step of insertions away from a checkpoint, so that the checks that held
+// there can be tested on that step's changes.
+func (in *Instance) startSearch() bool {
 	inc := &in.inc
-	if inc.valid {
-		in.undo(0)
-	} else {
-		in.beginStep()
-		inc.trail, inc.data = inc.trail[:0], inc.data[:0]
-		for _, op := range in.p.orders {
-			if o := in.stores[op.rel].rel; !o.IsEmpty() {
-				o.Clear()
-				in.invalidate(op.rel)
-			}
+	in.settle()
+	switch {
+	case !inc.valid:
+		in.restart()
+	case inc.searchBase >= 0:
+		in.undo(inc.searchBase)
+	}
+	inc.searchBase = in.mark()
+	return inc.afterInsert
+}
+
+// restart empties the orders and the trail and brings the strata the search
+// tests up to date: the state a search or a checkpoint starts from.
+func (in *Instance) restart() {
+	inc := &in.inc
+	in.beginStep()
+	inc.trail, inc.data = inc.trail[:0], inc.data[:0]
+	for _, op := range in.p.orders {
+		if o := in.stores[op.rel].rel; !o.IsEmpty() {
+			o.Clear()
+			in.inputChanged(op.rel)
 		}
 	}
 	in.runNeeded()
 	inc.valid = true
+	inc.searchBase = -1
 }
 
 // node tests the state just reached (order k, pair index i) and searches
 // on from it.
 func (s *solver) node(k, i int) bool {
-	if pruned, _ := s.test(); pruned {
+	if s.cfg.noWitness {
+		if s.probe() {
+			return false
+		}
+	} else if pruned, _ := s.test(); pruned {
 		s.fail(true)
 		return false
 	}
@@ -145,13 +165,14 @@ func (s *solver) test() (bool, *checkPlan) {
 	in := s.in
 	s.result.Nodes++
 	in.poll()
-	full := s.full
-	s.full = false
-	for _, c := range in.p.checks {
+	full, fromBase := s.full, s.fromBase
+	s.full, s.fromBase = false, false
+	for i, c := range in.p.checks {
 		if !c.monotone {
 			continue
 		}
-		if (full && in.violated(c)) || (!full && in.violatedByStep(c)) {
+		whole := full && !(fromBase && in.inc.baseHeld[i])
+		if (whole && in.violated(c)) || (!whole && in.violatedByStep(c)) {
 			return true, c
 		}
 	}
@@ -164,11 +185,18 @@ func (s *solver) test() (bool, *checkPlan) {
 // that failed.
 func (s *solver) probe() bool {
 	pruned, c := s.test()
-	if pruned && c != nil && s.cfg.noWitness && !s.seen[c.check.Name] {
+	if pruned && c != nil && s.cfg.noWitness {
+		s.named(c)
+	}
+	return pruned
+}
+
+// named records a failed check by name, once.
+func (s *solver) named(c *checkPlan) {
+	if !s.seen[c.check.Name] {
 		s.seen[c.check.Name] = true
 		s.result.Failures = append(s.result.Failures, CheckResult{Name: c.check.Name, Kind: c.check.Kind, Rel: s.in.p.rels[c.rel].name})
 	}
-	return pruned
 }
 
 // expand searches on from a state that passed its test.
@@ -194,7 +222,9 @@ func (s *solver) expand(k, i int) bool {
 			for _, p := range forced {
 				switch {
 				case o.Has(p[1], p[0]):
-					// Two forced pairs close a cycle with the order.
+					// Two forced pairs close a cycle with the order: the
+					// pairs oriented so far go on the trail to be undone.
+					in.propagate()
 					in.undo(m)
 					return false
 				case !o.Has(p[0], p[1]):
@@ -222,7 +252,11 @@ func (s *solver) leaf() bool {
 	in := s.in
 	for _, c := range in.p.checks {
 		if !c.monotone && in.violated(c) {
-			s.fail(false)
+			if s.cfg.noWitness {
+				s.named(c)
+			} else {
+				s.fail(false)
+			}
 			return false
 		}
 	}
