@@ -68,19 +68,7 @@ func (m *Model) Instance(c Candidate) (*rules.Instance, error) {
 	}
 	var opts []rules.SolveOption
 	if len(c.Finals) > 0 {
-		finals := c.Finals
-		opts = append(opts, rules.WithPrune(func(in *rules.Instance) bool {
-			co, err := in.Rel(CoherenceRelation)
-			if err != nil {
-				return false
-			}
-			for _, w := range finals {
-				if co.Row(w).Any() {
-					return true
-				}
-			}
-			return false
-		}))
+		opts = append(opts, pastFinals(c.Finals))
 	}
 	if sol := inst.Solve(opts...); !sol.Consistent && len(sol.Failures) > 0 {
 		for name, r := range sol.Failures[0].Orders {

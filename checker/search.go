@@ -1,0 +1,201 @@
+package checker
+
+import (
+	"github.com/ptxmm/ptxmm/catalog"
+	"github.com/ptxmm/ptxmm/execution"
+	"github.com/ptxmm/ptxmm/rules"
+)
+
+// The search of a test's candidates asks the model about partial
+// candidates, so that it never builds the completions of a choice the
+// model already rejects (docs/model.md, "Searching reads-from"):
+//
+//   - after each read's write is chosen, the axioms are evaluated with the
+//     reads-from pairs chosen so far, and the branch is abandoned when no
+//     choice of the orders satisfies them;
+//   - after each observed location's final write is chosen, likewise with
+//     the final writes chosen so far.
+//
+// Only inconsistent candidates are left out, so the states, the counts of
+// consistent executions, the flags and the verdicts are those of the full
+// enumeration; so is Result.Candidates, which counts the candidates of an
+// abandoned branch without building them. The search is exact only for
+// models whose axioms can only fail more as reads-from grows
+// (rules.Program.MonotoneIn); for the others, for explanations (which need
+// the inconsistent candidates) and for hosts that watch every candidate,
+// every candidate is built.
+
+// pruneModel decides once, when the model is built, whether its axioms
+// allow the search to abandon partial candidates; the empty string means
+// they do, anything else is the reason they do not.
+func pruneModel(p *rules.Program) string {
+	if ok, why := p.MonotoneIn(catalog.ChoiceRelations()); !ok {
+		return why
+	}
+	return ""
+}
+
+// pruning reports whether this check may abandon partial candidates.
+func (s *session) pruning() bool {
+	if s.opts.FullSearch || s.opts.Explain || s.observe != nil {
+		return false
+	}
+	for _, r := range s.runs {
+		if r.m.notMonotone != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// search is the enumeration's configuration: with pruning, the model's
+// verdict on partial candidates.
+func (s *session) search() execution.Search {
+	opts := execution.Search{MaxCandidates: s.opts.MaxCandidates}
+	if !s.prune {
+		return opts
+	}
+	opts.Prune = s.rejectsPartial
+	opts.Pruned = func(x *execution.Execution, n int) {
+		s.skipped += n * finalChoiceCount(s, x)
+		if err := s.countCandidates(n); err != nil && s.err == nil {
+			s.err = err
+		}
+	}
+	opts.Interrupt = func() error {
+		if err := s.ctx.Err(); err != nil {
+			return s.stopReason(err)
+		}
+		return nil
+	}
+	return opts
+}
+
+// rejectsPartial reports whether every model rejects the partial candidate
+// x: its reads-from pairs so far already fail an axiom under every choice
+// of the orders.
+func (s *session) rejectsPartial(x *execution.Execution) bool {
+	if s.err != nil {
+		return true // stop building anything; the error ends the check
+	}
+	for _, r := range s.runs {
+		inst, err := r.instance(len(x.Events))
+		if err != nil {
+			s.err = err
+			return true
+		}
+		if err := r.filler.FillPartial(inst, x); err != nil {
+			s.err = err
+			return true
+		}
+		if !r.rejects(s, inst, nil) {
+			return false
+		}
+	}
+	return true
+}
+
+// rejects solves the orders of the instance as filled, with the host's
+// constraint on final writes past (nil for none), and reports whether no choice satisfies the axioms.
+// An error is recorded in s.err and counts as a rejection, which stops
+// the search from building more.
+func (r *modelRun) rejects(s *session, inst *rules.Instance, past func(*rules.Instance) bool) bool {
+	opts := []rules.SolveOption{s.withCtx, rules.WithoutWitnesses()}
+	if past != nil {
+		opts = append(opts, rules.WithPrune(past))
+	}
+	sol, _ := r.solve(s, inst, past, opts...)
+	if sol.Err != nil {
+		if s.err == nil {
+			s.err = s.stopReason(r.wholeTest(sol.Err, s.opts.MaxMemory))
+		}
+		return true
+	}
+	return !sol.Consistent
+}
+
+// finalChoiceCount is the number of choices of final writes for the
+// observed locations of x's combination of runs: the candidates each
+// choice of reads-from stands for.
+func finalChoiceCount(s *session, x *execution.Execution) int {
+	n := 1
+	for _, ws := range s.finalWrites(x) {
+		n *= len(ws)
+	}
+	return n
+}
+
+// finalWrites lists, per observed location, the writes that may be its
+// final one.
+func (s *session) finalWrites(x *execution.Execution) [][]int {
+	writes := make([][]int, len(s.finals))
+	for k, oi := range s.finals {
+		for i, ev := range x.Events {
+			if ev.Kind == execution.KindWrite && ev.Loc == s.obs[oi].Loc {
+				writes[k] = append(writes[k], i)
+			}
+		}
+	}
+	return writes
+}
+
+// pastFinals is the order-search prune for the final writes chosen so
+// far: a write is not the final one of its location once coherence puts a
+// write after it.
+func pastFinals(finals []int) rules.SolveOption { return rules.WithPrune(pastFinal(finals)) }
+
+// pastFinal is pastFinals as a test of the instance's current orders.
+func pastFinal(finals []int) func(*rules.Instance) bool {
+	return func(in *rules.Instance) bool {
+		co, err := in.Rel(CoherenceRelation)
+		if err != nil {
+			return false
+		}
+		for _, w := range finals {
+			if co.Row(w).Any() {
+				return true // a later write exists: w cannot be the final one
+			}
+		}
+		return false
+	}
+}
+
+// searchFinals evaluates candidate x once per choice of final writes,
+// choosing them one location at a time: a choice of the first k final
+// writes that every model rejects is not completed (its completions are
+// counted). No monotonicity is needed: each further final write only adds
+// a constraint on the orders.
+func (s *session) searchFinals(x *execution.Execution, writes [][]int, k int) error {
+	if k == len(writes) {
+		s.evaluate(x)
+		return s.err
+	}
+	rest := 1
+	for _, ws := range writes[k:] {
+		rest *= len(ws)
+	}
+	if rest > 1 && s.rejectsFinals(x, k) {
+		for _, r := range s.runs {
+			r.res.Candidates += rest
+		}
+		return s.err
+	}
+	for _, w := range writes[k] {
+		s.finalBuf[k] = w
+		if err := s.searchFinals(x, writes, k+1); err != nil || s.stopped {
+			return err
+		}
+	}
+	return nil
+}
+
+// rejectsFinals reports whether every model rejects candidate x with the
+// first k final writes of finalBuf.
+func (s *session) rejectsFinals(x *execution.Execution, k int) bool {
+	for _, r := range s.runs {
+		if !r.rejects(s, r.cur, pastFinal(s.finalBuf[:k])) {
+			return false
+		}
+	}
+	return true
+}
