@@ -124,6 +124,11 @@ type session struct {
 	// cores, against Options.MaxCandidates (parallel.go); nil for a
 	// search in one piece, which the enumeration bounds itself.
 	yields *atomic.Int64
+	// nogoods are the choices of reads-from the models reject, learned
+	// from rejected candidates (search.go); leafConsistent is set when
+	// some model finds the candidate being evaluated consistent.
+	nogoods        *execution.Nogoods
+	leafConsistent bool
 }
 
 // Check checks one test against the model.
@@ -306,6 +311,18 @@ func (r *modelRun) instance(n int) (*rules.Instance, error) {
 // candidate evaluates one candidate execution, once per choice of final
 // writes for the observed locations.
 func (s *session) candidate(x *execution.Execution) error {
+	s.leafConsistent = false
+	err := s.evaluateAll(x)
+	if err == nil && s.prune && !s.leafConsistent {
+		s.learn(x, false)
+		err = s.err
+	}
+	return err
+}
+
+// evaluateAll fills the models' instances with candidate x and evaluates
+// it once per choice of final writes.
+func (s *session) evaluateAll(x *execution.Execution) error {
 	for _, r := range s.runs {
 		inst, err := r.instance(len(x.Events))
 		if err != nil {
@@ -387,6 +404,9 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State) ver
 		return verdict{}
 	}
 	v := verdict{consistent: sol.Consistent, failures: sol.Failures}
+	if sol.Consistent {
+		s.leafConsistent = true
+	}
 	if sol.Consistent && x.Undetermined {
 		// The model allows a cycle of reads-from and data dependencies, so
 		// this execution's values are not determined: it has no final state.

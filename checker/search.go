@@ -55,6 +55,8 @@ func (s *session) search() execution.Search {
 	if !s.prune {
 		return opts
 	}
+	s.nogoods = &execution.Nogoods{}
+	opts.Nogoods = s.nogoods
 	opts.Prune = s.rejectsPartial
 	opts.Pruned = func(x *execution.Execution, n int) {
 		s.skipped += n * finalChoiceCount(s, x)
@@ -73,8 +75,18 @@ func (s *session) search() execution.Search {
 
 // rejectsPartial reports whether every model rejects the partial candidate
 // x: its reads-from pairs so far already fail an axiom under every choice
-// of the orders.
+// of the orders. It learns a nogood from a rejection.
 func (s *session) rejectsPartial(x *execution.Execution) bool {
+	if !s.rejectsAll(x) {
+		return false
+	}
+	s.learn(x, true)
+	return true
+}
+
+// rejectsAll reports whether every model rejects x filled as a partial
+// candidate (FillPartial).
+func (s *session) rejectsAll(x *execution.Execution) bool {
 	if s.err != nil {
 		return true // stop building anything; the error ends the check
 	}
@@ -93,6 +105,44 @@ func (s *session) rejectsPartial(x *execution.Execution) bool {
 		}
 	}
 	return true
+}
+
+// learn finds, in the reads-from pairs of a rejected candidate x, a set
+// that every model still rejects with nothing else chosen (dropping the
+// pairs one at a time while it does), and adds it to the nogoods: by the
+// models' monotonicity, every candidate with those pairs is rejected too,
+// in whatever branch of the search it comes. Unless rejected says the
+// models reject x as a partial candidate, that is checked first: a
+// complete candidate's rejection may need what depends on values (barrier
+// groups, ...), which a partial one leaves out. Learning stops while the
+// nogoods learned do not pay (execution.Nogoods.Worth).
+func (s *session) learn(x *execution.Execution, rejected bool) {
+	if s.nogoods == nil || s.err != nil || !s.nogoods.Worth() || !rejected && !s.rejectsAll(x) {
+		return
+	}
+	var reads []int
+	for r, w := range x.RF {
+		if w >= 0 {
+			reads = append(reads, r)
+		}
+	}
+	if len(reads) == 0 {
+		return
+	}
+	saved := append([]int(nil), x.RF...)
+	defer copy(x.RF, saved)
+	keep := reads[:0:0]
+	for i := len(reads) - 1; i >= 0; i-- {
+		r := reads[i]
+		x.RF[r] = -1
+		if !s.rejectsAll(x) {
+			x.RF[r] = saved[r]
+			keep = append(keep, r)
+		}
+	}
+	if s.err == nil {
+		s.nogoods.Add(x, keep)
+	}
 }
 
 // rejects solves the orders of the instance as filled, with the host's

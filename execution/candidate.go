@@ -202,6 +202,7 @@ func (a *Analysis) searchCombo(s *comboSearch, st *Stats, opts *Search, payoff *
 		}
 	}
 	s.free = s.isFree()
+	opts.Nogoods.forget()
 	s.search(0)
 	return !s.stop, s.err
 }

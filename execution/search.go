@@ -25,6 +25,11 @@ type Search struct {
 	Interrupt func() error
 	// Part restricts the search to one part of it (Split).
 	Part *Part
+	// Nogoods, when set with Prune, are choices the host learned it
+	// rejects: a branch containing one is abandoned without asking Prune,
+	// and so is a complete candidate, which is then counted instead of
+	// yielded.
+	Nogoods *Nogoods
 }
 
 // Part is one part of the search of a test: the completions of a choice
@@ -99,18 +104,26 @@ func (s *comboSearch) choicesAt(k int) []int {
 // are chosen, and counts the candidates of the branch it abandons.
 func (s *comboSearch) cut(k int) bool {
 	p := s.opts.Prune
-	if p == nil || s.counting || k+1 == len(s.reads) || !s.payoff.Worth(k) {
+	if p == nil || s.counting {
 		return false
 	}
-	if !p(s.x) {
-		s.payoff.Record(k, 0)
-		return false
+	known := s.opts.Nogoods.covers(s.x, s.reads[k])
+	if !known {
+		if k+1 == len(s.reads) || !s.payoff.Worth(k) {
+			return false
+		}
+		if !p(s.x) {
+			s.payoff.Record(k, 0)
+			return false
+		}
 	}
 	n := s.countFrom(k + 1)
 	if s.stop {
 		return true
 	}
-	s.payoff.Record(k, n)
+	if !known {
+		s.payoff.Record(k, n)
+	}
 	s.st.Pruned += n
 	if s.opts.Pruned != nil {
 		s.opts.Pruned(s.x, n)

@@ -177,3 +177,63 @@ func TestPayoff(t *testing.T) {
 	// The first 16 visits, then visits 32, 64, ..., 320.
 	assert.Equal(t, payoffWarmup+320/probeEvery, asked(1))
 }
+
+// TestSearchNogoods: a branch containing a learned nogood is abandoned
+// without asking, complete candidates included, and counted exactly.
+func TestSearchNogoods(t *testing.T) {
+	for _, c := range searchCases {
+		t.Run(c.name, func(t *testing.T) {
+			a := prepare(t, herd(t, c.src), DefaultOptions())
+			var full []*Execution
+			fst, err := a.Enumerate(0, func(x *Execution) bool { full = append(full, x.Clone()); return true })
+			require.NoError(t, err)
+			// The nogood: the first two reads' choices in the last
+			// candidate (a complete candidate when there is one read).
+			last := full[len(full)-1]
+			var reads []int
+			for r, w := range last.RF {
+				if w >= 0 && len(reads) < 2 {
+					reads = append(reads, r)
+				}
+			}
+			nogoods := &Nogoods{}
+			learned := false
+			var got []string
+			st, err := a.Search(Search{
+				Prune: func(x *Execution) bool {
+					if !learned && slices.Equal(x.Combo, last.Combo) {
+						// Learned at the first question in the last
+						// candidate's combination of runs.
+						nogoods.Add(last, reads)
+						learned = true
+					}
+					require.False(t, learned && extends(x.RF, restrict(last.RF, reads)), "asked about a branch a nogood covers")
+					return false
+				},
+				Nogoods: nogoods,
+			}, func(x *Execution) bool { got = append(got, rfKey(x)); return true })
+			require.NoError(t, err)
+			var want []string
+			for _, x := range full {
+				if !slices.Equal(x.Combo, last.Combo) || !extends(x.RF, restrict(last.RF, reads)) {
+					want = append(want, rfKey(x))
+				}
+			}
+			assert.Equal(t, want, got)
+			assert.Equal(t, fst.Candidates, st.Candidates+st.Pruned)
+			assert.Positive(t, st.Pruned)
+		})
+	}
+}
+
+// restrict keeps rf's writes for reads, -1 elsewhere.
+func restrict(rf, reads []int) []int {
+	out := make([]int, len(rf))
+	for i := range out {
+		out[i] = -1
+	}
+	for _, r := range reads {
+		out[r] = rf[r]
+	}
+	return out
+}
