@@ -66,6 +66,29 @@ func (f *Filler) FillPartial(inst *rules.Instance, x *execution.Execution) error
 	return f.fill(inst, x, true)
 }
 
+// PartialIsWhole reports whether FillPartial fills the complete candidate
+// x as Fill does: its relations of ChoiceRelations other than rf are empty
+// (no barrier group of two arrivals, no cluster phase with a wait, no read
+// of an uninitialized mbarrier).
+func PartialIsWhole(x *execution.Execution) bool {
+	for _, g := range x.BarGroups {
+		if len(g) > 1 {
+			return false
+		}
+	}
+	for _, ph := range x.ClusterPhases {
+		if len(ph.Arrives) > 0 && len(ph.Waits) > 0 {
+			return false
+		}
+	}
+	for i := range x.Events {
+		if inSet("MBAR_UNINIT", &x.Events[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 func (f *Filler) fill(inst *rules.Instance, x *execution.Execution, partial bool) error {
 	n := inst.Domain().Len()
 	if n < len(x.Events) {

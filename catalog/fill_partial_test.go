@@ -76,4 +76,12 @@ exists (P1:r0 == 1)
 	assert.Equal(t, 2, size("rf"))
 	assert.Positive(t, size("bar"))
 	assert.ElementsMatch(t, []string{"rf", "bar", "cbar", "MBAR_UNINIT"}, ChoiceRelations())
+	assert.False(t, PartialIsWhole(x), "its barrier group is left out of a partial fill")
+	assert.True(t, PartialIsWhole(firstCandidate(t, `PTX MP
+{ x=0; y=0; }
+ P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;
+ st.weak x, 1   | ld.weak r0, y  ;
+ st.weak y, 1   | ld.weak r1, x  ;
+exists (P1:r0 == 1)
+`)), "nothing depends on values")
 }

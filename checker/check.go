@@ -36,7 +36,8 @@ type Options struct {
 	MaxMemory int64
 	Budget    *limits.Budget
 	// Cores, when set, are the cores shared with the tests checked in
-	// parallel: a big test's search takes the free ones (parallel.go).
+	// parallel, of which the caller holds one while it checks: a big
+	// test's search takes the free ones (parallel.go).
 	Cores *limits.Cores
 	// splitMin, when positive, replaces the size from which a search is
 	// split across cores (parallel.go), for the tests of the split.
@@ -125,9 +126,12 @@ type session struct {
 	// search in one piece, which the enumeration bounds itself.
 	yields *atomic.Int64
 	// nogoods are the choices of reads-from the models reject, learned
-	// from rejected candidates (search.go); leafConsistent is set when
+	// from rejected candidates, and payoff where asking about partial
+	// candidates pays (search.go); leafConsistent is set when
 	// some model finds the candidate being evaluated consistent.
 	nogoods        *execution.Nogoods
+	payoff         *execution.Payoff
+	accepted       []int // the reads-from of the last partial candidate accepted
 	leafConsistent bool
 }
 

@@ -55,8 +55,11 @@ func (s *session) search() execution.Search {
 	if !s.prune {
 		return opts
 	}
-	s.nogoods = &execution.Nogoods{}
-	opts.Nogoods = s.nogoods
+	if s.nogoods == nil {
+		// Kept across the parts a forked session searches (parallel.go).
+		s.nogoods, s.payoff = &execution.Nogoods{}, &execution.Payoff{}
+	}
+	opts.Nogoods, opts.Payoff = s.nogoods, s.payoff
 	opts.Prune = s.rejectsPartial
 	opts.Pruned = func(x *execution.Execution, n int) {
 		s.skipped += n * finalChoiceCount(s, x)
@@ -78,6 +81,7 @@ func (s *session) search() execution.Search {
 // of the orders. It learns a nogood from a rejection.
 func (s *session) rejectsPartial(x *execution.Execution) bool {
 	if !s.rejectsAll(x) {
+		s.accepted = append(s.accepted[:0], x.RF...)
 		return false
 	}
 	s.learn(x, true)
@@ -117,7 +121,7 @@ func (s *session) rejectsAll(x *execution.Execution) bool {
 // groups, ...), which a partial one leaves out. Learning stops while the
 // nogoods learned do not pay (execution.Nogoods.Worth).
 func (s *session) learn(x *execution.Execution, rejected bool) {
-	if s.nogoods == nil || s.err != nil || !s.nogoods.Worth() || !rejected && !s.rejectsAll(x) {
+	if s.nogoods == nil || s.err != nil {
 		return
 	}
 	var reads []int
@@ -126,7 +130,12 @@ func (s *session) learn(x *execution.Execution, rejected bool) {
 			reads = append(reads, r)
 		}
 	}
-	if len(reads) == 0 {
+	// With one pair, the only nogood would be x itself, which the search
+	// does not meet again.
+	if len(reads) < 2 || !s.nogoods.Worth() {
+		return
+	}
+	if !rejected && !catalog.PartialIsWhole(x) && !s.rejectsAll(x) {
 		return
 	}
 	saved := append([]int(nil), x.RF...)
@@ -134,6 +143,12 @@ func (s *session) learn(x *execution.Execution, rejected bool) {
 	keep := reads[:0:0]
 	for i := len(reads) - 1; i >= 0; i-- {
 		r := reads[i]
+		if i == len(reads)-1 && s.acceptedWithout(x, r) || i == 0 && len(keep) == 0 {
+			// The last read chosen stays when the models accepted the
+			// choices before it; and some pair stays.
+			keep = append(keep, r)
+			continue
+		}
 		x.RF[r] = -1
 		if !s.rejectsAll(x) {
 			x.RF[r] = saved[r]
@@ -143,6 +158,20 @@ func (s *session) learn(x *execution.Execution, rejected bool) {
 	if s.err == nil {
 		s.nogoods.Add(x, keep)
 	}
+}
+
+// acceptedWithout reports whether the last partial candidate the models
+// accepted is x without read r's choice.
+func (s *session) acceptedWithout(x *execution.Execution, r int) bool {
+	if len(s.accepted) != len(x.RF) || s.accepted[r] != -1 {
+		return false
+	}
+	for i, w := range x.RF {
+		if i != r && s.accepted[i] != w {
+			return false
+		}
+	}
+	return true
 }
 
 // rejects solves the orders of the instance as filled, with the host's

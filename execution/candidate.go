@@ -136,7 +136,10 @@ func (a *Analysis) Enumerate(maxCandidates int, yield func(*Execution) bool) (St
 // after s.MaxCandidates candidates yielded (0 means no limit).
 func (a *Analysis) Search(s Search, yield func(*Execution) bool) (Stats, error) {
 	var st Stats
-	payoff := &Payoff{}
+	payoff := s.Payoff
+	if payoff == nil {
+		payoff = &Payoff{}
+	}
 	if s.Part != nil {
 		nth := len(a.Test.Threads)
 		combo := make([]int, nth)
@@ -202,7 +205,7 @@ func (a *Analysis) searchCombo(s *comboSearch, st *Stats, opts *Search, payoff *
 		}
 	}
 	s.free = s.isFree()
-	opts.Nogoods.forget()
+	opts.Nogoods.use(s.x.Combo)
 	s.search(0)
 	return !s.stop, s.err
 }

@@ -1,5 +1,7 @@
 package execution
 
+import "slices"
+
 // Nogoods are choices of reads-from that a model rejects whatever the
 // other reads read: sets of (read, write) pairs such that every candidate
 // of the combination of runs containing them all is of no interest. The
@@ -7,9 +9,11 @@ package execution
 // still rejects without) and adds them; the search then abandons every
 // branch that contains one, without asking (Search.Nogoods). They are
 // valid within one combination of runs (event indices change with the
-// runs); the search forgets them when it moves to the next.
+// runs); the search forgets them when it moves to another.
 type Nogoods struct {
-	sets [][][2]int
+	// combo is the combination of runs the sets are about.
+	combo []int
+	sets  [][][2]int
 	// byPair lists, per (read, write) pair, the sets containing it.
 	byPair map[[2]int][]int
 	// learned and hits count the sets added and the branches they cut,
@@ -66,9 +70,14 @@ func (n *Nogoods) covers(x *Execution, r int) bool {
 	return false
 }
 
-// forget drops every set, for the next combination of runs.
-func (n *Nogoods) forget() {
-	if n != nil && len(n.sets) > 0 {
+// use makes the sets about the combination of runs combo, dropping them
+// all when they were about another.
+func (n *Nogoods) use(combo []int) {
+	if n == nil || slices.Equal(n.combo, combo) {
+		return
+	}
+	n.combo = append(n.combo[:0], combo...)
+	if len(n.sets) > 0 {
 		n.sets, n.byPair = n.sets[:0], map[[2]int][]int{}
 	}
 }

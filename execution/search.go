@@ -28,8 +28,12 @@ type Search struct {
 	// Nogoods, when set with Prune, are choices the host learned it
 	// rejects: a branch containing one is abandoned without asking Prune,
 	// and so is a complete candidate, which is then counted instead of
-	// yielded.
+	// yielded. They may be kept from one search to the next, as the parts
+	// of a split search searched one after the other.
 	Nogoods *Nogoods
+	// Payoff, when set, is where asking Prune paid so far, kept from one
+	// search to the next likewise; nil starts afresh.
+	Payoff *Payoff
 }
 
 // Part is one part of the search of a test: the completions of a choice
