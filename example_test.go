@@ -50,12 +50,13 @@ func ExampleModel_Evaluate() {
 			"REL": {stF}, "ACQ": {ldF}, "GPU": {stF, ldF}, "GEN": {0, 1, 2, 3, 4, 5},
 		},
 		Relations: map[string][][2]int{
-			"po":    {{stX, stF}, {ldF, ldX}},
-			"rf":    {{stF, ldF}, {initX, ldX}},
-			"loc":   {{initX, stX}, {stX, initX}, {initX, ldX}, {ldX, initX}, {stX, ldX}, {ldX, stX}, {initF, stF}, {stF, initF}, {initF, ldF}, {ldF, initF}, {stF, ldF}, {ldF, stF}, {0, 0}, {1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, 5}},
-			"vaddr": {{initX, stX}, {stX, initX}, {initX, ldX}, {ldX, initX}, {stX, ldX}, {ldX, stX}, {initF, stF}, {stF, initF}, {initF, ldF}, {ldF, initF}, {stF, ldF}, {ldF, stF}, {0, 0}, {1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, 5}},
-			"gaddr": {{initX, stX}, {stX, initX}, {initX, ldX}, {ldX, initX}, {stX, ldX}, {ldX, stX}, {initF, stF}, {stF, initF}, {initF, ldF}, {ldF, initF}, {stF, ldF}, {ldF, stF}, {0, 0}, {1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, 5}},
-			"sgpu":  {{2, 2}, {2, 3}, {2, 4}, {2, 5}, {3, 2}, {3, 3}, {3, 4}, {3, 5}, {4, 2}, {4, 3}, {4, 4}, {4, 5}, {5, 2}, {5, 3}, {5, 4}, {5, 5}},
+			"po":         {{stX, stF}, {ldF, ldX}},
+			"rf":         {{stF, ldF}, {initX, ldX}},
+			"loc":        {{initX, stX}, {stX, initX}, {initX, ldX}, {ldX, initX}, {stX, ldX}, {ldX, stX}, {initF, stF}, {stF, initF}, {initF, ldF}, {ldF, initF}, {stF, ldF}, {ldF, stF}, {0, 0}, {1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, 5}},
+			"vaddr":      {{initX, stX}, {stX, initX}, {initX, ldX}, {ldX, initX}, {stX, ldX}, {ldX, stX}, {initF, stF}, {stF, initF}, {initF, ldF}, {ldF, initF}, {stF, ldF}, {ldF, stF}, {0, 0}, {1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, 5}},
+			"gaddr":      {{initX, stX}, {stX, initX}, {initX, ldX}, {ldX, initX}, {stX, ldX}, {ldX, stX}, {initF, stF}, {stF, initF}, {initF, ldF}, {ldF, initF}, {stF, ldF}, {ldF, stF}, {0, 0}, {1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, 5}},
+			"same_bytes": {{initX, stX}, {stX, initX}, {initX, ldX}, {ldX, initX}, {stX, ldX}, {ldX, stX}, {initF, stF}, {stF, initF}, {initF, ldF}, {ldF, initF}, {stF, ldF}, {ldF, stF}, {0, 0}, {1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, 5}},
+			"sgpu":       {{2, 2}, {2, 3}, {2, 4}, {2, 5}, {3, 2}, {3, 3}, {3, 4}, {3, 5}, {4, 2}, {4, 3}, {4, 4}, {4, 5}, {5, 2}, {5, 3}, {5, 4}, {5, 5}},
 		},
 	}
 	ev, err := m.Evaluate(x)

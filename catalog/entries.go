@@ -16,7 +16,7 @@ type Entry struct {
 
 // entries is the catalog, in the order docs/catalog.md lists it.
 func entries() []Entry {
-	return []Entry{
+	return append([]Entry{
 		{"E", 1, "every event of the execution, initial writes included"},
 		{"IW", 1, "the initial writes W0, one per memory location (8.2.6)"},
 		{"M", 1, "memory events: R | W"},
@@ -24,9 +24,10 @@ func entries() []Entry {
 		{"W", 1, "writes: st, sust, the write of every atom and red (a failed atom.cas writes nothing), the writes of multimem.st and multimem.red (one per location), and the initial writes"},
 		{"F", 1, "memory fences: fence.sc, fence.acq_rel, fence.acquire, fence.release, membar"},
 		{"PF", 1, "proxy fences: fence.proxy.alias, .surface, .texture, .constant"},
-		{"BAR", 1, "barrier arrivals: bar.sync and bar.arrive (barrier.cluster is in CBAR_ARRIVE and CBAR_WAIT)"},
-		{"BAR_SYNC", 1, "arrivals of bar.sync (and barrier.sync)"},
-		{"BAR_ARRIVE", 1, "arrivals of bar.arrive"},
+		{"BAR", 1, "CTA barrier arrivals: bar.sync, bar.arrive and bar.red, in any spelling (bar.cta, barrier, barrier.cta, .aligned); barrier.cluster is in CBAR_ARRIVE and CBAR_WAIT"},
+		{"BAR_SYNC", 1, "arrivals that wait for their barrier: bar.sync and bar.red (and their barrier spellings)"},
+		{"BAR_ARRIVE", 1, "arrivals of bar.arrive (and barrier.arrive)"},
+		{"BAR_RED", 1, "arrivals of bar.red (and barrier.red): they wait, as bar.sync does, and reduce a predicate"},
 		{"LD", 1, "events of load instructions (ld, suld, tld, cold, multimem.ld_reduce)"},
 		{"ST", 1, "events of store instructions (st, sust, multimem.st)"},
 		{"ATOM", 1, "events (read and write) of atom instructions"},
@@ -85,19 +86,20 @@ func entries() []Entry {
 		{"OUTSIDE_SPACE", 1, "memory events of ld, st, atom, red and multimem instructions whose address (held in a register) is outside the window of the state space the instruction names: .global on shared memory, .shared or .shared::cta on memory other than the executing CTA's shared memory, .shared::cluster on memory other than the shared memory of the thread's cluster, and generic addressing on the shared memory of another cluster (undefined in PTX)"},
 		{"MULTIMEM", 1, "events of multimem.ld_reduce, multimem.st and multimem.red: one read, write or read and write per location of the multimem address (8.2.3)"},
 		{"MULTIMEM_ADDR", 1, "memory events through a multimem address (8.2.3), whatever their instruction"},
-		{"po", 2, "program order: each thread's events in the order the thread executes them (the read of an atom before its write); initial writes and asynchronous operations are in no program order (8.9.1, 8.9.1.1), nor are the operations of one multimem instruction on different locations among themselves"},
-		{"rf", 2, "reads-from: the write each read takes its value from"},
+		{"po", 2, "program order: each thread's events in the order the thread executes them (the read of an atom before its write); initial writes and asynchronous operations are in no program order (8.9.1, 8.9.1.1), nor are the operations of one multimem instruction on different locations, the elements of one vector or packed access (8.2.4, 8.2.5) or the pieces of one read among themselves"},
+		{"rf", 2, "reads-from: the write each read takes its value from; a read whose bytes different writes may write is one read event per piece of bytes (docs/model.md, section 20), each reading from one write"},
 		{"rmw", 2, "from the read to the write of the same atom or red"},
 		{"addr", 2, "address dependency: from a read to a memory event whose address register depends on the value read"},
 		{"data", 2, "data dependency: from a read to a write whose value depends on the value read"},
 		{"ctrl", 2, "control dependency: from a read to every event after a branch whose condition depends on the value read"},
-		{"loc", 2, "memory events (initial writes included) on the same physical memory location, reflexive (8.2)"},
-		{"vaddr", 2, "memory events that use the same virtual address, reflexive (8.2.1); an initial write uses the address of the location's declaration"},
-		{"gaddr", 2, "memory events whose generic address is the same, reflexive: a surface, texture or constant reference has the generic address it aliases; a generic address is its own"},
+		{"loc", 2, "memory events (initial writes included) that overlap: they access at least one common byte of the same physical memory location, reflexive (8.2, 8.2.1)"},
+		{"vaddr", 2, "overlapping memory events (loc) that use the same virtual address, reflexive (8.2.1); an initial write uses the address of the location's declaration"},
+		{"gaddr", 2, "overlapping memory events (loc) whose generic address is the same, reflexive: a surface, texture or constant reference has the generic address it aliases; a generic address is its own"},
+		{"same_bytes", 2, "memory events of operations that access exactly the same bytes of the same physical location, reflexive: complete overlap (8.2.1) when they also use the same virtual address; the pieces of a read that spans several writes' bytes share the bytes of their operation"},
 		{"sthd", 2, "events of the same thread, reflexive (initial writes belong to no thread)"},
-		{"scta", 2, "events of threads in the same CTA, reflexive"},
-		{"sclu", 2, "events of threads in the same cluster, reflexive"},
-		{"sgpu", 2, "events of threads on the same GPU, reflexive"},
+		{"scta", 2, "events of threads in the same CTA, reflexive (host threads are in no CTA)"},
+		{"sclu", 2, "events of threads in the same cluster, reflexive (host threads are in none)"},
+		{"sgpu", 2, "events of threads on the same GPU, reflexive (host threads are on none)"},
 		{"bar", 2, "barrier arrivals that completed together (the same barrier, the same phase), irreflexive and symmetric"},
 		{"cbar", 2, "from each barrier.cluster.arrive to the barrier.cluster.wait events that returned when its phase completed"},
 		{"same_instr", 2, "events of the same instruction instance (the read and write of an atom; the issue and operations of an asynchronous instruction), reflexive"},
@@ -105,7 +107,7 @@ func entries() []Entry {
 		{"same_shape", 2, "events of tcgen05 instructions with the same shape, kind and packing qualifiers, reflexive"},
 		{"group_commit", 2, "from the issue of a cp.async, bulk copy or wgmma.mma_async to the commit_group of its kind that closes its group: the first one after it in program order"},
 		{"wait_pending", 2, "from a wait_group N to the commit_group events of its family among the N most recent before it in program order: the groups it leaves pending"},
-	}
+	}, hostEntries()...)
 }
 
 // table is the catalog, built once: it never changes.

@@ -26,6 +26,8 @@ type Filler struct {
 	lastCombo []int
 	sets      map[string]*relations.Set
 	rels      map[string]*relations.Rel
+	// hostFilled is set once a test with host threads was filled.
+	hostFilled bool
 }
 
 // NewFiller prepares to fill the inputs of model m (validated with Validate).
@@ -100,8 +102,16 @@ func (f *Filler) fill(inst *rules.Instance, x *execution.Execution, partial bool
 		f.rels = map[string]*relations.Rel{}
 		static = true
 	}
+	host := x.Test.HasHost()
+	f.hostFilled = f.hostFilled || host
 	for k, name := range f.inputs {
 		if !static && !choiceRelation(name) {
+			continue
+		}
+		// Host relations are empty without host threads: a fresh instance
+		// already holds them empty, so they are filled only once some test
+		// of this filler had host threads.
+		if !f.hostFilled && HostInput(name) {
 			continue
 		}
 		unknown := partial && choiceRelation(name) && name != "rf"
@@ -164,6 +174,15 @@ func fillSet(s *relations.Set, name string, x *execution.Execution) {
 		fillOutsideSpace(s, x)
 		return
 	}
+	switch name {
+	case "HOST", "HOST_NATIVE_ATOMIC", "TASK_START", "TASK_END":
+		for i := range x.Events {
+			if hostExecSet(name, x, i) {
+				s.Add(i)
+			}
+		}
+		return
+	}
 	for i := range x.Events {
 		ev := &x.Events[i]
 		if inSet(name, ev) || locationSet(name, ev, x.Layout) {
@@ -211,6 +230,9 @@ func inSet(name string, ev *execution.Event) bool {
 	if in, ok := asyncSet(name, ev); ok {
 		return in
 	}
+	if in, ok := hostSet(name, ev); ok {
+		return in
+	}
 	return qualifierSet(name, ev)
 }
 
@@ -232,9 +254,12 @@ func instrSet(name string, ev *execution.Event) (bool, bool) {
 		return ev.Kind == execution.KindFence && in.Op == litmus.OpFence, true
 	case "PF":
 		return ev.Kind == execution.KindProxyFence, true
-	case "BAR", "BAR_SYNC", "BAR_ARRIVE":
+	case "BAR", "BAR_SYNC", "BAR_ARRIVE", "BAR_RED":
 		if ev.Kind != execution.KindBarrier || in.Op != litmus.OpBarrier {
 			return false, true
+		}
+		if name == "BAR_RED" {
+			return in.BarRed != litmus.BarRedNone, true
 		}
 		return name == "BAR" || (name == "BAR_SYNC") == ev.BarSync, true
 	case "LD":
@@ -384,7 +409,9 @@ func fillRel(r *relations.Rel, name string, x *execution.Execution) {
 	case "po":
 		// Asynchronous operations are in no program order (8.9.1.1), and
 		// neither are the operations of one multimem instruction on its
-		// different locations among themselves.
+		// different locations among themselves, the elements of a vector
+		// or packed access (8.2.4, 8.2.5) or the pieces of one read
+		// (execution/bytes.go).
 		for t, run := range x.Runs {
 			base := x.ThreadStart[t]
 			for i := range run.Events {
@@ -392,7 +419,7 @@ func fillRel(r *relations.Rel, name string, x *execution.Execution) {
 					continue
 				}
 				for j := i + 1; j < len(run.Events); j++ {
-					if !run.Events[j].Async && !multimemSiblings(&run.Events[i], &run.Events[j]) {
+					if !run.Events[j].Async && !multimemSiblings(&run.Events[i], &run.Events[j]) && !execution.Unordered(&run.Events[i], &run.Events[j]) {
 						r.Add(base+i, base+j)
 					}
 				}
@@ -424,6 +451,8 @@ func fillRel(r *relations.Rel, name string, x *execution.Execution) {
 		pairs(x.Data)
 	case "ctrl":
 		pairs(x.Ctrl)
+	case "stream_next", "event_wait", "barrier_wait", "kernel_thread", "graph_node", "graph_dep", "api_wait":
+		fillHostRel(r, name, x)
 	case "bar":
 		for _, g := range x.BarGroups {
 			for _, a := range g {
@@ -454,14 +483,24 @@ func sameFunc(name string, x *execution.Execution) func(a, b *execution.Event) b
 	threads := x.Test.Threads
 	l := x.Layout
 	bothThreads := func(a, b *execution.Event) bool { return a.Thread >= 0 && b.Thread >= 0 }
+	// Host threads are in no CTA, cluster or GPU.
+	bothDevice := func(a, b *execution.Event) bool {
+		return bothThreads(a, b) && !threads[a.Thread].Host && !threads[b.Thread].Host
+	}
 	switch name {
 	case "loc":
-		return func(a, b *execution.Event) bool { return isMem(a) && isMem(b) && a.Loc == b.Loc }
+		return func(a, b *execution.Event) bool { return isMem(a) && isMem(b) && execution.Overlap(a, b) }
 	case "vaddr":
-		return func(a, b *execution.Event) bool { return isMem(a) && isMem(b) && a.Loc == b.Loc && a.Addr == b.Addr }
+		return func(a, b *execution.Event) bool {
+			return isMem(a) && isMem(b) && execution.Overlap(a, b) && a.Addr == b.Addr
+		}
 	case "gaddr":
 		return func(a, b *execution.Event) bool {
-			return isMem(a) && isMem(b) && a.Loc == b.Loc && l.Addrs[a.Addr].Generic == l.Addrs[b.Addr].Generic
+			return isMem(a) && isMem(b) && execution.Overlap(a, b) && l.Addrs[a.Addr].Generic == l.Addrs[b.Addr].Generic
+		}
+	case "same_bytes":
+		return func(a, b *execution.Event) bool {
+			return isMem(a) && isMem(b) && a.Loc == b.Loc && a.OpOff == b.OpOff && a.OpSize == b.OpSize
 		}
 	case "sthd":
 		return func(a, b *execution.Event) bool { return bothThreads(a, b) && a.Thread == b.Thread }
@@ -479,15 +518,15 @@ func sameFunc(name string, x *execution.Execution) func(a, b *execution.Event) b
 		}
 	case "scta":
 		return func(a, b *execution.Event) bool {
-			return bothThreads(a, b) && threads[a.Thread].GPU == threads[b.Thread].GPU && threads[a.Thread].CTA == threads[b.Thread].CTA
+			return bothDevice(a, b) && threads[a.Thread].GPU == threads[b.Thread].GPU && threads[a.Thread].CTA == threads[b.Thread].CTA
 		}
 	case "sclu":
 		return func(a, b *execution.Event) bool {
-			return bothThreads(a, b) && threads[a.Thread].GPU == threads[b.Thread].GPU && threads[a.Thread].Cluster == threads[b.Thread].Cluster
+			return bothDevice(a, b) && threads[a.Thread].GPU == threads[b.Thread].GPU && threads[a.Thread].Cluster == threads[b.Thread].Cluster
 		}
 	case "sgpu":
 		return func(a, b *execution.Event) bool {
-			return bothThreads(a, b) && threads[a.Thread].GPU == threads[b.Thread].GPU
+			return bothDevice(a, b) && threads[a.Thread].GPU == threads[b.Thread].GPU
 		}
 	}
 	return func(a, b *execution.Event) bool { return false }

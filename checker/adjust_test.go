@@ -36,7 +36,7 @@ func TestAdjusted(t *testing.T) {
 	}
 	_, err := spec(t).Adjusted(Adjustments{Skip: []string{"nosuch"}})
 	require.ErrorContains(t, err, "-skipchecks nosuch: the model has no check named nosuch (checks: ")
-	require.ErrorContains(t, err, "atomicity, atomicity_rmw, causality, coherence")
+	require.ErrorContains(t, err, "atomicity, atomicity_rmw, barrier_red_mixed, causality, coherence")
 	same, err := spec(t).Adjusted(Adjustments{})
 	require.NoError(t, err)
 	require.Same(t, spec(t), same)

@@ -102,8 +102,9 @@ type session struct {
 	t        *litmus.Test
 	a        *execution.Analysis
 	obs      []Observable
-	finals   []int // indices into obs of the observed locations
-	finalBuf []int // the final write chosen for each of finals
+	slots    []finalSlot // the segments of the observed locations (finals.go)
+	ranges   [][2]int    // the slots of each observable
+	finalBuf []int       // the final write chosen for each slot
 	runs     []*modelRun
 	// observe, when set, sees every candidate with every model's verdict.
 	observe func(x *execution.Execution, st State, vs []verdict)
@@ -193,20 +194,17 @@ func (s *session) check(start time.Time) error {
 		return err
 	}
 	s.obs = obs
-	for i, o := range obs {
-		if o.IsLoc {
-			s.finals = append(s.finals, i)
-		}
-	}
+	s.slots = observedSlots(a.Layout, obs)
+	s.ranges = slotRanges(obs, s.slots)
 	for _, r := range s.runs {
 		r.res.Layout, r.res.Cut, r.res.Observables = a.Layout, a.CutRuns(), obs
-		if len(s.finals) > 0 {
+		if len(s.slots) > 0 {
 			if err := r.m.hasCoherence(); err != nil {
 				return err
 			}
 		}
 	}
-	s.finalBuf = make([]int, len(s.finals))
+	s.finalBuf = make([]int, len(s.slots))
 	if err := s.reserveMemory(); err != nil {
 		return err
 	}
@@ -337,17 +335,17 @@ func (s *session) evaluateAll(x *execution.Execution) error {
 			return err
 		}
 	}
-	if len(s.finals) == 0 {
+	if len(s.slots) == 0 {
 		s.evaluate(x)
 		return s.err
 	}
-	writes := s.finalWrites(x)
+	writes := slotWrites(x, s.slots)
 	if s.prune {
 		return s.searchFinals(x, writes, 0)
 	}
-	pick := make([]int, len(s.finals))
+	pick := make([]int, len(s.slots))
 	for {
-		for k := range s.finals {
+		for k := range s.slots {
 			s.finalBuf[k] = writes[k][pick[k]]
 		}
 		s.evaluate(x)
@@ -396,8 +394,8 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State) ver
 		opts = append(opts, rules.WithoutWitnesses())
 	}
 	var past func(*rules.Instance) bool
-	if len(s.finals) > 0 {
-		past = pastFinal(s.finalBuf)
+	if len(s.slots) > 0 {
+		past = pastFinal(x, s.slots, s.finalBuf)
 		opts = append(opts, rules.WithPrune(past))
 	}
 	sol, warm := r.solve(s, inst, past, opts...)
@@ -482,11 +480,10 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State) ver
 // state reads the observed final values of a candidate.
 func (s *session) state(x *execution.Execution) State {
 	st := make(State, len(s.obs))
-	k := 0
 	for i, o := range s.obs {
 		if o.IsLoc {
-			st[i] = Val{Defined: true, V: x.Events[s.finalBuf[k]].Value}
-			k++
+			r := s.ranges[i]
+			st[i] = Val{Defined: true, V: x.FinalValue(o.Loc, s.finalBuf[r[0]:r[1]])}
 			continue
 		}
 		if v, ok := x.Reg(o.Thread, o.Reg); ok {

@@ -68,7 +68,7 @@ func (m *Model) Instance(c Candidate) (*rules.Instance, error) {
 	}
 	var opts []rules.SolveOption
 	if len(c.Finals) > 0 {
-		opts = append(opts, pastFinals(c.Finals))
+		opts = append(opts, prunePastFinals(x, slotsOf(x, c.Finals), c.Finals))
 	}
 	if sol := inst.Solve(opts...); !sol.Consistent && len(sol.Failures) > 0 {
 		for name, r := range sol.Failures[0].Orders {

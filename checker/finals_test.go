@@ -96,8 +96,9 @@ forall (x == 2)
 forall (x == 3 /\ xa == 3)
 `,
 			verdict: "Ok", states: []string{"x=3; xa=3;"},
-			// Each name picks its final write independently: 2 x 2.
-			candidates: 4, consistent: 1,
+			// Both names read the one location: one choice of its final
+			// write, of two writes.
+			candidates: 2, consistent: 1,
 		},
 	}
 	for _, c := range cases {

@@ -74,3 +74,15 @@ func (m *Model) hasCoherence() error {
 	}
 	return nil
 }
+
+// ReadsHost reports whether the model reads a relation about host threads
+// (catalog.HostInput): without one, it checks a test with host threads as
+// if the CUDA API synchronization of 8.9.4 did not exist.
+func (m *Model) ReadsHost() bool {
+	for _, in := range m.Syntax.Inputs() {
+		if catalog.HostInput(in) {
+			return true
+		}
+	}
+	return false
+}

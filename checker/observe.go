@@ -17,6 +17,11 @@ type Observable struct {
 	Reg    string // registers: the register name
 	Name   string // locations: the address name used in the condition
 	Loc    int    // locations: the physical location
+	// Size and Signed are how a location's bytes read as a number: a
+	// condition compares them with a constant or register modulo
+	// 2^(8*Size) (docs/litmus.md, "Values and sizes").
+	Size   int
+	Signed bool
 }
 
 // Val is an observed final value; a register of a thread that stopped at a
@@ -74,7 +79,11 @@ func observables(t *litmus.Test, l *execution.Layout) ([]Observable, error) {
 			if err != nil && firstErr == nil {
 				firstErr = fmt.Errorf("%s: %v", tm.Pos, err)
 			}
-			obs = append(obs, Observable{IsLoc: true, Name: tm.Loc, Loc: loc})
+			li := l.Locs[loc]
+			if li.Size > 8 && firstErr == nil {
+				firstErr = fmt.Errorf("%s: %s has %d bytes, but a condition can only compare values of up to 8 bytes: compare registers loaded from its parts instead", tm.Pos, tm.Loc, li.Size)
+			}
+			obs = append(obs, Observable{IsLoc: true, Name: tm.Loc, Loc: loc, Size: li.Size, Signed: li.Signed})
 		}
 	}
 	walk = func(e litmus.Expr) {
@@ -147,12 +156,62 @@ func evalExpr(e litmus.Expr, obs []Observable, s State) bool {
 		if !l.Defined || !r.Defined {
 			return false
 		}
+		eq := sameBytes(e, obs, l.V, r.V)
 		if e.Op == "!=" {
-			return l.V != r.V
+			return !eq
 		}
-		return l.V == r.V
+		return eq
 	}
 	return false
+}
+
+// sameBytes compares the two sides of a comparison. A location of fewer
+// than 8 bytes holds bytes: the other side names them when it is their
+// value read signed or unsigned (x == -1 and x == 4294967295 both hold
+// for 32 bits of ones), and never when it does not fit in them (x ==
+// 4294967296 holds for no 32-bit x).
+func sameBytes(e *litmus.Cmp, obs []Observable, l, r execution.Value) bool {
+	var sized []*Observable
+	for _, t := range []litmus.Term{e.L, e.R} {
+		if o := locObservable(t, obs); o != nil && o.Size > 0 && o.Size < 8 {
+			sized = append(sized, o)
+		}
+	}
+	for _, o := range sized {
+		if !fits(l, o) || !fits(r, o) {
+			return false
+		}
+	}
+	for _, o := range sized {
+		l, r = bytesAs(l, o), bytesAs(r, o)
+	}
+	return l == r
+}
+
+// fits reports whether v can be the value of location o's bytes.
+func fits(v execution.Value, o *Observable) bool {
+	return v.IsAddr || v.IsMBar || litmus.FitsBytes(v.N, o.Size)
+}
+
+// locObservable returns the observable of a location term, nil for others.
+func locObservable(t litmus.Term, obs []Observable) *Observable {
+	if t.Kind != litmus.TermLoc {
+		return nil
+	}
+	for i := range obs {
+		if obs[i].IsLoc && obs[i].Name == t.Loc {
+			return &obs[i]
+		}
+	}
+	return nil
+}
+
+// bytesAs reads the low bytes of an integer as the location o reads them.
+func bytesAs(v execution.Value, o *Observable) execution.Value {
+	if v.IsAddr || v.IsMBar {
+		return v
+	}
+	return execution.Int(execution.Truncate(v.N, o.Size, o.Signed))
 }
 
 func termVal(t litmus.Term, obs []Observable, s State) Val {

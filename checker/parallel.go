@@ -110,8 +110,8 @@ func (s *session) searchParts(parts []execution.Part, helpers int) []partOutcome
 // fork returns a session searching the same test with models runs of its
 // own (instances, fillers, results), for one goroutine.
 func (s *session) fork() *session {
-	w := &session{opts: s.opts, t: s.t, a: s.a, obs: s.obs, finals: s.finals, ctx: s.ctx, withCtx: s.withCtx,
-		prune: s.prune, yields: s.yields, finalBuf: make([]int, len(s.finals))}
+	w := &session{opts: s.opts, t: s.t, a: s.a, obs: s.obs, slots: s.slots, ranges: s.ranges, ctx: s.ctx, withCtx: s.withCtx,
+		prune: s.prune, yields: s.yields, finalBuf: make([]int, len(s.slots))}
 	for _, r := range s.runs {
 		w.runs = append(w.runs, &modelRun{m: r.m, filler: catalog.NewFiller(r.m.Syntax), insts: map[int]*rules.Instance{},
 			maxBytes: r.maxBytes})

@@ -198,49 +198,14 @@ func (r *modelRun) rejects(s *session, inst *rules.Instance, past func(*rules.In
 // choice of reads-from stands for.
 func finalChoiceCount(s *session, x *execution.Execution) int {
 	n := 1
-	for _, ws := range s.finalWrites(x) {
+	for _, ws := range slotWrites(x, s.slots) {
 		n *= len(ws)
 	}
 	return n
 }
 
-// finalWrites lists, per observed location, the writes that may be its
-// final one.
-func (s *session) finalWrites(x *execution.Execution) [][]int {
-	writes := make([][]int, len(s.finals))
-	for k, oi := range s.finals {
-		for i, ev := range x.Events {
-			if ev.Kind == execution.KindWrite && ev.Loc == s.obs[oi].Loc {
-				writes[k] = append(writes[k], i)
-			}
-		}
-	}
-	return writes
-}
-
-// pastFinals is the order-search prune for the final writes chosen so
-// far: a write is not the final one of its location once coherence puts a
-// write after it.
-func pastFinals(finals []int) rules.SolveOption { return rules.WithPrune(pastFinal(finals)) }
-
-// pastFinal is pastFinals as a test of the instance's current orders.
-func pastFinal(finals []int) func(*rules.Instance) bool {
-	return func(in *rules.Instance) bool {
-		co, err := in.Rel(CoherenceRelation)
-		if err != nil {
-			return false
-		}
-		for _, w := range finals {
-			if co.Row(w).Any() {
-				return true // a later write exists: w cannot be the final one
-			}
-		}
-		return false
-	}
-}
-
 // searchFinals evaluates candidate x once per choice of final writes,
-// choosing them one location at a time: a choice of the first k final
+// choosing them one slot (segment of an observed location) at a time: a choice of the first k final
 // writes that every model rejects is not completed (its completions are
 // counted). No monotonicity is needed: each further final write only adds
 // a constraint on the orders.
@@ -272,7 +237,7 @@ func (s *session) searchFinals(x *execution.Execution, writes [][]int, k int) er
 // first k final writes of finalBuf.
 func (s *session) rejectsFinals(x *execution.Execution, k int) bool {
 	for _, r := range s.runs {
-		if !r.rejects(s, r.cur, pastFinal(s.finalBuf[:k])) {
+		if !r.rejects(s, r.cur, pastFinal(x, s.slots[:k], s.finalBuf[:k])) {
 			return false
 		}
 	}

@@ -63,6 +63,11 @@ func Check(cfg CheckConfig, stdout, stderr io.Writer) int {
 		}
 	}
 	warnDuplicateNames(items, stderr)
+	var tests []*litmus.Test
+	for _, it := range items {
+		tests = append(tests, it.test)
+	}
+	warnHostModel(stderr, cfg.Model, tests)
 	workers := workerCount(cfg.Workers, len(items))
 	if cfg.Pictures.Mode != ShowNone {
 		if err := os.MkdirAll(cfg.Pictures.Dir, 0o755); err != nil {

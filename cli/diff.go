@@ -44,6 +44,12 @@ func Diff(cfg DiffConfig, stdout, stderr io.Writer) int {
 			items = append(items, &diffItem{test: t})
 		}
 	}
+	var tests []*litmus.Test
+	for _, it := range items {
+		tests = append(tests, it.test)
+	}
+	warnHostModel(stderr, cfg.A, tests)
+	warnHostModel(stderr, cfg.B, tests)
 	opts := sharedLimits(cfg.Options)
 	parallel(len(items), workerCount(cfg.Workers, len(items)), func(i int) {
 		items[i].res = checker.Diff(cfg.A, cfg.B, items[i].test, opts)

@@ -15,11 +15,11 @@ type GraphConfig struct {
 	Model    *checker.Model
 	Options  checker.Options
 	Test     string
-	Instance int    // template row, 0 for the first test of the file
-	Exec     int    // candidate number (from 1), 0 when Outcome picks
-	Outcome  string // condition selecting the candidate, "" when Exec picks
-	Show     []string
-	Out      string // output file; "" writes DOT to stdout
+	Instance int      // template row, 0 for the first test of the file
+	Exec     int      // candidate number (from 1), 0 when Outcome picks
+	Outcome  string   // condition selecting the candidate, "" when Exec picks
+	Show     []string // relations drawn; none: those of pictureRelations
+	Out      string   // output file; "" writes DOT to stdout
 }
 
 // Graph runs ptxmm graph and returns the exit status.
@@ -39,6 +39,7 @@ func Graph(cfg GraphConfig, stdout, stderr io.Writer) int {
 		return ExitError
 	}
 	t := tests[k]
+	warnHostModel(stderr, cfg.Model, []*litmus.Test{t})
 	cands, res := cfg.Model.Candidates(t, cfg.Options, 0)
 	if res.Err != nil {
 		fmt.Fprintf(stderr, "ptxmm graph: %s: %v\n", t.Name, res.Err)
@@ -60,7 +61,11 @@ func Graph(cfg GraphConfig, stdout, stderr io.Writer) int {
 			witness[f.Name] = edges
 		}
 	}
-	dot, err := graph.DOT(c.Execution, inst, graph.Options{Title: title, Show: cfg.Show, Witness: witness})
+	show := cfg.Show
+	if len(show) == 0 {
+		show = pictureRelations(cfg.Model, t)
+	}
+	dot, err := graph.DOT(c.Execution, inst, graph.Options{Title: title, Show: show, Witness: witness})
 	if err != nil {
 		fmt.Fprintln(stderr, "ptxmm graph:", err)
 		return ExitError

@@ -34,6 +34,10 @@ func TestGraphGolden(t *testing.T) {
 		{"sb-forbidden", GraphConfig{Test: "SB+fence.sc.litmus", Outcome: `P0:r0 == 0 /\ P1:r1 == 0`, Show: []string{"po", "rf", "fr", "sync"}}},
 		{"corr-witness-unshown", GraphConfig{Test: "CoRR.litmus", Outcome: `P1:r0 == 1 /\ P1:r1 == 0`, Show: []string{"po"}}},
 		{"bar-exec1-forbidden", GraphConfig{Test: "MP+bar.litmus", Exec: 1, Show: []string{"po", "rf", "sync"}}},
+		// Host threads: the host's calls in its column, its tasks in its
+		// asynchronous lane, and by default the API rules as edges.
+		{"host-streamsync", GraphConfig{Test: "host/StreamSync.litmus"}},
+		{"host-event-forbidden", GraphConfig{Test: "host/TwoStreams+event.litmus", Outcome: "P1:r0 == 0"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -99,7 +99,7 @@ func checkWithPictures(m *checker.Model, t *litmus.Test, opts checker.Options, p
 		}
 		title := fmt.Sprintf("%s, execution %d of %d shown: %s", report.LogName(t), i+1, len(cands),
 			checker.FormatState(t, res.Layout, res.Observables, c.State))
-		dot, err := graph.DOT(c.Execution, inst, graph.Options{Title: title, Show: pictureRelations(m)})
+		dot, err := graph.DOT(c.Execution, inst, graph.Options{Title: title, Show: pictureRelations(m, t)})
 		if err != nil {
 			return res, fmt.Errorf("%s: %w", t.Name, err)
 		}
@@ -115,11 +115,23 @@ func checkWithPictures(m *checker.Model, t *litmus.Test, opts checker.Options, p
 	return res, nil
 }
 
-// pictureRelations are the relations pictures draw: po, rf, co and fr when
-// the model has them, and those a cat model shows.
-func pictureRelations(m *checker.Model) []string {
+// apiRelations are the rules of spec.dl for the CUDA API synchronization
+// items (8.9.4), which pictures of tests with host threads draw.
+var apiRelations = []string{"sync_stream", "sync_event", "sync_legacy", "sync_kernel", "sync_graph", "sync_enqueue", "sync_return", "sync_query"}
+
+// pictureRelations are the relations pictures of t draw: po, rf, co and fr
+// when the model has them, those a cat model shows and, for a test with
+// host threads, the API synchronization rules the model has.
+func pictureRelations(m *checker.Model, t *litmus.Test) []string {
+	names := append([]string{"po", "rf", "co", "fr"}, m.Show...)
+	for _, th := range t.Threads {
+		if th.Host {
+			names = append(names, apiRelations...)
+			break
+		}
+	}
 	var out []string
-	for _, r := range append([]string{"po", "rf", "co", "fr"}, m.Show...) {
+	for _, r := range names {
 		if ar, err := m.Program.Arity(r); err == nil && ar == 2 && !contains(out, r) {
 			out = append(out, r)
 		}

@@ -39,6 +39,9 @@ type Execution struct {
 	// values of such reads are left at 0.
 	Undetermined bool
 	known        []bool
+	// idle marks, in a test where a kernel may hang, the task events that
+	// never happen (TaskIdle); nil in other tests.
+	idle []bool
 }
 
 // Clone returns a copy that later enumeration steps do not modify.
@@ -57,6 +60,7 @@ func (x *Execution) Clone() *Execution {
 	c.FinalPolls = append([]int(nil), x.FinalPolls...)
 	c.Combo = append([]int(nil), x.Combo...)
 	c.known = append([]bool(nil), x.known...)
+	c.idle = append([]bool(nil), x.idle...)
 	return &c
 }
 
@@ -151,11 +155,15 @@ func (a *Analysis) Search(s Search, yield func(*Execution) bool) (Stats, error) 
 			}
 			x.Runs[i] = a.Runs[i][combo[i]]
 		}
-		_, err := a.searchCombo(a.newComboSearch(x), &st, &s, payoff, yield)
+		cs := a.newComboSearch(x)
+		if cs == nil {
+			return st, nil
+		}
+		_, err := a.searchCombo(cs, &st, &s, payoff, yield)
 		return st, err
 	}
 	var err error
-	a.eachCombo(func(cs *comboSearch) bool {
+	a.eachCombo(func(_ int, cs *comboSearch) bool {
 		var cont bool
 		cont, err = a.searchCombo(cs, &st, &s, payoff, yield)
 		return err == nil && cont
@@ -174,6 +182,9 @@ type comboSearch struct {
 	// read that reads write w, or -1.
 	updates []bool
 	takenBy []int
+	// results are the bar.red events whose reduction result the search
+	// chooses after reads-from (see reductions.go).
+	results []barResult
 	owner   []int // thread of each event (-1 for initial writes)
 	st      *Stats
 	max     int
@@ -211,13 +222,16 @@ func (a *Analysis) searchCombo(s *comboSearch, st *Stats, opts *Search, payoff *
 }
 
 // newComboSearch builds the events of the combination of runs x.Runs and
-// lists its reads with the writes each may read from.
+// lists its reads with the writes each may read from; it returns nil for a
+// combination that is no candidate's (its runs contradict what their hangs
+// imply).
 func (a *Analysis) newComboSearch(x *Execution) *comboSearch {
 	l := a.Layout
 	x.Events = x.Events[:0]
 	for loc, info := range l.Locs {
 		v := info.InitValue()
-		x.Events = append(x.Events, Event{Kind: KindWrite, Thread: -1, Addr: info.Root, Loc: loc, Value: v, Sym: constSym(v)})
+		x.Events = append(x.Events, Event{Kind: KindWrite, Thread: -1, Addr: info.Root, Loc: loc, Value: v, Sym: constSym(v),
+			Size: info.Size, OpSize: info.Size, Signed: true})
 	}
 	x.RMW, x.Addr, x.Data, x.Ctrl = x.RMW[:0], x.Addr[:0], x.Data[:0], x.Ctrl[:0]
 	owner := make([]int, len(l.Locs))
@@ -241,6 +255,9 @@ func (a *Analysis) newComboSearch(x *Execution) *comboSearch {
 		shift(&x.Data, r.Data)
 		shift(&x.Ctrl, r.Ctrl)
 	}
+	if a.kernels != nil && !a.hostProgress(x) {
+		return nil // the runs contradict what their hangs imply
+	}
 	n := len(x.Events)
 	x.RF = resize(x.RF, n, -1)
 	x.known = x.known[:0]
@@ -259,15 +276,19 @@ func (a *Analysis) newComboSearch(x *Execution) *comboSearch {
 			continue
 		}
 		s.updates = append(s.updates, ev.isMBarUpdate())
+		// A read reads every byte it accesses from one write (8.2): the
+		// writes that cover them. Reads are split at every byte where a
+		// write may start or end, so a write covers a read or misses it.
 		var ws []int
 		for j, w := range x.Events {
-			if w.Kind == KindWrite && w.Loc == ev.Loc {
+			if w.Kind == KindWrite && w.Loc == ev.Loc && w.Off <= ev.Off && ev.Off+ev.Size <= w.Off+w.Size {
 				ws = append(ws, j)
 			}
 		}
 		s.reads = append(s.reads, i)
 		s.choices = append(s.choices, ws)
 	}
+	s.results = s.barResults()
 	return s
 }
 
@@ -291,7 +312,7 @@ func (s *comboSearch) search(k int) {
 	}
 	x := s.x
 	if k == len(s.reads) {
-		s.leaf()
+		s.chooseResults(0)
 		return
 	}
 	r := s.reads[k]
@@ -332,6 +353,17 @@ func (s *comboSearch) propagate() bool {
 			v, ok := s.writeValue(w)
 			if !ok {
 				continue
+			}
+			if we, re := &x.Events[w], &x.Events[r]; we.Thread < 0 || we.Off != re.Off || we.Size != re.Size || we.Signed != re.Signed || re.Size != re.OpSize {
+				// Only a read of other bytes than its write's, or of
+				// another type, changes the value.
+				rv, err := readBytes(v, we, re)
+				if err != nil {
+					s.err = errAt(x.Events[r].Instr.Pos, "%v (in %q)", err, x.Events[r].Instr.Text)
+					s.stop = true
+					return false
+				}
+				v = rv
 			}
 			x.Events[r].Value = v
 			x.known[r] = true
@@ -448,7 +480,13 @@ func (s *comboSearch) complete() [][][]int {
 		s.err, s.stop = err, true
 		return nil
 	}
-	return groupings
+	kept := groupings[:0]
+	for _, g := range groupings {
+		if s.reductionsHold(g) {
+			kept = append(kept, g)
+		}
+	}
+	return kept
 }
 
 // arrivals resolves the barrier arrivals of the candidate; it returns false

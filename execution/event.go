@@ -29,9 +29,15 @@ const (
 	// KindControl is an instruction that groups or waits for asynchronous
 	// operations: commit_group, wait_group, wait_all, wgmma.fence.
 	KindControl
+	// KindAPI is a CUDA runtime call of a host thread (see host.go).
+	KindAPI
+	// KindTask is the start or the completion of a task a host thread
+	// enqueued in a stream (asynchronous to the host thread), or the start
+	// or end of a device thread of a kernel.
+	KindTask
 )
 
-var kindNames = [...]string{"R", "W", "F", "PF", "B", "I", "C"}
+var kindNames = [...]string{"R", "W", "F", "PF", "B", "I", "C", "A", "T"}
 
 // Role says which part of its instruction an event performs, where an
 // instruction makes events of different kinds (asynchronous copies and
@@ -54,6 +60,20 @@ const (
 	// RolePendingInc is the increment of the pending count that
 	// cp.async.mbarrier.arrive performs without .noinc.
 	RolePendingInc
+	// RoleTaskStart is the start of a task that also has a completion
+	// event (a kernel, a graph, a kernel node).
+	RoleTaskStart
+	// RoleTaskEnd is the completion of such a task.
+	RoleTaskEnd
+	// RoleTask is a task that starts and completes at once (an event
+	// record or wait, a legacy-stream barrier arrival or wait, an empty
+	// graph node): one event is both its start and its completion.
+	RoleTask
+	// RoleThreadStart is the start of a device thread of a kernel.
+	RoleThreadStart
+	// RoleThreadEnd is the end of a device thread of a kernel that
+	// finishes.
+	RoleThreadEnd
 )
 
 func (k EventKind) String() string { return kindNames[k] }
@@ -79,6 +99,15 @@ type Event struct {
 	Step int
 	Addr int // address index (memory events)
 	Loc  int // physical location (memory events)
+	// Off and Size are the bytes of the location the event accesses
+	// (bytes.go); OpOff and OpSize those of its operation, which differ
+	// only for a piece of a read that spans several segments. Signed says
+	// how a read of a whole operation extends its value. Elem numbers the
+	// elements of a vector or packed instruction (8.2.4, 8.2.5).
+	Off, Size     int
+	OpOff, OpSize int
+	Signed        bool
+	Elem          int
 	// Value is the value read or written, resolved for each candidate.
 	Value Value
 	// Sym is how a write computes its value (nil for reads, whose value
@@ -90,6 +119,13 @@ type Event struct {
 	BarInstSym, BarIDSym, BarCountSym *Sym
 	BarInstance, BarID, BarCount      int64
 	BarSync                           bool
+	// Host describes the tasks and calls of host threads (nil for every
+	// other event; see host.go).
+	Host *HostInfo
+	// BarPredSym is a bar.red's predicate operand c as the thread computes
+	// it (nil for other events); the reduction's result is the event's
+	// Value (see reductionsHold).
+	BarPredSym *Sym
 }
 
 // newEvent returns an event of kind k of thread th for instruction in, with
@@ -130,6 +166,11 @@ func (e *Event) Label(t *litmus.Test, l *Layout) string {
 			return fmt.Sprintf("%s:%s (W=%s)", th, text, e.Value.format(names))
 		}
 		return fmt.Sprintf("%s:%s", th, text)
+	case KindBarrier:
+		if e.BarPredSym != nil {
+			// bar.red: its reduction's result.
+			return fmt.Sprintf("%s:%s =%s", th, text, e.Value.format(names))
+		}
 	}
 	return fmt.Sprintf("%s:%s", th, text)
 }
@@ -141,6 +182,8 @@ func (e *Event) part(l *Layout) string {
 	where := func() string { return l.Locs[e.Loc].Name }
 	val := e.Value.format(names)
 	switch {
+	case e.Host != nil:
+		return e.Host.part(e)
 	case e.Kind == KindIssue:
 		return "issue"
 	case e.Kind == KindProxyFence && e.Role == RoleProxyFence:
@@ -161,6 +204,14 @@ func (e *Event) part(l *Layout) string {
 		return "write " + where() + " =" + val
 	case e.Role == RoleCopy:
 		return "write " + where() + " =" + val
+	case sizedAccess(e.Instr) && (len(e.Instr.Elements()) > 1 || e.Off != e.OpOff || e.Size != e.OpSize):
+		// One element of a vector or packed access, or one piece of a
+		// read: say which bytes.
+		bytes := fmt.Sprintf("bytes %d-%d of %s", e.Off, e.Off+e.Size-1, where())
+		if e.Kind == KindRead {
+			return "read " + bytes + " =" + val
+		}
+		return "write " + bytes + " =" + val
 	}
 	return ""
 }

@@ -25,6 +25,9 @@ type Layout struct {
 	// addresses have the same location in every CTA).
 	locOf []map[int]int
 	names []string
+	// sizing is what the locations' sizes and segments come from
+	// (bytes.go).
+	sizing *sizing
 }
 
 // AddrInfo describes one address name.
@@ -38,6 +41,11 @@ type AddrInfo struct {
 	// MBarrier is the expected arrival count of an mbarrier object, 0 for
 	// other addresses.
 	MBarrier int64
+	// Type is the declared data type of a plain declaration (Name "" when
+	// none is declared), DeclSize the declared variable's bytes (an array
+	// has several elements of Type).
+	Type     litmus.DataType
+	DeclSize int
 	// Multimem lists the addresses of the locations a multimem address
 	// points to (8.2.3); nil for other addresses. A multimem address has no
 	// location of its own: an access other than multimem.* through it,
@@ -56,6 +64,12 @@ type LocInfo struct {
 	// MBarrier is the expected arrival count of an mbarrier object, 0 for
 	// other locations.
 	MBarrier int64
+	// Size is the number of bytes of the location, Signed how its final
+	// value reads, and Cuts the first byte of each of its segments, from 0
+	// (bytes.go).
+	Size   int
+	Signed bool
+	Cuts   []int
 }
 
 // InitValue is the value the initial write W0 gives the location: its
@@ -78,7 +92,7 @@ func NewLayout(t *litmus.Test) (*Layout, error) {
 			continue
 		}
 		l.byName[a.Name] = i
-		l.Addrs = append(l.Addrs, AddrInfo{Name: a.Name, Kind: a.Kind, Space: a.Space, Root: -1, Generic: -1, Init: a.Init, MBarrier: a.MBarrier})
+		l.Addrs = append(l.Addrs, AddrInfo{Name: a.Name, Kind: a.Kind, Space: a.Space, Root: -1, Generic: -1, Init: a.Init, MBarrier: a.MBarrier, Type: a.Type, DeclSize: litmus.DeclSize(a.Type, a.Elems)})
 		l.names = append(l.names, a.Name)
 	}
 	if errs.HasErrors() {
@@ -139,7 +153,9 @@ func NewLayout(t *litmus.Test) (*Layout, error) {
 	}
 	ctas := map[int]bool{}
 	for _, th := range t.Threads {
-		ctas[CTAKey(th)] = true
+		if !th.Host { // host threads are in no CTA
+			ctas[CTAKey(th)] = true
+		}
 	}
 	l.locOf = make([]map[int]int, len(l.Addrs))
 	rootLoc := map[[2]int]int{}
@@ -170,6 +186,9 @@ func NewLayout(t *litmus.Test) (*Layout, error) {
 			}
 			l.locOf[i][cta] = loc
 		}
+	}
+	if err := l.measure(t); err != nil {
+		return nil, err
 	}
 	return l, nil
 }

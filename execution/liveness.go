@@ -11,7 +11,7 @@ func liveRegisters(th *litmus.Thread) []map[string]bool {
 	labels := map[string]int{}
 	all := map[string]bool{}
 	uses := make([][]string, n)
-	defs := make([]string, n)
+	defs := make([][]string, n)
 	for i, in := range th.Instrs {
 		if in.Op == litmus.OpLabel {
 			labels[in.Label] = i
@@ -22,15 +22,22 @@ func liveRegisters(th *litmus.Thread) []map[string]bool {
 				all[o.Reg] = true
 			}
 		}
-		if d := in.WrittenReg(); d != "" {
-			defs[i] = d
+		for _, d := range in.WrittenRegs() {
 			all[d] = true
+			// A guarded instruction may not execute: its destination
+			// keeps the value it had, which stays live.
+			if in.Guard.Kind == litmus.OperandNone {
+				defs[i] = append(defs[i], d)
+			}
 		}
 	}
 	succ := func(i int) []int {
 		in := th.Instrs[i]
 		switch in.Op {
 		case litmus.OpGoto:
+			if in.Guard.Kind != litmus.OperandNone {
+				return []int{labels[in.Label], i + 1}
+			}
 			return []int{labels[in.Label]}
 		case litmus.OpBranch:
 			return []int{labels[in.Label], i + 1}
@@ -51,7 +58,9 @@ func liveRegisters(th *litmus.Thread) []map[string]bool {
 					out[r] = true
 				}
 			}
-			delete(out, defs[i])
+			for _, d := range defs[i] {
+				delete(out, d)
+			}
 			for _, r := range uses[i] {
 				out[r] = true
 			}

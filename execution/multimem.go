@@ -20,6 +20,7 @@ func (e *explorer) multimem(s *state, in *litmus.Instr, pl place, ataint []int) 
 	event := func(k EventKind, target int, sym *Sym) Event {
 		ev := newEvent(k, e.th.Index, in)
 		ev.Addr, ev.Loc, ev.Sym = pl.addr, e.layout.Loc(target, pl.cta), sym
+		e.layout.wholeLocation(&ev)
 		return ev
 	}
 	switch in.Op {

@@ -41,6 +41,10 @@ type Analysis struct {
 	NoAddr   []int
 	NoAddrAt []*litmus.Instr
 	opts     Options
+	// kernels lists the device threads of each kernel, in a test with host
+	// threads where some device thread may wait forever; nil otherwise
+	// (hosthang.go).
+	kernels map[string][]int
 }
 
 // Prepare analyses a test: its layout and the runs of each thread.
@@ -50,11 +54,36 @@ func Prepare(t *litmus.Test, opts Options) (*Analysis, error) {
 		return nil, err
 	}
 	addrValues := storedAddresses(t, l)
+	// Accesses through registers may reach bytes of a location that no
+	// access through its name does: the layout then grows and the runs
+	// are explored again with it (bytes.go). Each pass can only add
+	// segments or bytes, so this ends.
+	for {
+		a, grow, err := explore(t, l, opts, addrValues)
+		if err != nil {
+			return nil, err
+		}
+		changed, err := l.grow(t, grow)
+		if err != nil {
+			return nil, err
+		}
+		if !changed {
+			return a, l.checkWhole(a.Runs)
+		}
+	}
+}
+
+// explore enumerates the runs of every thread on layout l, and returns
+// what accesses through registers found missing from the layout.
+func explore(t *litmus.Test, l *Layout, opts Options, addrValues []Value) (*Analysis, *sizing, error) {
+	grow := newSizing()
 	a := &Analysis{Test: t, Layout: l, opts: opts, Cut: make([]int, len(t.Threads)), Spins: make([]int, len(t.Threads)),
 		NoAddr: make([]int, len(t.Threads)), NoAddrAt: make([]*litmus.Instr, len(t.Threads))}
+	notStarted := make([]*Run, len(t.Threads))
 	for _, th := range t.Threads {
 		ex := newExplorer(t, th, l, opts.Unroll, addrValues)
 		ex.spinReduction = opts.SpinReduction
+		ex.grow = grow
 		var runs []*Run
 		ex.emit = func(r *Run) error {
 			runs = append(runs, r)
@@ -66,17 +95,23 @@ func Prepare(t *litmus.Test, opts Options) (*Analysis, error) {
 		}
 		s, err := ex.start()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if err := ex.explore(s); err != nil {
-			return nil, err
+			return nil, nil, err
+		}
+		if th.Kernel != "" {
+			if notStarted[th.Index], err = ex.notStartedRun(); err != nil {
+				return nil, nil, err
+			}
 		}
 		a.Runs = append(a.Runs, runs)
 		a.Cut[th.Index] = ex.cut
 		a.Spins[th.Index] = ex.spins
 		a.NoAddr[th.Index], a.NoAddrAt[th.Index] = ex.noAddr, ex.noAddrAt
 	}
-	return a, nil
+	a.addHostHangRuns(notStarted)
+	return a, grow, nil
 }
 
 // storedAddresses lists the addresses the program uses as values (in

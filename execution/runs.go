@@ -12,7 +12,9 @@ const (
 	// Finished runs executed their last instruction.
 	Finished RunStatus = iota
 	// Blocked runs wait forever at their last event, a bar.sync or
-	// barrier.cluster.wait whose barrier never completes.
+	// barrier.cluster.wait whose barrier never completes, or a host
+	// thread's synchronizing CUDA call that waits for a task that never
+	// completes.
 	Blocked
 	// Spinning runs poll an mbarrier forever: they end with an iteration of
 	// a spin loop whose mbarrier waits (Run.Polls) see the phase incomplete
@@ -53,6 +55,13 @@ type Run struct {
 	// instruction: the thread has nothing left to do, so its registers
 	// hold their final values even though the barrier never completes.
 	Done bool
+	// Host holds, for a host thread, how its tasks are ordered and matched
+	// (see host.go); nil for device threads.
+	Host *HostRun
+	// NotStarted marks the run of a device thread whose kernel never
+	// starts (hosthang.go): it has no events, and its registers keep their
+	// initial values.
+	NotStarted bool
 }
 
 // explorer enumerates the runs of one thread.
@@ -83,6 +92,9 @@ type explorer struct {
 	// model sees its race with a copy.
 	copied    map[int]bool
 	copiedAll bool
+	// grow collects the bytes accesses through registers reach that the
+	// layout has no segment or size for yet.
+	grow *sizing
 }
 
 // state is a run in progress.
@@ -100,6 +112,11 @@ type state struct {
 	// len(events) and len(defLog) when the run last reached label pc.
 	defLog []string
 	marks  map[int][2]int
+	// host is a host thread's streams, CUDA events and tasks so far.
+	host *hostState
+	// guardHeld is pc+1 when the guard of instruction pc was just found
+	// true (0 otherwise): the instruction then executes.
+	guardHeld int
 }
 
 func (s *state) clone() *state {
@@ -121,8 +138,10 @@ func (s *state) clone() *state {
 		constraints: append([]Constraint(nil), s.constraints...),
 		ctrlTaint:   append([]int(nil), s.ctrlTaint...),
 		backJumps:   s.backJumps, steps: s.steps,
-		defLog: append([]string(nil), s.defLog...),
-		marks:  marks,
+		defLog:    append([]string(nil), s.defLog...),
+		marks:     marks,
+		guardHeld: s.guardHeld,
+		host:      s.host.clone(),
 	}
 }
 
@@ -141,7 +160,7 @@ func errAt(pos source.Pos, format string, args ...any) error {
 
 func newExplorer(t *litmus.Test, th *litmus.Thread, l *Layout, unroll int, addrValues []Value) *explorer {
 	e := &explorer{t: t, th: th, layout: l, unroll: unroll, labels: map[string]int{}, maxSteps: 100000, addrValues: addrValues,
-		live: liveRegisters(th), copied: map[int]bool{}}
+		live: liveRegisters(th), copied: map[int]bool{}, grow: newSizing()}
 	for _, other := range t.Threads {
 		for _, in := range other.Instrs {
 			if in.Op != litmus.OpCopy && in.Op != litmus.OpWgmma {
@@ -164,8 +183,20 @@ func newExplorer(t *litmus.Test, th *litmus.Thread, l *Layout, unroll int, addrV
 	return e
 }
 
-// start builds the initial state from the init block's register values.
+// start builds the state a run starts from: the initial registers, and
+// the host state or thread start event of a host thread or kernel thread.
 func (e *explorer) start() (*state, error) {
+	s, err := e.initial()
+	if err != nil {
+		return nil, err
+	}
+	e.hostStart(s)
+	return s, nil
+}
+
+// initial returns the state before the thread's first instruction: its
+// registers as the init block sets them.
+func (e *explorer) initial() (*state, error) {
 	s := &state{regs: map[string]*Sym{}, marks: map[int][2]int{}}
 	for _, ri := range e.t.RegInits {
 		if ri.Thread != e.th.Index {
@@ -222,13 +253,18 @@ func deps(kind *[][2]int, from []int, to int) {
 
 // finish emits the run that ends in state s.
 func (e *explorer) finish(s *state, status RunStatus) error {
+	if status == Finished {
+		if err := e.hostFinish(s); err != nil {
+			return err
+		}
+	}
 	return e.emit(e.run(s, status))
 }
 
 // run returns the run that ends in state s.
 func (e *explorer) run(s *state, status RunStatus) *Run {
 	return &Run{Thread: e.th.Index, Events: s.events, Status: status, Regs: s.regs,
-		Constraints: s.constraints, Addr: s.addr, Data: s.data, Ctrl: s.ctrl, RMW: s.rmw}
+		Constraints: s.constraints, Addr: s.addr, Data: s.data, Ctrl: s.ctrl, RMW: s.rmw, Host: s.host.run()}
 }
 
 // branch continues the exploration in both directions of a condition that
@@ -258,18 +294,40 @@ func (e *explorer) explore(s *state) error {
 			return errAt(e.th.Pos, "thread %s executes more than %d instructions in one run", e.th.Name, e.maxSteps)
 		}
 		in := e.th.Instrs[s.pc]
+		if in.Guard.Kind != litmus.OperandNone {
+			if s.guardHeld != s.pc+1 {
+				return e.guard(s, in)
+			}
+			s.guardHeld = 0
+		}
 		switch in.Op {
 		case litmus.OpLabel:
 			s.marks[s.pc] = [2]int{len(s.events), len(s.defLog)}
 			s.pc++
 		case litmus.OpMov:
-			s.setReg(in.Dst, e.operand(s, in.A))
+			v := e.operand(s, in.A)
+			if in.Type.Name != "" {
+				v = convSym(v, 0, in.Type.Size, in.Type.Signed)
+			}
+			s.setReg(in.Dst, v)
 			s.pc++
 		case litmus.OpArith:
 			a, b := e.operand(s, in.A), e.operand(s, in.B)
-			v := &Sym{kind: symArith, op: in.ArithOp, a: a, b: b, instr: in.Text}
+			v := &Sym{kind: symArith, op: in.ArithOp, a: a, b: b, instr: in.Text, size: in.Type.Size, signed: in.Type.Signed}
 			if a.IsConst() && b.IsConst() {
-				c, err := arithValue(in.ArithOp, a.val, b.val)
+				c, _, err := v.eval(nil)
+				if err != nil {
+					return errAt(in.Pos, "%v (in %q)", err, in.Text)
+				}
+				v = constSym(c)
+			}
+			s.setReg(in.Dst, v)
+			s.pc++
+		case litmus.OpSetp:
+			a, b := e.operand(s, in.A), e.operand(s, in.B)
+			v := &Sym{kind: symCmp, op: in.Cmp, a: a, b: b}
+			if a.IsConst() && b.IsConst() {
+				c, _, err := v.eval(nil)
 				if err != nil {
 					return errAt(in.Pos, "%v (in %q)", err, in.Text)
 				}
@@ -300,6 +358,9 @@ func (e *explorer) explore(s *state) error {
 			})
 		case litmus.OpLoad, litmus.OpStore, litmus.OpAtom, litmus.OpRed:
 			return e.withAddress(s, in, in.Addr, func(c *state, pl place, ataint []int) error {
+				if err := e.hostReaches(in, pl); err != nil {
+					return err
+				}
 				return e.memory(c, in, pl, ataint)
 			})
 		case litmus.OpFence, litmus.OpMBarInitFence:
@@ -314,6 +375,36 @@ func (e *explorer) explore(s *state) error {
 			return e.asyncInstr(s, in)
 		}
 	}
+}
+
+// guard decides the guard predicate of instruction in ("@p" or "@!p"):
+// when it holds the instruction executes, otherwise the thread goes on
+// with the next one. Like a branch, a guard on a value read splits the
+// run, and what follows depends on the reads through control.
+func (e *explorer) guard(s *state, in *litmus.Instr) error {
+	op := "ne"
+	if in.GuardNeg {
+		op = "eq"
+	}
+	g := e.operand(s, in.Guard)
+	cond := &Sym{kind: symCmp, op: op, a: g, b: constSym(Int(0))}
+	if g.IsConst() {
+		v, _, err := cond.eval(nil)
+		if err != nil {
+			return errAt(in.Pos, "%v (in %q)", err, in.Text)
+		}
+		cond = constSym(v)
+	}
+	taint := cond.reads(nil)
+	return e.branch(s, cond, in.Pos, func(c *state, holds bool) error {
+		c.ctrlTaint = union(c.ctrlTaint, taint)
+		if holds {
+			c.guardHeld = c.pc + 1
+		} else {
+			c.pc++
+		}
+		return e.explore(c)
+	})
 }
 
 // jump moves to a branch target. A backward jump ends the run (pc = -1)
@@ -403,6 +494,7 @@ func (e *explorer) withAddress(s *state, in *litmus.Instr, op litmus.Operand, th
 func (e *explorer) memEvent(k EventKind, in *litmus.Instr, pl place, sym *Sym) Event {
 	ev := newEvent(k, e.th.Index, in)
 	ev.Addr, ev.Loc, ev.Sym = pl.addr, e.layout.Loc(pl.addr, pl.cta), sym
+	e.layout.wholeLocation(&ev)
 	return ev
 }
 
@@ -414,43 +506,123 @@ func (e *explorer) placeOf(v Value) place {
 	return place{int(v.N), CTAKey(e.th)}
 }
 
-// memory executes a load, store, atom or red at place pl.
+// memory executes a load, store, atom or red at place pl: one memory
+// operation per element of the instruction (8.2.4, 8.2.5).
 func (e *explorer) memory(s *state, in *litmus.Instr, pl place, ataint []int) error {
 	if in.Multimem {
 		return e.multimem(s, in, pl, ataint)
 	}
+	loc := e.layout.Loc(pl.addr, pl.cta)
+	if in.Addr.Kind == litmus.OperandReg {
+		// Where an access through a register goes is known only now:
+		// Prepare explores again if the layout must grow for it.
+		if err := e.layout.reached(in, loc, e.grow); err != nil {
+			return err
+		}
+	}
+	typ := in.Type
+	if typ.Size == 0 {
+		typ = litmus.DefaultType()
+	}
+	els := in.Elements()
 	switch in.Op {
 	case litmus.OpStore:
-		v := e.operand(s, in.Src)
-		w := s.addEvent(e.memEvent(KindWrite, in, pl, v))
-		deps(&s.addr, ataint, w)
-		deps(&s.data, v.reads(nil), w)
+		for k, el := range els {
+			v := e.operand(s, el.Val)
+			ev := e.memEvent(KindWrite, in, pl, convSym(v, el.Shift, el.Size, typ.Signed))
+			setBytes(&ev, k, int(el.Off), el.Size, typ.Signed)
+			w := s.addEvent(ev)
+			deps(&s.addr, ataint, w)
+			deps(&s.data, v.reads(nil), w)
+		}
 		s.pc++
 		return e.explore(s)
 	case litmus.OpLoad:
-		r := s.addEvent(e.memEvent(KindRead, in, pl, nil))
-		deps(&s.addr, ataint, r)
-		val := &Sym{kind: symRead, read: r}
-		if in.Filter != nil {
-			s.constraints = append(s.constraints, Constraint{Cond: &Sym{kind: symCmp, op: "eq", a: val, b: constSym(Int(*in.Filter))}, Want: true, Pos: in.Pos})
+		// vals holds each element's value, the two halves of a packed
+		// value joined into one register value.
+		var vals []*Sym
+		for k, el := range els {
+			val := e.readOp(s, in, pl, k, el, typ.Signed, ataint)
+			if typ.Packed > 0 && k%typ.Packed > 0 {
+				j := vals[len(vals)-1]
+				j.parts, j.shifts, j.widths = append(j.parts, val), append(j.shifts, el.Shift), append(j.widths, el.Size)
+				continue
+			}
+			if typ.Packed > 0 {
+				val = &Sym{kind: symJoin, parts: []*Sym{val}, shifts: []int{el.Shift}, widths: []int{el.Size}, size: typ.RegSize()}
+			}
+			vals = append(vals, val)
 		}
-		if in.Dst != "" {
-			s.setReg(in.Dst, val)
+		if in.Filter != nil {
+			want := constSym(Int(truncate(*in.Filter, typ.RegSize(), typ.Signed)))
+			s.constraints = append(s.constraints, Constraint{Cond: &Sym{kind: symCmp, op: "eq", a: vals[0], b: want}, Want: true, Pos: in.Pos})
+		}
+		for k, r := range in.WrittenRegs() {
+			if k < len(vals) {
+				s.setReg(r, vals[k])
+			}
 		}
 		s.pc++
 		return e.explore(s)
 	}
-	// atom and red: read, then (unless a cas fails) write.
-	r := s.addEvent(e.memEvent(KindRead, in, pl, nil))
-	deps(&s.addr, ataint, r)
-	old := &Sym{kind: symRead, read: r}
+	return e.atomic(s, in, pl, ataint, typ)
+}
+
+// setBytes gives a memory event the bytes of element k of its
+// instruction: [off, off+size) of its location.
+func setBytes(ev *Event, k, off, size int, signed bool) {
+	ev.Elem, ev.Off, ev.Size, ev.OpOff, ev.OpSize, ev.Signed = k, off, size, off, size, signed
+}
+
+// readOp adds the read of element k at place pl: one read event, or one
+// per segment of the location when the element spans several (bytes.go).
+// It returns the value read.
+func (e *explorer) readOp(s *state, in *litmus.Instr, pl place, k int, el litmus.Element, signed bool, ataint []int) *Sym {
+	ev := e.memEvent(KindRead, in, pl, nil)
+	setBytes(&ev, k, int(el.Off), el.Size, signed)
+	segs := e.layout.Locs[ev.Loc].segmentsIn(ev.Off, ev.Size)
+	if len(segs) <= 1 {
+		r := s.addEvent(ev)
+		deps(&s.addr, ataint, r)
+		return &Sym{kind: symRead, read: r}
+	}
+	join := &Sym{kind: symJoin, size: el.Size, signed: signed}
+	for _, seg := range segs {
+		piece := ev
+		piece.Off, piece.Size = seg.Off, seg.Size
+		r := s.addEvent(piece)
+		deps(&s.addr, ataint, r)
+		join.parts = append(join.parts, &Sym{kind: symRead, read: r})
+		join.shifts = append(join.shifts, 8*(seg.Off-ev.Off))
+		join.widths = append(join.widths, seg.Size)
+	}
+	return join
+}
+
+// atomic executes an atom or red: read, then (unless a cas fails) write.
+func (e *explorer) atomic(s *state, in *litmus.Instr, pl place, ataint []int, typ litmus.DataType) error {
+	el := in.Elements()[0]
+	first := len(s.events)
+	old := e.readOp(s, in, pl, 0, el, typ.Signed, ataint)
+	pieces := make([]int, 0, 1)
+	for r := first; r < len(s.events); r++ {
+		pieces = append(pieces, r)
+	}
 	if in.Op == litmus.OpAtom && in.Dst != "" {
 		s.setReg(in.Dst, old)
 	}
 	op1, op2 := e.operand(s, in.Src), e.operand(s, in.Src2)
+	cut := func(v *Sym) *Sym {
+		if v == nil {
+			return nil
+		}
+		return convSym(v, 0, typ.Size, typ.Signed)
+	}
 	write := func(c *state) error {
-		nv := &Sym{kind: symAtom, op: in.AtomOp, a: old, b: op1, c: op2, instr: in.Text}
-		w := c.addEvent(e.memEvent(KindWrite, in, pl, nv))
+		nv := &Sym{kind: symAtom, op: in.AtomOp, a: old, b: cut(op1), c: cut(op2), instr: in.Text, size: typ.Size, signed: typ.Signed}
+		ev := e.memEvent(KindWrite, in, pl, nv)
+		setBytes(&ev, 0, int(el.Off), el.Size, typ.Signed)
+		w := c.addEvent(ev)
 		deps(&c.addr, ataint, w)
 		var operands []int
 		if op1 != nil {
@@ -467,18 +639,20 @@ func (e *explorer) memory(s *state, in *litmus.Instr, pl place, ataint []int) er
 		switch in.AtomOp {
 		case "exch":
 		case "cas":
-			deps(&c.ctrl, []int{r}, w)
+			deps(&c.ctrl, pieces, w)
 		default:
-			deps(&c.data, []int{r}, w)
+			deps(&c.data, pieces, w)
 		}
-		c.rmw = append(c.rmw, [2]int{r, w})
+		for _, r := range pieces {
+			c.rmw = append(c.rmw, [2]int{r, w})
+		}
 		c.pc++
 		return e.explore(c)
 	}
 	if in.AtomOp != "cas" {
 		return write(s)
 	}
-	return e.branch(s, &Sym{kind: symCmp, op: "eq", a: old, b: op1}, in.Pos, func(c *state, succeeded bool) error {
+	return e.branch(s, &Sym{kind: symCmp, op: "eq", a: old, b: cut(op1)}, in.Pos, func(c *state, succeeded bool) error {
 		if succeeded {
 			return write(c)
 		}
@@ -502,17 +676,28 @@ func (e *explorer) barrier(s *state, in *litmus.Instr) error {
 	if in.Count.Kind != litmus.OperandNone {
 		ev.BarCountSym = e.operand(s, in.Count)
 	}
-	s.addEvent(ev)
+	if in.BarRed != litmus.BarRedNone {
+		ev.BarPredSym = e.operand(s, in.Pred)
+	}
+	idx := s.addEvent(ev)
 	s.pc++
 	if ev.BarSync {
 		if err := e.blocked(s); err != nil {
 			return err
 		}
 	}
+	if in.BarRed != litmus.BarRedNone {
+		// The reduction's result is known once the barrier completes: it
+		// is the value of the barrier event, chosen by the enumeration and
+		// checked against the group the barrier completes with, like the
+		// value of a read against the write it reads.
+		s.setReg(in.Dst, &Sym{kind: symRead, read: idx})
+	}
 	return e.explore(s)
 }
 
-// blocked ends a copy of s waiting forever at the barrier just recorded.
+// blocked ends a copy of s waiting forever at the barrier (or host call)
+// just recorded.
 func (e *explorer) blocked(s *state) error {
 	r := e.run(s.clone(), Blocked)
 	r.Done = true

@@ -41,6 +41,8 @@ func (e *explorer) asyncInstr(s *state, in *litmus.Instr) error {
 		return e.explore(s)
 	case litmus.OpTcgen05:
 		return e.tcgen05(s, in)
+	case litmus.OpAPI:
+		return e.api(s, in)
 	}
 	return errAt(in.Pos, "instruction %q cannot be executed", in.Text)
 }

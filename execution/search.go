@@ -54,8 +54,7 @@ type Part struct {
 // (at least per, unless it has fewer complete choices).
 func (a *Analysis) Split(per int) []Part {
 	var out []Part
-	index := 0
-	a.eachCombo(func(s *comboSearch) bool {
+	a.eachCombo(func(index int, s *comboSearch) bool {
 		depth, parts := 0, 1
 		for depth < len(s.reads) && parts < per {
 			parts *= len(s.choices[depth])
@@ -76,7 +75,6 @@ func (a *Analysis) Split(per int) []Part {
 				break
 			}
 		}
-		index++
 		return true
 	})
 	return out
@@ -177,11 +175,11 @@ func (s *comboSearch) countLeaf(groupings int) {
 // isFree reports whether every complete choice of reads-from of the
 // combination yields exactly one candidate and no error: no run has a
 // constraint on its values, no barrier or mbarrier depends on them, and
-// every write stores a constant or a value it read, which cannot fail.
-// The candidates of an abandoned branch are then a product of choices.
+// every write stores a known integer, whose bytes any read can take. The
+// candidates of an abandoned branch are then a product of choices.
 func (s *comboSearch) isFree() bool {
 	x := s.x
-	if len(x.FinalPolls) > 0 {
+	if len(x.FinalPolls) > 0 || len(s.results) > 0 {
 		return false
 	}
 	for _, u := range s.updates {
@@ -199,7 +197,7 @@ func (s *comboSearch) isFree() bool {
 		switch {
 		case ev.Kind == KindBarrier:
 			return false
-		case ev.Kind == KindWrite && ev.Thread >= 0 && ev.Sym.kind != symConst && ev.Sym.kind != symRead:
+		case ev.Kind == KindWrite && (ev.Sym.kind != symConst || ev.Sym.val.IsAddr || ev.Sym.val.IsMBar):
 			return false
 		}
 	}
@@ -245,7 +243,7 @@ func (p *Payoff) Record(d, saved int) {
 // read from. It stops counting at limit.
 func (a *Analysis) Choices(limit int) int {
 	total := 0
-	a.eachCombo(func(s *comboSearch) bool {
+	a.eachCombo(func(_ int, s *comboSearch) bool {
 		n := 1
 		for _, ws := range s.choices {
 			n *= len(ws)
@@ -260,8 +258,9 @@ func (a *Analysis) Choices(limit int) int {
 }
 
 // eachCombo builds the events and reads of every combination of runs in
-// enumeration order, until f returns false.
-func (a *Analysis) eachCombo(f func(s *comboSearch) bool) {
+// enumeration order, with its index, until f returns false; it leaves out
+// the combinations that are no candidate's.
+func (a *Analysis) eachCombo(f func(index int, s *comboSearch) bool) {
 	nth := len(a.Test.Threads)
 	for _, runs := range a.Runs {
 		if len(runs) == 0 {
@@ -270,11 +269,11 @@ func (a *Analysis) eachCombo(f func(s *comboSearch) bool) {
 	}
 	combo := make([]int, nth)
 	x := &Execution{Test: a.Test, Layout: a.Layout, Runs: make([]*Run, nth), ThreadStart: make([]int, nth), Combo: combo}
-	for {
+	for index := 0; ; index++ {
 		for i := range combo {
 			x.Runs[i] = a.Runs[i][combo[i]]
 		}
-		if !f(a.newComboSearch(x)) {
+		if s := a.newComboSearch(x); s != nil && !f(index, s) {
 			return
 		}
 		i := 0

@@ -114,7 +114,7 @@ func extends(rf, partial []int) bool {
 // newComboSearchFirst builds the first combination of runs of a.
 func (a *Analysis) newComboSearchFirst() *comboSearch {
 	var first *comboSearch
-	a.eachCombo(func(s *comboSearch) bool { first = s; return false })
+	a.eachCombo(func(_ int, s *comboSearch) bool { first = s; return false })
 	return first
 }
 

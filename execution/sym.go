@@ -7,12 +7,14 @@ type symKind int
 
 const (
 	symConst symKind = iota // a known value
-	symRead                 // the value a read returns
+	symRead                 // the value a read returns (or a bar.red its reduction)
 	symArith                // a register operation on two values
 	symAtom                 // the value an atom or red writes from the value it read
-	symCmp                  // 1 when two values are equal ("eq") or differ ("ne"), else 0
+	symCmp                  // 1 when two values compare as op says ("eq", "ne", or setp's "CMP.TYPE"), else 0
 	symMBar                 // the state an mbarrier update writes (see mbarrier.go)
 	symWait                 // 1 when an mbarrier wait sees its phase complete, else 0
+	symConv                 // bits [shift, shift+8*size) of a, sign- or zero-extended: a value cut to a data type
+	symJoin                 // parts laid side by side, part k at bit shifts[k], then extended from size bytes
 )
 
 // Sym is a value as a thread computes it: known constants, or expressions
@@ -21,11 +23,43 @@ const (
 type Sym struct {
 	kind  symKind
 	val   Value // symConst
-	read  int   // symRead: the index of the read event within its run
+	read  int   // symRead: the index of the read (or bar.red) event within its run
 	op    string
 	a, b  *Sym
 	c     *Sym // symAtom: the second operand of cas
 	instr string
+	// The data type of symConv, symJoin, and of the typed symAtom and
+	// symArith (size 0: untyped, 64-bit arithmetic).
+	size   int
+	signed bool
+	shift  int
+	// symJoin: the parts, their bit positions and their widths in bytes.
+	parts  []*Sym
+	shifts []int
+	widths []int
+}
+
+// convSym cuts v to a data type of size bytes from bit shift (a store's
+// value, an element of a packed value), folding constants.
+func convSym(v *Sym, shift, size int, signed bool) *Sym {
+	s := &Sym{kind: symConv, a: v, shift: shift, size: size, signed: signed}
+	if v.IsConst() {
+		if c, err := convValue(v.val, shift, size, signed); err == nil {
+			return constSym(c)
+		}
+	}
+	return s
+}
+
+// convValue is the value of a symConv.
+func convValue(v Value, shift, size int, signed bool) (Value, error) {
+	if v.IsAddr || v.IsMBar {
+		if shift == 0 {
+			return v, nil
+		}
+		return Value{}, fmt.Errorf("part of an address or mbarrier state is not a value")
+	}
+	return Int(truncate(v.N>>uint(shift), size, signed)), nil
 }
 
 func constSym(v Value) *Sym { return &Sym{kind: symConst, val: v} }
@@ -44,6 +78,11 @@ func (s *Sym) reads(out []int) []int {
 		}
 		return append(out, s.read)
 	case symConst:
+		return out
+	case symJoin:
+		for _, p := range s.parts {
+			out = p.reads(out)
+		}
 		return out
 	}
 	out = s.a.reads(out)
@@ -77,6 +116,8 @@ func (s *Sym) eval(readVal func(int) (Value, bool)) (Value, bool, error) {
 		case "cas":
 			return s.c.eval(readVal)
 		}
+	case symJoin:
+		return s.join(readVal)
 	}
 	a, ok, err := s.a.eval(readVal)
 	if !ok || err != nil {
@@ -98,20 +139,45 @@ func (s *Sym) eval(readVal func(int) (Value, bool)) (Value, bool, error) {
 		return mbarUpdate(s.op, a, b, c), true, nil
 	case symWait:
 		return mbarWaitDone(a, b, s.op == "parity"), true, nil
+	case symConv:
+		v, err := convValue(a, s.shift, s.size, s.signed)
+		return v, err == nil, err
 	case symArith:
 		v, err := arithValue(s.op, a, b)
+		if err == nil && s.size > 0 {
+			v.N = truncate(v.N, s.size, s.signed)
+		}
 		return v, err == nil, err
 	case symAtom:
-		v, err := atomValue(s.op, a, b, c, s.b != nil)
+		v, err := atomValue(s.op, a, b, c, s.b != nil, s.size, s.signed)
 		return v, err == nil, err
 	case symCmp:
-		eq := a == b
-		if eq == (s.op == "eq") {
+		holds, err := compareValues(s.op, a, b)
+		if err != nil {
+			return Value{}, false, err
+		}
+		if holds {
 			return Int(1), true, nil
 		}
 		return Int(0), true, nil
 	}
 	return Value{}, false, fmt.Errorf("unknown symbolic value kind %d", s.kind)
+}
+
+// join lays the values of the parts side by side.
+func (s *Sym) join(readVal func(int) (Value, bool)) (Value, bool, error) {
+	var n int64
+	for k, p := range s.parts {
+		v, ok, err := p.eval(readVal)
+		if !ok || err != nil {
+			return Value{}, ok, err
+		}
+		if v.IsAddr || v.IsMBar {
+			return Value{}, false, fmt.Errorf("a read made of several pieces cannot hold an address or mbarrier state")
+		}
+		n |= truncate(v.N, s.widths[k], false) << uint(s.shifts[k])
+	}
+	return Int(truncate(n, s.size, s.signed)), true, nil
 }
 
 // arithValue computes a register operation.
@@ -139,9 +205,12 @@ func arithValue(op string, a, b Value) (Value, error) {
 	return Value{}, fmt.Errorf("unknown register operation %s", op)
 }
 
-// atomValue computes what an atomic operation writes, from the value it read
-// (old) and its operands. cas only reaches here when it succeeds.
-func atomValue(op string, old, a, b Value, hasOperand bool) (Value, error) {
+// atomValue computes what an atomic operation of size bytes writes, from
+// the value it read (old) and its operands (already cut to its type). cas
+// only reaches here when it succeeds. The result wraps around to the type;
+// min and max compare as the type is signed or not, inc and dec compare
+// unsigned (PTX defines them on .u32). size 0 is untyped: 64 bits, signed.
+func atomValue(op string, old, a, b Value, hasOperand bool, size int, signed bool) (Value, error) {
 	switch op {
 	case "exch":
 		return a, nil
@@ -154,33 +223,52 @@ func atomValue(op string, old, a, b Value, hasOperand bool) (Value, error) {
 	if old.IsMBar || a.IsMBar {
 		return Value{}, fmt.Errorf("atom.%s on the state of an mbarrier object is not supported", op)
 	}
+	if size == 0 {
+		size, signed = 8, true
+	}
+	less := func(x, y int64) bool {
+		if signed {
+			return x < y
+		}
+		return uint64(truncate(x, size, false)) < uint64(truncate(y, size, false))
+	}
+	ult := func(x, y int64) bool { return uint64(truncate(x, size, false)) < uint64(truncate(y, size, false)) }
+	var n int64
 	switch op {
 	case "add":
-		return Int(old.N + a.N), nil
+		n = old.N + a.N
 	case "sub":
-		return Int(old.N - a.N), nil
+		n = old.N - a.N
 	case "and":
-		return Int(old.N & a.N), nil
+		n = old.N & a.N
 	case "or":
-		return Int(old.N | a.N), nil
+		n = old.N | a.N
 	case "xor":
-		return Int(old.N ^ a.N), nil
+		n = old.N ^ a.N
 	case "min":
-		return Int(min(old.N, a.N)), nil
+		n = old.N
+		if less(a.N, old.N) {
+			n = a.N
+		}
 	case "max":
-		return Int(max(old.N, a.N)), nil
+		n = old.N
+		if less(old.N, a.N) {
+			n = a.N
+		}
 	case "inc":
 		// PTX: ((old >= b) ? 0 : old+1); without an operand, plain increment.
-		if hasOperand && old.N >= a.N {
-			return Int(0), nil
+		n = old.N + 1
+		if hasOperand && !ult(old.N, a.N) {
+			n = 0
 		}
-		return Int(old.N + 1), nil
 	case "dec":
 		// PTX: (((old == 0) | (old > b)) ? b : old-1); without an operand, plain decrement.
-		if hasOperand && (old.N == 0 || old.N > a.N) {
-			return a, nil
+		n = old.N - 1
+		if hasOperand && (truncate(old.N, size, false) == 0 || ult(a.N, old.N)) {
+			n = a.N
 		}
-		return Int(old.N - 1), nil
+	default:
+		return Value{}, fmt.Errorf("unknown atomic operation %s", op)
 	}
-	return Value{}, fmt.Errorf("unknown atomic operation %s", op)
+	return Int(truncate(n, size, signed)), nil
 }

@@ -48,10 +48,7 @@ func DOT(x *execution.Execution, inst *rules.Instance, opts Options) (string, er
 	}
 	b.WriteString("  }\n")
 	for t, th := range x.Test.Threads {
-		label := fmt.Sprintf("%s (cta %d, gpu %d)", th.Name, th.CTA, th.GPU)
-		if th.Cluster != th.CTA {
-			label = fmt.Sprintf("%s (cta %d, cluster %d, gpu %d)", th.Name, th.CTA, th.Cluster, th.GPU)
-		}
+		label := fmt.Sprintf("%s (%s)", th.Name, placement(th))
 		if note := stuckNote(x, t); note != "" {
 			label += " — " + note
 		}
@@ -91,6 +88,11 @@ func DOT(x *execution.Execution, inst *rules.Instance, opts Options) (string, er
 	for t := range x.Test.Threads {
 		lanes = append(lanes, lanesOf(x, t))
 		maxLen = max(maxLen, lanes[t].rows)
+		// Invisible edges keep an asynchronous lane in issue order where no
+		// other thread has an event at the same row.
+		for k := 1; k < len(lanes[t].async); k++ {
+			fmt.Fprintf(&b, "  e%d -> e%d [style=invis];\n", lanes[t].async[k-1], lanes[t].async[k])
+		}
 	}
 	for k := 0; k < maxLen; k++ {
 		b.WriteString("  { rank=same;")

@@ -4,9 +4,10 @@ import "github.com/ptxmm/ptxmm/execution"
 
 // threadLanes splits a thread's events into the two lanes a picture draws
 // side by side: the events in program order, one per row, and the
-// asynchronous operations (8.9.1.1), which are in no program order, beside
-// them. An asynchronous operation starts at the row of its issue and later
-// ones go lower, so the lane reads in issue order.
+// asynchronous operations (8.9.1.1) and the tasks a host thread's CUDA
+// calls enqueue, which are in no program order, beside them. An
+// asynchronous operation starts at the row of its issue (or call) and
+// later ones go lower, so the lane reads in issue order.
 type threadLanes struct {
 	sync, async []int       // global event indices, in order
 	row         map[int]int // each event's row within the thread
@@ -23,7 +24,7 @@ func lanesOf(x *execution.Execution, t int) threadLanes {
 		ev := &x.Events[e]
 		if !ev.Async {
 			l.row[e] = len(l.sync)
-			if ev.Kind == execution.KindIssue {
+			if ev.Kind == execution.KindIssue || ev.Kind == execution.KindAPI {
 				issueRow = len(l.sync)
 			}
 			l.sync = append(l.sync, e)
@@ -44,8 +45,12 @@ func stuckNote(x *execution.Execution, t int) string {
 	switch {
 	case r.Status == execution.Spinning:
 		return "waits forever for an mbarrier phase"
+	case x.Blocked(t) && r.Host != nil:
+		return "waits forever at " + r.Events[len(r.Events)-1].Instr.Text
 	case x.Blocked(t):
 		return "blocked at a barrier"
+	case r.NotStarted:
+		return "never starts: its kernel never starts"
 	}
 	return ""
 }

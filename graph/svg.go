@@ -213,10 +213,7 @@ func eventText(x *execution.Execution, i int) string {
 
 func threadHeader(x *execution.Execution, t int) string {
 	th := x.Test.Threads[t]
-	label := fmt.Sprintf("%s (cta %d, gpu %d)", th.Name, th.CTA, th.GPU)
-	if th.Cluster != th.CTA {
-		label = fmt.Sprintf("%s (cta %d, cluster %d, gpu %d)", th.Name, th.CTA, th.Cluster, th.GPU)
-	}
+	label := fmt.Sprintf("%s (%s)", th.Name, placement(th))
 	if note := stuckNote(x, t); note != "" {
 		label += ": " + note
 	}

@@ -31,6 +31,12 @@ type Test struct {
 	Addresses []*Address // every address name, in declaration order
 	RegInits  []*RegInit // initial register values (herd init block)
 	Threads   []*Thread
+	// HostNativeAtomics is set when the test declares that the link
+	// between the devices and the host supports native atomics
+	// (cudaDevAttrHostNativeAtomicSupported = 1; PTX ISA 8.1.1): host
+	// atomics and .sys atomics of device threads are then atomic with
+	// respect to each other (docs/model.md, section 24).
+	HostNativeAtomics bool
 
 	// Condition is the final condition of a herd test; nil for .test files.
 	Condition *Condition
@@ -97,7 +103,13 @@ type Address struct {
 	Kind    Proxy  // ProxyGeneric for plain addresses and generic aliases
 	AliasOf string // "" for a plain declaration
 	Init    int64  // initial value; meaningful for plain declarations only
-	HasInit bool   // whether the test gave an initial value explicitly
+	// Type is the declared data type of a plain declaration (.test
+	// ".global .u16 x"): how its final value reads, and with Elems (the
+	// N of an array ".global .u16 x[N]", 0 for a scalar) its size.
+	// Type.Name is "" when the test declares none.
+	Type    DataType
+	Elems   int
+	HasInit bool // whether the test gave an initial value explicitly
 	// Implicit marks a location a herd test uses without declaring it
 	// (Pos is then its first use).
 	Implicit bool
@@ -133,6 +145,13 @@ type Thread struct {
 	CTA     int
 	Instrs  []*Instr
 	Pos     source.Pos
+	// Host marks a host (CPU) thread: H0, H1, ... in herd files. A host
+	// thread is in no CTA, cluster or GPU (they are -1).
+	Host bool
+	// Kernel is the kernel a device thread belongs to in a test with host
+	// threads ("" otherwise): the kernel's launch starts it (8.9.4, API
+	// synchronization item 3).
+	Kernel string
 }
 
 // Op is an instruction kind.
@@ -152,15 +171,19 @@ const (
 	OpFence
 	// OpProxyFence is fence.proxy.{alias,surface,texture,constant}.
 	OpProxyFence
-	// OpBarrier is bar{.cta}.sync / bar{.cta}.arrive / barrier{.cta}.sync.
+	// OpBarrier is a CTA barrier: bar{.cta}.sync, .arrive and .red and their
+	// barrier{.cta} spellings (BarKind and BarRed say which).
 	OpBarrier
 	// OpMov sets a register: herd "ld r0, 1" or "mov r0, r1".
 	OpMov
 	// OpArith is register arithmetic: add, sub, mul, and, or, xor.
 	OpArith
+	// OpSetp is setp: Dst := 1 when A Cmp B holds, else 0.
+	OpSetp
 	// OpBranch is a conditional branch: beq, bne.
 	OpBranch
-	// OpGoto is an unconditional branch.
+	// OpGoto is an unconditional branch: goto, bra (conditional with a
+	// Guard).
 	OpGoto
 	// OpLabel marks a branch target; it executes nothing.
 	OpLabel
@@ -188,6 +211,8 @@ const (
 	OpMBarInitFence
 	// OpTcgen05 is a tcgen05 instruction (Tc says which).
 	OpTcgen05
+	// OpAPI is a CUDA runtime API call of a host thread (API says which).
+	OpAPI
 )
 
 // Sem is the memory-ordering qualifier of an instruction.
@@ -246,6 +271,24 @@ const (
 	BarArrive
 )
 
+// BarRedOp is the reduction of a bar.red (barrier{.cta}.red).
+type BarRedOp int
+
+const (
+	// BarRedNone marks the barriers without a reduction.
+	BarRedNone BarRedOp = iota
+	// BarRedPopc counts the arriving threads whose predicate is true.
+	BarRedPopc
+	// BarRedAnd is 1 when every arriving thread's predicate is true.
+	BarRedAnd
+	// BarRedOr is 1 when some arriving thread's predicate is true.
+	BarRedOr
+)
+
+var barRedNames = [...]string{"", "popc", "and", "or"}
+
+func (o BarRedOp) String() string { return barRedNames[o] }
+
 // OperandKind tells what an Operand holds.
 type OperandKind int
 
@@ -287,12 +330,28 @@ type Instr struct {
 	Src2   Operand // the second operand of atom.cas (the new value)
 	AtomOp string  // add, sub, inc, dec, exch, cas, and, or, xor, min, max
 	Filter *int64  // .test "ld r0, [x] == 1": only executions where the load returns this value
+	// Type is the data type of ld, st, atom, red, mov and the arithmetic
+	// (Type.Name is "" when the instruction names none); Vec the element count of .v2 and .v4
+	// (0 for scalars); Offset the byte offset of "[x+4]". Vector loads
+	// write VecDst and vector stores write VecSrc, in element order
+	// (Dst and Src stay empty). See Elements.
+	Type   DataType
+	Vec    int
+	Offset int64
+	VecDst []string
+	VecSrc []Operand
 
 	// Barriers.
 	BarKind  BarrierKind
 	Instance Operand // which barrier instance (herd format: first argument)
 	BarID    Operand // the logical barrier (herd format: second argument; default 0)
 	Count    Operand // the number of threads expected; OperandNone when absent
+	// bar.red: the reduction (BarRedNone for other barriers), its
+	// predicate operand c and whether it is written !c; the result goes to
+	// Dst.
+	BarRed  BarRedOp
+	Pred    Operand
+	PredNeg bool
 
 	// Asynchronous operations and mbarriers (see ast_async.go).
 	MBarOp   MBarOp
@@ -321,11 +380,20 @@ type Instr struct {
 	Shape    string // the shape or kind qualifiers that pipelining compares
 	Acc      bool   // tcgen05.mma with enable-input-d: d := d + a + b
 
+	// API is the call of an OpAPI instruction (see ast_host.go).
+	API *APICall
+
 	// Register operations and control flow.
 	ArithOp string  // add, sub, mul, and, or, xor
 	A, B    Operand // operands of OpArith / OpBranch / OpMov (A only)
-	Cmp     string  // "eq" or "ne" for OpBranch
+	Cmp     string  // "eq" or "ne" for OpBranch; "CMP.TYPE" for OpSetp (e.g. "lt.u32")
 	Label   string  // OpLabel's name, or the target of OpBranch / OpGoto
+
+	// Guard is the guard predicate of "@p INSTR" (OperandNone when the
+	// instruction has none): the instruction executes only when register
+	// p is not 0, or, with GuardNeg ("@!p"), when it is 0.
+	Guard    Operand
+	GuardNeg bool
 }
 
 // CondKind is the quantifier of a herd condition.
@@ -356,6 +424,9 @@ type Condition struct {
 	Kind CondKind
 	Expr Expr
 	Pos  source.Pos
+	// threadNames names the test's threads, for printing (H0 in a column
+	// other than 0 is not "P" and its index).
+	threadNames []string
 }
 
 // AssertKind is the command of a .test assertion.

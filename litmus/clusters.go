@@ -37,7 +37,7 @@ func (p *parser) placeClusters() {
 	}
 	for _, tb := range p.threads {
 		th := tb.th
-		if tb.clusterNamed {
+		if tb.clusterNamed || th.Host { // a host thread is in no cluster
 			continue
 		}
 		if c, ok := named[ctaKey{th.GPU, th.CTA}]; ok {

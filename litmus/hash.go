@@ -30,6 +30,9 @@ func hashInit(t *Test) string {
 	var items []string
 	for _, a := range t.Addresses {
 		s := fmt.Sprintf("%s %s=%d", a.Space, a.Name, a.Init)
+		if a.Type.Name != "" {
+			s = fmt.Sprintf("%s .%s %s[%d]=%d", a.Space, a.Type.Name, a.Name, a.Elems, a.Init)
+		}
 		if a.AliasOf != "" {
 			s = fmt.Sprintf("%s %s %s aliases %s", a.Space, a.Kind, a.Name, a.AliasOf)
 		}

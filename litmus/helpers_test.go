@@ -12,13 +12,22 @@ func reg(r string) Operand  { return Operand{Kind: OperandReg, Reg: r} }
 func imm(v int64) Operand   { return Operand{Kind: OperandImm, Imm: v} }
 func addr(a string) Operand { return Operand{Kind: OperandAddr, Addr: a} }
 
+// dtype is the data type a qualifier names, for expected instructions.
+func dtype(name string) DataType { t, _ := dataTypeOf(name); return t }
+
 // stripInstr returns a copy of in without positions and text, so that
 // expected instructions can be written as literals.
 func stripInstr(in *Instr) Instr {
 	c := *in
 	c.Pos, c.Text = source.Pos{}, ""
-	for _, o := range []*Operand{&c.Addr, &c.Src, &c.Src2, &c.Instance, &c.BarID, &c.Count, &c.A, &c.B, &c.Mem2, &c.Mem3, &c.MBar, &c.Size} {
+	for _, o := range []*Operand{&c.Addr, &c.Src, &c.Src2, &c.Instance, &c.BarID, &c.Count, &c.Pred, &c.Guard, &c.A, &c.B, &c.Mem2, &c.Mem3, &c.MBar, &c.Size} {
 		o.Pos = source.Pos{}
+	}
+	if c.VecSrc != nil {
+		c.VecSrc = append([]Operand(nil), c.VecSrc...)
+		for i := range c.VecSrc {
+			c.VecSrc[i].Pos = source.Pos{}
+		}
 	}
 	return c
 }

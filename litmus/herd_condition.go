@@ -37,6 +37,9 @@ func (p *parser) parseCondition(c *cursor, t *Test) {
 		kw = c.peek()
 	}
 	cond := &Condition{Pos: p.pos(kw.off)}
+	for _, th := range t.Threads {
+		cond.threadNames = append(cond.threadNames, th.Name)
+	}
 	switch {
 	case kw.is("exists"):
 		cond.Kind = CondExists
@@ -76,16 +79,17 @@ func (p *parser) herdTerm(c *cursor, t *Test) (Term, bool) {
 			return Term{}, false
 		}
 		c.next()
-		idx, ok := threadIndex(tk)
+		name, ok := herdThreadName(tk)
 		if !ok {
-			p.errorf(tk.off, "expected a thread such as P0 or 0 before ':', found %s", tk.describe())
+			p.errorf(tk.off, "expected a thread such as P0, 0 or H0 before ':', found %s", tk.describe())
 			return Term{}, false
 		}
-		if idx >= len(t.Threads) {
-			p.errorf(tk.off, "unknown thread %s in the condition: the test has threads P0 to P%d", tk.text, len(t.Threads)-1)
+		th := t.ThreadByName(name)
+		if th == nil {
+			p.errorf(tk.off, "unknown thread %s in the condition: the test has %s", tk.text, threadRange(t))
 			return Term{}, false
 		}
-		return Term{Kind: TermReg, Thread: idx, Reg: reg.text, Pos: p.pos(tk.off)}, true
+		return Term{Kind: TermReg, Thread: th.Index, Reg: reg.text, Pos: p.pos(tk.off)}, true
 	}
 	if startsInt(c) {
 		v, _, ok := p.intLit(c)

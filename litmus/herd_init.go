@@ -1,10 +1,5 @@
 package litmus
 
-import (
-	"strconv"
-	"strings"
-)
-
 // This file parses the init block of a herd test: locations, aliases and
 // register initialisations.
 
@@ -13,7 +8,8 @@ import (
 type pendingRegInit struct {
 	ri      *RegInit
 	off     int
-	written string // the thread as written: "P1" or "1"
+	written string // the thread as written: "P1", "1" or "H0"
+	name    string // the thread's name: "P1" or "H0"
 }
 
 // parseInit parses the init block. It returns nil when there is no block,
@@ -74,6 +70,10 @@ func (p *parser) parseInitEntry(c *cursor, t *Test) *pendingRegInit {
 		return p.parseRegInit(c, t)
 	case inSlice && first.kind == tokIdent && second.is("@"):
 		p.parseHerdAt(c, t)
+	case inSlice && first.kind == tokIdent && second.is("=") && first.text == NativeAtomicsAttr:
+		c.next()
+		c.next()
+		p.parseNativeAtomics(c, t, first)
 	case inSlice && first.kind == tokIdent && second.is("="):
 		c.next()
 		c.next()
@@ -98,9 +98,9 @@ func (p *parser) parseInitEntry(c *cursor, t *Test) *pendingRegInit {
 func (p *parser) parseRegInit(c *cursor, t *Test) *pendingRegInit {
 	th := c.next()
 	c.next()
-	idx, ok := threadIndex(th)
+	thName, ok := herdThreadName(th)
 	if !ok {
-		p.errorf(th.off, "expected a thread such as P0 or 0 before ':', found %s", th.describe())
+		p.errorf(th.off, "expected a thread such as P0, 0 or H0 before ':', found %s", th.describe())
 		c.skipTo(";", "}")
 		return nil
 	}
@@ -115,7 +115,9 @@ func (p *parser) parseRegInit(c *cursor, t *Test) *pendingRegInit {
 		return nil
 	}
 	c.next()
-	ri := &RegInit{Thread: idx, Reg: reg.Reg, Pos: p.pos(th.off)}
+	// The thread is known by name until the header has been read
+	// (checkRegInits); -1 marks it unresolved.
+	ri := &RegInit{Thread: -1, Reg: reg.Reg, Pos: p.pos(th.off)}
 	if startsInt(c) {
 		if ri.Value, _, ok = p.intLit(c); !ok {
 			c.skipTo(";", "}")
@@ -129,30 +131,16 @@ func (p *parser) parseRegInit(c *cursor, t *Test) *pendingRegInit {
 		c.skipTo(";", "}")
 		return nil
 	}
-	for _, old := range t.RegInits {
-		if old.Thread == ri.Thread && old.Reg == ri.Reg {
-			p.errorf(th.off, "register %s:%s is already initialised at line %d", th.text, reg.Reg, old.Pos.Line)
-			return nil
-		}
+	if first, dup := p.regInitNames[thName+":"+ri.Reg]; dup {
+		p.errorf(th.off, "register %s:%s is already initialised at line %d", th.text, reg.Reg, first.Pos.Line)
+		return nil
 	}
+	if p.regInitNames == nil {
+		p.regInitNames = map[string]*RegInit{}
+	}
+	p.regInitNames[thName+":"+ri.Reg] = ri
 	t.RegInits = append(t.RegInits, ri)
-	return &pendingRegInit{ri: ri, off: th.off, written: th.text}
-}
-
-// threadIndex reads a herd thread reference: "P3" or "3".
-func threadIndex(t token) (int, bool) {
-	digits := t.text
-	switch {
-	case t.kind == tokIdent && strings.HasPrefix(digits, "P"):
-		digits = digits[1:]
-	case t.kind != tokInt:
-		return 0, false
-	}
-	n, err := strconv.Atoi(digits)
-	if err != nil || n < 0 || strconv.Itoa(n) != digits {
-		return 0, false
-	}
-	return n, true
+	return &pendingRegInit{ri: ri, off: th.off, written: th.text, name: thName}
 }
 
 // parseHerdAt parses the init entries with an '@': a location in a state
@@ -263,12 +251,14 @@ func (p *parser) mbarrierCount(n int64, off int) bool {
 // ISA, mbarrier: 2^20-1).
 const maxMBarCount = 1<<20 - 1
 
-// checkRegInits reports register initialisations of threads the test does
-// not have.
+// checkRegInits resolves the thread of every register initialisation and
+// reports threads the test does not have.
 func (p *parser) checkRegInits(t *Test, regInits []pendingRegInit) {
 	for _, pr := range regInits {
-		if pr.ri.Thread >= len(t.Threads) {
-			p.errorf(pr.off, "register init for thread %s, but the test has threads P0 to P%d", pr.written, len(t.Threads)-1)
+		if th := t.ThreadByName(pr.name); th != nil {
+			pr.ri.Thread = th.Index
+			continue
 		}
+		p.errorf(pr.off, "register init for thread %s, but the test has %s", pr.written, threadRange(t))
 	}
 }

@@ -65,9 +65,11 @@ func (p *parser) parseHerd() *Test {
 		return t
 	}
 	p.parseRows(c, t)
+	p.warnDialect()
 	p.checkRegInits(t, *regInits)
 	p.resolve(t)
 	p.checkPlacement(t)
+	p.checkHost(t)
 	p.parseCondition(c, t)
 	p.checkMultimemTerms(t)
 	p.lint(t)
@@ -78,8 +80,8 @@ func (p *parser) parseHerd() *Test {
 // false when there is no header row at all.
 func (p *parser) parseThreadHeader(c *cursor, t *Test) bool {
 	first := c.peek()
-	if c.done() || first.kind != tokIdent || first.text != "P0" {
-		p.errorf(first.off, "expected the thread header row (P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;), found %s", first.describe())
+	if c.done() || first.kind != tokIdent || (first.text != "P0" && first.text != "H0") {
+		p.errorf(first.off, "expected the thread header row (P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;, or H0@host for a host thread), found %s", first.describe())
 		return false
 	}
 	start := c.i
@@ -93,8 +95,15 @@ func (p *parser) parseThreadHeader(c *cursor, t *Test) bool {
 	} else {
 		c.next()
 	}
+	var nDevice, nHost int
 	for i, cell := range splitCells(row, stop) {
-		p.parseThreadCell(cell.toks, cell.stop, i, t)
+		if len(cell.toks) > 0 && strings.HasPrefix(cell.toks[0].text, "H") {
+			p.parseHostCell(cell.toks, cell.stop, i, nHost, t)
+			nHost++
+			continue
+		}
+		p.parseThreadCell(cell.toks, cell.stop, i, nDevice, t)
+		nDevice++
 	}
 	return true
 }
@@ -118,11 +127,12 @@ func splitCells(row []token, stop token) []cellToks {
 	return append(cells, cellToks{toks: row[start:], stop: stop})
 }
 
-// parseThreadCell parses "Pi@cta N,gpu M[,cluster K]" (components in any
-// order) and adds thread i.
-func (p *parser) parseThreadCell(toks []token, stop token, i int, t *Test) {
+// parseThreadCell parses "Pk@cta N,gpu M[,cluster K][,kernel NAME]"
+// (components in any order) and adds the thread of column i, the k-th
+// device thread.
+func (p *parser) parseThreadCell(toks []token, stop token, i, k int, t *Test) {
 	c := newCursor(toks, stop)
-	want := fmt.Sprintf("P%d", i)
+	want := fmt.Sprintf("P%d", k)
 	name := c.peek()
 	th := &Thread{Name: want, Index: i, Pos: p.pos(name.off)}
 	t.Threads = append(t.Threads, th)
@@ -139,8 +149,8 @@ func (p *parser) parseThreadCell(toks []token, stop token, i int, t *Test) {
 	seen := map[string]bool{}
 	for {
 		w := c.peek()
-		if c.done() || w.kind != tokIdent || (w.text != "cta" && w.text != "gpu" && w.text != "cluster") {
-			p.errorf(w.off, "expected a placement component (cta N, gpu N or cluster N) for %s, found %s", want, w.describe())
+		if c.done() || w.kind != tokIdent || (w.text != "cta" && w.text != "gpu" && w.text != "cluster" && w.text != "kernel") {
+			p.errorf(w.off, "expected a placement component (cta N, gpu N, cluster N or kernel NAME) for %s, found %s", want, w.describe())
 			return
 		}
 		c.next()
@@ -149,6 +159,20 @@ func (p *parser) parseThreadCell(toks []token, stop token, i int, t *Test) {
 			return
 		}
 		seen[w.text] = true
+		if w.text == "kernel" {
+			if !p.apiName(c, &th.Kernel, "the placement of "+want, "kernel") {
+				return
+			}
+			if c.done() {
+				break
+			}
+			if !c.accept(",") {
+				n := c.peek()
+				p.errorf(n.off, "expected ',' or the end of the placement of %s, found %s", want, n.describe())
+				return
+			}
+			continue
+		}
 		v, off, ok := p.intLit(c)
 		if !ok {
 			return

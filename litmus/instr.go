@@ -8,7 +8,7 @@ import "strings"
 // statement without its ';').
 
 // instrKinds lists the mnemonics for the "unknown instruction" diagnostic.
-const instrKinds = "ld, st, suld, sust, tld, cold, atom, red, multimem, fence, membar, bar, barrier, mbarrier, cp, wgmma, mapa, tcgen05, mov, add, sub, mul, and, or, xor, beq, bne or goto"
+const instrKinds = "ld, st, suld, sust, tld, cold, atom, red, multimem, fence, membar, bar, barrier, mbarrier, cp, wgmma, mapa, tcgen05, mov, add, sub, mul, and, or, xor, setp, beq, bne, bra or goto"
 
 // parseStatement parses a herd cell or a .test statement: any number of
 // labels "L:" followed by at most one instruction, appended to tb's thread.
@@ -28,11 +28,52 @@ func (p *parser) parseStatement(toks []token, stop token, tb *threadBuild) {
 	if c.done() {
 		return
 	}
-	if in := p.parseInstr(newCursor(c.toks[c.i:], stop), tb.th.Index, tb); in != nil {
-		tb.th.Instrs = append(tb.th.Instrs, in)
-	} else {
+	guard, ok := p.parseGuard(c)
+	if !ok {
 		p.instrFailed = true
+		return
 	}
+	in := p.parseInstr(newCursor(c.toks[c.i:], stop), tb.th.Index, tb)
+	if in == nil {
+		p.instrFailed = true
+		return
+	}
+	if guard != nil {
+		in.Guard, in.GuardNeg = guard.reg, guard.neg
+		in.Pos, in.Text = p.pos(guard.off), p.text(guard.off, c.lastEnd())
+	}
+	tb.th.Instrs = append(tb.th.Instrs, in)
+}
+
+// guardPrefix is a guard predicate "@p" or "@!p" before an instruction.
+type guardPrefix struct {
+	reg Operand
+	neg bool
+	off int
+}
+
+// parseGuard reads an optional guard predicate. PTX writes "@p INSTR" to
+// execute INSTR only when predicate register p is true (not 0), "@!p"
+// when it is false.
+func (p *parser) parseGuard(c *cursor) (*guardPrefix, bool) {
+	if c.done() || !c.peek().is("@") {
+		return nil, true
+	}
+	g := &guardPrefix{off: c.next().off}
+	if !c.done() && c.peek().is("!") {
+		c.next()
+		g.neg = true
+	}
+	reg, ok := p.regOperand(c, "@", "guard predicate")
+	if !ok {
+		return nil, false
+	}
+	g.reg = reg
+	if c.done() {
+		p.errorf(c.peek().off, "expected an instruction after the guard @%s, found %s", reg.Reg, c.peek().describe())
+		return nil, false
+	}
+	return g, true
 }
 
 // parseInstr parses the instruction in c for thread tb. It returns nil,
@@ -50,6 +91,9 @@ func (p *parser) parseInstr(c *cursor, thread int, tb *threadBuild) *Instr {
 	}
 	in := &Instr{Pos: p.pos(t.off), Text: p.text(t.off, c.lastEnd())}
 	m := mnemonic{text: t.text, op: op, qs: qs, off: t.off}
+	if !p.threadAllows(tb, &m) {
+		return nil
+	}
 	switch op {
 	case "ld", "suld", "tld", "cold":
 		ok = p.parseLoad(c, in, m, thread)
@@ -83,13 +127,19 @@ func (p *parser) parseInstr(c *cursor, thread int, tb *threadBuild) *Instr {
 		ok = p.parseMov(c, in, m, thread)
 	case "add", "sub", "mul", "and", "or", "xor":
 		ok = p.parseArith(c, in, m)
-	case "beq", "bne", "goto":
+	case "setp":
+		ok = p.parseSetp(c, in, m)
+	case "beq", "bne", "bra", "goto":
 		ok = p.parseBranch(c, in, m, tb)
 	default:
+		if isAPIMnemonic(op) {
+			ok = p.parseAPI(c, in, m)
+			break
+		}
 		p.errorf(t.off, "unknown instruction %q: expected %s", t.text, instrKinds)
 		return nil
 	}
-	if !ok {
+	if !ok || tb.th.Host && !p.checkHostInstr(in, m) {
 		return nil
 	}
 	return in
@@ -103,10 +153,14 @@ func (p *parser) parseLoad(c *cursor, in *Instr, m mnemonic, thread int) bool {
 	if !ok {
 		return false
 	}
-	if !p.destination(c, in, m.op) {
+	if in.Vec > 0 {
+		if !p.vectorRegs(c, in, m.op) || !p.expectComma(c, m.op, "destination") {
+			return false
+		}
+	} else if !p.destination(c, in, m.op) {
 		return false
 	}
-	isImm, ok := p.memOperand(c, in, thread, m.op, m.op == "ld", q.firstOff)
+	isImm, ok := p.memOperand(c, in, thread, m.op, m.op == "ld" && in.Vec == 0, q.firstOff)
 	if !ok {
 		return false
 	}
@@ -131,9 +185,21 @@ func (p *parser) parseLoad(c *cursor, in *Instr, m mnemonic, thread int) bool {
 			p.errorf(t.off, "expected '==' in a load filter, found %s", t.describe())
 			return false
 		}
+		if in.Vec > 0 {
+			p.errorf(t.off, "a vector load takes no filter: filter a scalar load of one element instead")
+			return false
+		}
 		c.next()
-		v, _, ok := p.intLit(c)
+		v, off, ok := p.intLit(c)
 		if !ok {
+			return false
+		}
+		typ := in.Type
+		if typ.Size == 0 {
+			typ = DefaultType()
+		}
+		if n := typ.RegSize(); !FitsBytes(v, n) {
+			p.errorf(off, "a %d-byte load never returns %d: a load filter's value must fit in the bytes the load reads (a type such as .u64 makes a wider load)", n, v)
 			return false
 		}
 		in.Filter = &v
@@ -153,6 +219,19 @@ func (p *parser) ldstQuals(in *Instr, m mnemonic, op Op) (memQuals, bool) {
 		return q, false
 	}
 	in.Op, in.Sem, in.Scope, in.Proxy, in.SpaceQ = op, q.sem, scope, proxyOf(m.op), q.space
+	in.Type, in.Vec = q.typ, q.vec
+	if q.vecQ != nil && m.op != "ld" && m.op != "st" {
+		p.errorf(q.vecQ.off, "%s.%s is not supported: vectors are supported on ld and st", m.op, q.vecQ.name)
+		return q, false
+	}
+	if q.vecQ != nil && q.typ.Packed > 0 {
+		p.errorf(q.vecQ.off, "a vector of .%s is not supported: use .%s without a vector, or a vector of .b32", q.typ.Name, q.typ.Name)
+		return q, false
+	}
+	if q.vecQ != nil && q.typQ == nil {
+		p.errorf(q.vecQ.off, "%s.%s needs a data type for its elements, such as .u32", m.op, q.vecQ.name)
+		return q, false
+	}
 	return q, true
 }
 
@@ -173,7 +252,11 @@ func (p *parser) parseStore(c *cursor, in *Instr, m mnemonic, thread int) bool {
 	if !p.expectComma(c, m.op, "address") {
 		return false
 	}
-	if !p.valueOperand(c, in, &in.Src, thread, m.op, "value") {
+	if in.Vec > 0 {
+		if !p.vectorVals(c, in, thread, m.op) {
+			return false
+		}
+	} else if !p.valueOperand(c, in, &in.Src, thread, m.op, "value") {
 		return false
 	}
 	return p.endOperands(c, m.op)
@@ -183,19 +266,19 @@ func (p *parser) parseStore(c *cursor, in *Instr, m mnemonic, thread int) bool {
 // "red.SEM.SCOPE.OP ADDR, V". Without a memory order they are .relaxed,
 // and without a scope .gpu, as the PTX ISA says for atom and red.
 func (p *parser) parseAtom(c *cursor, in *Instr, m mnemonic, thread int) bool {
-	ops := []string{"add", "sub", "inc", "dec", "exch", "cas", "and", "or", "xor", "min", "max"}
-	if m.op == "red" {
-		ops = []string{"add", "sub", "inc", "dec", "and", "or", "xor", "min", "max"}
-	}
-	q, ok := p.readMemQuals(m, []Sem{SemRelaxed, SemAcquire, SemRelease, SemAcqRel}, ops)
+	q, ok := p.readMemQuals(m, rmwSems(m.op), rmwOps(m.op))
 	if !ok {
 		return false
 	}
 	if q.atomOpQ == nil {
-		p.errorf(m.off, "%s needs an operation: .%s", m.op, strings.Join(ops, ", ."))
+		p.errorf(m.off, "%s needs an operation: .%s", m.op, strings.Join(rmwOps(m.op), ", ."))
+		return false
+	}
+	if !p.atomType(m, q) {
 		return false
 	}
 	in.Op, in.Sem, in.Scope, in.Proxy, in.AtomOp, in.SpaceQ = OpAtom, SemRelaxed, ScopeGPU, ProxyGeneric, q.atomOp, q.space
+	in.Type = q.typ
 	if m.op == "red" {
 		in.Op = OpRed
 	}
@@ -233,4 +316,27 @@ func (p *parser) parseAtom(c *cursor, in *Instr, m mnemonic, thread int) bool {
 		}
 	}
 	return p.endOperands(c, m.op)
+}
+
+// atomType checks the data type of an atom or red: a 32- or 64-bit
+// integer type, or a 16-bit one for atom.cas (PTX ISA, atom: .b16 cas).
+// Vectors, packed and floating-point types need floating-point
+// arithmetic, which ptxmm does not have.
+func (p *parser) atomType(m mnemonic, q memQuals) bool {
+	if q.vecQ != nil {
+		p.errorf(q.vecQ.off, "%s.%s is not supported: vectors are supported on ld and st", m.op, q.vecQ.name)
+		return false
+	}
+	if q.typQ == nil {
+		return true
+	}
+	switch {
+	case q.typ.Float:
+		p.errorf(q.typQ.off, "%s.%s is not supported: ptxmm has no floating-point arithmetic; expected an integer type (.u32, .s32, .b32, .u64, .s64 or .b64)", m.op, q.typQ.name)
+		return false
+	case q.typ.Size == 1 || q.typ.Size == 2 && (q.atomOp != "cas" || q.typ.Name != "b16"):
+		p.errorf(q.typQ.off, "%s has no .%s form: expected .u32, .s32, .b32, .u64, .s64 or .b64 (and .b16 for atom.cas)", m.op, q.typQ.name)
+		return false
+	}
+	return true
 }

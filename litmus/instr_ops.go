@@ -99,101 +99,27 @@ func (p *parser) parseMembar(c *cursor, in *Instr, m mnemonic) bool {
 	return p.endOperands(c, m.text)
 }
 
-// parseBarrier parses bar{.cta}.sync, bar{.cta}.arrive and their barrier
-// spellings. The operands differ between the formats: herd files write
-// "I[, B[, N]]" (instance, logical barrier, thread count), while .test
-// files use the PTX meaning "a[, b]" (logical barrier, thread count), where
-// the logical barrier also names the instance.
-func (p *parser) parseBarrier(c *cursor, in *Instr, m mnemonic) bool {
-	var ctaQ, kindQ *qual
-	for i := range m.qs {
-		x := &m.qs[i]
-		switch {
-		case x.name == "cta" && ctaQ == nil && kindQ == nil:
-			ctaQ = x
-		case (x.name == "sync" || x.name == "arrive") && kindQ == nil:
-			kindQ = x
-		case x.name == "red":
-			p.errorf(x.off, "%s.red is not supported", m.op)
-			return false
-		default:
-			p.errorf(x.off, "%s is not supported: expected bar.sync, bar.arrive, bar.cta.sync, bar.cta.arrive, barrier.sync, barrier.arrive, barrier.cta.sync or barrier.cta.arrive", m.text)
-			return false
-		}
-	}
-	if kindQ == nil {
-		p.errorf(m.off, "%s needs .sync or .arrive", m.text)
-		return false
-	}
-	in.Op, in.BarKind = OpBarrier, BarSync
-	if kindQ.name == "arrive" {
-		in.BarKind = BarArrive
-	}
-	var args []Operand
-	for {
-		o, ok := p.barOperand(c, m.text)
-		if !ok {
-			return false
-		}
-		args = append(args, o)
-		if c.done() {
-			break
-		}
-		max := 3
-		if p.format == FormatNV {
-			max = 2
-		}
-		if len(args) == max {
-			return p.endOperands(c, m.text)
-		}
-		if !p.expectComma(c, m.text, "barrier operand") {
-			return false
-		}
-	}
-	in.BarID = Operand{Kind: OperandImm, Imm: 0, Pos: in.Pos}
-	if p.format == FormatNV {
-		in.Instance, in.BarID = args[0], args[0]
-		if len(args) > 1 {
-			in.Count = args[1]
-		}
-		return true
-	}
-	in.Instance = args[0]
-	if len(args) > 1 {
-		in.BarID = args[1]
-	}
-	if len(args) > 2 {
-		in.Count = args[2]
-	}
-	return true
-}
-
-// barOperand reads a barrier operand: a non-negative integer or a register.
-func (p *parser) barOperand(c *cursor, mn string) (Operand, bool) {
-	off := c.peek().off
-	o, ok := p.immOrReg(c, mn, "barrier operand")
-	if ok && o.Kind == OperandImm && o.Imm < 0 {
-		p.errorf(off, "barrier operands must not be negative, found %d", o.Imm)
-		return o, false
-	}
-	return o, ok
-}
-
-// typeQualsOnly rejects every qualifier but data types, for the register
-// instructions.
-func (p *parser) typeQualsOnly(m mnemonic) bool {
-	for _, x := range m.qs {
+// typeQualsOnly rejects every qualifier but one integer data type, for
+// the register instructions; the type, if any, goes to in.Type (the
+// result wraps around to it).
+func (p *parser) typeQualsOnly(in *Instr, m mnemonic) bool {
+	for i, x := range m.qs {
 		if !isTypeQual(x.name) {
 			p.errorf(x.off, "unknown qualifier .%s on %s: expected a type such as .u32", x.name, m.op)
 			return false
 		}
+		if i > 0 {
+			p.errorf(x.off, "%s has two data types, .%s and .%s", m.op, m.qs[0].name, x.name)
+			return false
+		}
+		in.Type, _ = dataTypeOf(x.name)
 	}
 	return true
 }
 
 // parseMov parses "mov DST, SRC".
 func (p *parser) parseMov(c *cursor, in *Instr, m mnemonic, thread int) bool {
-	if !p.typeQualsOnly(m) {
+	if !p.typeQualsOnly(in, m) {
 		return false
 	}
 	in.Op = OpMov
@@ -208,7 +134,7 @@ func (p *parser) parseMov(c *cursor, in *Instr, m mnemonic, thread int) bool {
 
 // parseArith parses "OP DST, A, B" for add, sub, mul, and, or and xor.
 func (p *parser) parseArith(c *cursor, in *Instr, m mnemonic) bool {
-	if !p.typeQualsOnly(m) {
+	if !p.typeQualsOnly(in, m) {
 		return false
 	}
 	in.Op, in.ArithOp = OpArith, m.op
@@ -221,14 +147,23 @@ func (p *parser) parseArith(c *cursor, in *Instr, m mnemonic) bool {
 	return p.endOperands(c, m.op)
 }
 
-// parseBranch parses "beq A, B, LABEL", "bne A, B, LABEL" and "goto LABEL".
+// parseBranch parses "beq A, B, LABEL", "bne A, B, LABEL", "goto LABEL"
+// and PTX's "bra{.uni} LABEL" (the same as goto; with a guard, "@p bra L"
+// is PTX's conditional branch).
 func (p *parser) parseBranch(c *cursor, in *Instr, m mnemonic, tb *threadBuild) bool {
-	if len(m.qs) > 0 {
-		p.errorf(m.qs[0].off, "unknown qualifier .%s on %s: it takes none", m.qs[0].name, m.op)
+	for i, q := range m.qs {
+		if m.op == "bra" && i == 0 && q.name == "uni" {
+			continue
+		}
+		what := "it takes none"
+		if m.op == "bra" {
+			what = "expected bra or bra.uni"
+		}
+		p.errorf(q.off, "unknown qualifier .%s on %s: %s", q.name, m.op, what)
 		return false
 	}
 	in.Op = OpGoto
-	if m.op != "goto" {
+	if m.op != "goto" && m.op != "bra" {
 		in.Op, in.Cmp = OpBranch, m.op[1:]
 		if !p.operandPair(c, in, m.op) {
 			return false

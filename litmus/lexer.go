@@ -285,6 +285,12 @@ func parseIntLit(text string, neg bool) (int64, error) {
 		}
 	}
 	v, err := strconv.ParseInt(digits, base, 64)
+	if err != nil && !neg {
+		// Unsigned 64-bit values (0xFFFFFFFFFFFFFFFF) keep their bits.
+		if u, uerr := strconv.ParseUint(digits, base, 64); uerr == nil {
+			return int64(u), nil
+		}
+	}
 	if err != nil {
 		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
 			return 0, fmt.Errorf("integer %s does not fit in 64 bits", text)

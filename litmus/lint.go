@@ -31,11 +31,27 @@ func (p *parser) lint(t *Test) {
 			if in.Dst != "" {
 				written[i][in.Dst] = true
 			}
+			for _, r := range in.VecDst {
+				written[i][r] = true
+			}
 		}
 	}
 	for _, ri := range t.RegInits {
 		if ri.Thread >= 0 && ri.Thread < len(written) {
 			written[ri.Thread][ri.Reg] = true
+		}
+	}
+	// A predicate (a guard, bar.red's c) that its thread never sets is
+	// always 0, false: most likely a misspelt name.
+	for i, th := range t.Threads {
+		warned := map[string]bool{}
+		for _, in := range th.Instrs {
+			for _, o := range []Operand{in.Guard, in.Pred} {
+				if o.Kind == OperandReg && !written[i][o.Reg] && !warned[o.Reg] {
+					warned[o.Reg] = true
+					p.errs.Warn(o.Pos, "predicate %s is never set by thread %s nor initialised, so it is always 0 (false)", o.Reg, th.Name)
+				}
+			}
 		}
 	}
 	// asLocation[i][name] is the first memory operand of thread i naming

@@ -33,6 +33,12 @@ func TestWarningsForGuessedNames(t *testing.T) {
 		{name: ".test register only read", file: "t.test",
 			src:      ".global x;\nd0.b0.t0 {\n  st [x], r3;\n}\nd0.b1.t0 {\n  ld r0, [x];\n}\nassert (r3 == 0) as a;\n",
 			warnings: []string{"8:9: warning: thread d0.b0.t0 never writes r3 and does not initialise it, so it is 0 in every final state"}},
+		{name: "predicate never set", file: "t.litmus",
+			src:      "PTX T\n{ P0:q=1; }\n P0@cta 0,gpu 0 ;\n bar.red.popc.u32 r1, 0, pp ;\n @!pp mov r2, 1 ;\n @q mov r3, 1 ;\nexists (P0:r1 == 0)\n",
+			warnings: []string{"4:26: warning: predicate pp is never set by thread P0 nor initialised, so it is always 0 (false)"}},
+		{name: ".test guard never set", file: "t.test",
+			src:      ".global x;\nd0.b0.t0 {\n  setp.eq.u32 p, 1, 1;\n  @p st [x], 1;\n  @q st [x], 2;\n}\nassert (x == 1) as a;\n",
+			warnings: []string{"5:4: warning: predicate q is never set by thread d0.b0.t0 nor initialised, so it is always 0 (false)"}},
 		{name: "clean test", file: "t.litmus",
 			src: "PTX T\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.weak r0, y ;\n st.weak y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n"},
 	}

@@ -37,13 +37,15 @@ func (p *parser) parseNV(name string, instance int) *Test {
 	p.checkMultimem(t)
 	p.resolve(t)
 	p.checkPlacement(t)
+	p.applyNVKernels(t)
+	p.checkHost(t)
 	p.resolveNVTerms(t)
 	p.checkMultimemTerms(t)
 	p.lint(t)
 	return t
 }
 
-// parseDecl parses ".global x;", ".global x = 5;", ".shared x;",
+// parseDecl parses ".global x;", ".global x = 5;", ".global .u16 x = 5;", ".shared x;",
 // ".tmem t;", ".mbarrier b N;", ".global y physically aliases x;" and
 // ".surfref s virtually aliases x;" (also .texref and .constref).
 func (p *parser) parseDecl(c *cursor, t *Test) {
@@ -59,6 +61,12 @@ func (p *parser) parseDecl(c *cursor, t *Test) {
 	case ".mbarrier":
 		p.parseNVMBarrier(c, t, d)
 		return
+	case ".kernel":
+		p.parseNVKernel(c, d)
+		return
+	case ".attribute":
+		p.parseNVAttribute(c, t, d)
+		return
 	case ".multimem":
 		p.parseNVMultimem(c, t, d)
 		return
@@ -69,9 +77,19 @@ func (p *parser) parseDecl(c *cursor, t *Test) {
 	case ".constref":
 		a.Kind, isRef = ProxyConstant, true
 	default:
-		p.errorf(d.off, "unknown declaration %s: expected .global, .shared, .tmem, .mbarrier, .multimem, .surfref, .texref or .constref", d.text)
+		p.errorf(d.off, "unknown declaration %s: expected .global, .shared, .tmem, .mbarrier, .multimem, .surfref, .texref, .constref, .kernel or .attribute", d.text)
 		p.skipStatement(c)
 		return
+	}
+	if tq := c.peek(); !c.done() && tq.kind == tokIdent && strings.HasPrefix(tq.text, ".") {
+		typ, ok := dataTypeOf(tq.text[1:])
+		if !ok || isRef || typ.Packed > 0 {
+			p.errorf(tq.off, "expected an address name or a data type (%s) after %s, found %s", typeNames(false), d.text, tq.describe())
+			p.skipStatement(c)
+			return
+		}
+		c.next()
+		a.Type = typ
 	}
 	name := c.peek()
 	if c.done() || name.kind != tokIdent || !isAddrName(name.text) {
@@ -81,6 +99,12 @@ func (p *parser) parseDecl(c *cursor, t *Test) {
 	}
 	c.next()
 	a.Name, a.Pos = name.text, p.pos(name.off)
+	if c.peek().is("[") && !c.done() {
+		if !p.arrayDecl(c, a, d) {
+			p.skipStatement(c)
+			return
+		}
+	}
 	targetOff := 0
 	switch n := c.peek(); {
 	case c.done():
@@ -123,6 +147,11 @@ func (p *parser) parseDecl(c *cursor, t *Test) {
 		c.next()
 		a.AliasOf, targetOff = target.text, target.off
 	}
+	if a.AliasOf != "" && a.Type.Name != "" {
+		p.errorf(name.off, "alias %s takes no data type: it names the bytes of %s", name.text, a.AliasOf)
+		p.skipStatement(c)
+		return
+	}
 	if isRef && a.AliasOf == "" {
 		p.errorf(name.off, "%s %s must name the address it reaches: write %s %s virtually aliases X", d.text, name.text, d.text, name.text)
 		p.skipStatement(c)
@@ -140,6 +169,31 @@ func (p *parser) parseDecl(c *cursor, t *Test) {
 	}
 	c.next()
 	p.declare(t, a, name.off, targetOff)
+}
+
+// arrayDecl reads the "[N]" of an array declaration ".global .u32 x[N];":
+// a variable of N elements of its type.
+func (p *parser) arrayDecl(c *cursor, a *Address, d token) bool {
+	open := c.next()
+	if a.Type.Name == "" {
+		p.errorf(open.off, "an array needs an element type: write %s .u32 %s[N]", d.text, a.Name)
+		return false
+	}
+	n, off, ok := p.intLit(c)
+	if !ok {
+		return false
+	}
+	if n < 1 || n > 1<<16 {
+		p.errorf(off, "array length %d is out of range: expected 1 to %d", n, 1<<16)
+		return false
+	}
+	if !c.accept("]") {
+		t := c.peek()
+		p.errorf(t.off, "expected ']' after the array length of %s, found %s", a.Name, t.describe())
+		return false
+	}
+	a.Elems = int(n)
+	return true
 }
 
 // parseNVMBarrier parses the rest of ".mbarrier b N;": an mbarrier object
@@ -222,8 +276,12 @@ func (p *parser) parseNVThread(c *cursor, t *Test) {
 	open := c.next()
 	th := &Thread{Name: name.text, Index: len(t.Threads), Pos: p.pos(name.off)}
 	gpu, cluster, cta, tid, ok := parseThreadName(name.text)
-	if !ok {
-		p.errorf(name.off, "malformed thread name %q: expected dD.bB.tT or dD.cC.bB.tT, such as d0.b1.t0", name.text)
+	if n, isHost := parseHostThreadName(name.text); isHost {
+		// A host thread is in no GPU, cluster or CTA; its place is its number.
+		th.Host = true
+		gpu, cluster, cta, tid, ok = -1, -1, -1, n, true
+	} else if !ok {
+		p.errorf(name.off, "malformed thread name %q: expected dD.bB.tT or dD.cC.bB.tT, such as d0.b1.t0, or hN for a host thread", name.text)
 	}
 	th.GPU, th.Cluster, th.CTA = gpu, cluster, cta
 	if p.threadNames == nil {
@@ -257,7 +315,15 @@ func (p *parser) parseNVThread(c *cursor, t *Test) {
 			return
 		}
 		start := c.i
-		for !c.done() && !c.peek().is(";") && !c.peek().is("}") {
+		// A '{' inside a statement opens a vector operand ("{r0, r1}"),
+		// whose '}' does not close the thread.
+		for depth := 0; !c.done() && !c.peek().is(";") && (depth > 0 || !c.peek().is("}")); {
+			switch {
+			case c.peek().is("{"):
+				depth++
+			case c.peek().is("}"):
+				depth--
+			}
 			c.next()
 		}
 		stmt := c.toks[start:c.i]

@@ -22,7 +22,7 @@ func TestNVInstructions(t *testing.T) {
 	}{
 		{"st [x], 1", Instr{Op: OpStore, Addr: addr("x"), Src: imm(1)}},
 		{"st.release.cta [x], 1", Instr{Op: OpStore, Sem: SemRelease, Scope: ScopeCTA, Addr: addr("x"), Src: imm(1)}},
-		{"st.relaxed [x], r1", Instr{Op: OpStore, Sem: SemRelaxed, Scope: ScopeSys, Addr: addr("x"), Src: reg("r1")}},
+		{"st.relaxed.sys [x], r1", Instr{Op: OpStore, Sem: SemRelaxed, Scope: ScopeSys, Addr: addr("x"), Src: reg("r1")}},
 		{"ld.acquire.cta r0, [x] == 1", Instr{Op: OpLoad, Sem: SemAcquire, Scope: ScopeCTA, Dst: "r0", Addr: addr("x"), Filter: int64p(1)}},
 		{"ld r2, [x] == -4", Instr{Op: OpLoad, Dst: "r2", Addr: addr("x"), Filter: int64p(-4)}},
 		{"ld r2, [x]", Instr{Op: OpLoad, Dst: "r2", Addr: addr("x")}},
@@ -47,9 +47,17 @@ func TestNVInstructions(t *testing.T) {
 		{"bar.sync 1, 64", Instr{Op: OpBarrier, BarKind: BarSync, Instance: imm(1), BarID: imm(1), Count: imm(64)}},
 		{"bar.arrive r1, 2", Instr{Op: OpBarrier, BarKind: BarArrive, Instance: reg("r1"), BarID: reg("r1"), Count: imm(2)}},
 		{"barrier.cta.sync 0", Instr{Op: OpBarrier, BarKind: BarSync, Instance: imm(0), BarID: imm(0)}},
+		{"barrier.sync.aligned 2, 64", Instr{Op: OpBarrier, BarKind: BarSync, Instance: imm(2), BarID: imm(2), Count: imm(64)}},
+		{"barrier.arrive 1, 64", Instr{Op: OpBarrier, BarKind: BarArrive, Instance: imm(1), BarID: imm(1), Count: imm(64)}},
+		{"bar.red.popc.u32 r2, 1, 64, !r1", Instr{Op: OpBarrier, BarKind: BarSync, BarRed: BarRedPopc, Dst: "r2", Instance: imm(1), BarID: imm(1), Count: imm(64), Pred: reg("r1"), PredNeg: true}},
+		{"barrier.cta.red.and.aligned.pred p, 0, r1", Instr{Op: OpBarrier, BarKind: BarSync, BarRed: BarRedAnd, Dst: "p", Instance: imm(0), BarID: imm(0), Pred: reg("r1")}},
+		{"bar.cta.red.or.pred p, r1, r1", Instr{Op: OpBarrier, BarKind: BarSync, BarRed: BarRedOr, Dst: "p", Instance: reg("r1"), BarID: reg("r1"), Pred: reg("r1")}},
 		{"mov r3, r1", Instr{Op: OpMov, Dst: "r3", A: reg("r1")}},
 		{"add r3, r1, 2", Instr{Op: OpArith, ArithOp: "add", Dst: "r3", A: reg("r1"), B: imm(2)}},
 		{"bne r1, 0, L", Instr{Op: OpBranch, Cmp: "ne", A: reg("r1"), B: imm(0), Label: "L"}},
+		{"setp.ne.b32 p, r1, 0", Instr{Op: OpSetp, Cmp: "ne.b32", Dst: "p", A: reg("r1"), B: imm(0)}},
+		{"@p bra L", Instr{Op: OpGoto, Label: "L", Guard: reg("p")}},
+		{"@!p ld.acquire.gpu r2, [x]", Instr{Op: OpLoad, Sem: SemAcquire, Scope: ScopeGPU, Dst: "r2", Addr: addr("x"), Guard: reg("p"), GuardNeg: true}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.src, func(t *testing.T) {

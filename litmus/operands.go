@@ -169,13 +169,109 @@ func (p *parser) memOperandTo(c *cursor, in *Instr, dst *Operand, thread int, mn
 	}
 	p.refs = append(p.refs, nameRef{in: in, op: dst, role: role, thread: thread, qualOff: qualOff})
 	if bracket {
+		if c.peek().is("+") || c.peek().is("-") {
+			if !p.addrOffset(c, in, dst, mn) {
+				return false, false
+			}
+		}
 		if !c.accept("]") {
 			e := c.peek()
-			p.errorf(e.off, "expected ']' after the address of %s, found %s (address offsets are not supported)", mn, e.describe())
+			p.errorf(e.off, "expected ']' after the address of %s, found %s", mn, e.describe())
 			return false, false
 		}
 	}
 	return false, true
+}
+
+// addrOffset reads the "+N" of "[x+N]": a byte offset from the address,
+// which must keep the access naturally aligned (PTX ISA, "Addresses as
+// Operands"). Only ld, st, atom and red take one.
+func (p *parser) addrOffset(c *cursor, in *Instr, dst *Operand, mn string) bool {
+	sign := c.next()
+	if dst != &in.Addr || (in.Op != OpLoad && in.Op != OpStore && in.Op != OpAtom && in.Op != OpRed) {
+		p.errorf(sign.off, "address offsets are supported on ld, st, atom and red only, not on %s", mn)
+		return false
+	}
+	if sign.is("-") {
+		p.errorf(sign.off, "negative address offsets are not supported: an access must lie inside its variable")
+		return false
+	}
+	t := c.peek()
+	if c.done() || t.kind != tokInt {
+		p.errorf(t.off, "expected a byte offset after '+' in the address of %s, found %s", mn, t.describe())
+		return false
+	}
+	c.next()
+	v, err := parseIntLit(t.text, false)
+	if err != nil || v > 1<<20 {
+		p.errorf(t.off, "address offset %s is out of range: expected an integer from 0 to %d", t.text, 1<<20)
+		return false
+	}
+	in.Offset = v
+	typ := in.Type
+	if typ.Size == 0 {
+		typ = DefaultType()
+	}
+	if align := int64(typ.RegSize() * max(in.Vec, 1)); v%align != 0 {
+		p.errorf(t.off, "%s at offset %d is not aligned: a %d-byte access needs an offset that is a multiple of %d (PTX requires naturally aligned addresses)", mn, v, align, align)
+		return false
+	}
+	return true
+}
+
+// vectorRegs reads the destination of a vector load, "{r0, r1}", one
+// register per element.
+func (p *parser) vectorRegs(c *cursor, in *Instr, mn string) bool {
+	return p.vectorList(c, in, mn, func(k int) bool {
+		r, ok := p.regOperand(c, mn, "destination")
+		in.VecDst = append(in.VecDst, r.Reg)
+		return ok
+	})
+}
+
+// vectorVals reads the value of a vector store, "{r0, 1}", one value per
+// element.
+func (p *parser) vectorVals(c *cursor, in *Instr, thread int, mn string) bool {
+	in.VecSrc = make([]Operand, in.Vec)
+	return p.vectorList(c, in, mn, func(k int) bool {
+		if k >= len(in.VecSrc) {
+			return false
+		}
+		return p.valueOperand(c, in, &in.VecSrc[k], thread, mn, "value")
+	})
+}
+
+// vectorList reads "{a, b, ...}" with exactly in.Vec items, each read by
+// item.
+func (p *parser) vectorList(c *cursor, in *Instr, mn string, item func(k int) bool) bool {
+	open := c.peek()
+	if c.done() || !open.is("{") {
+		p.errorf(open.off, "expected '{' to open the %d elements of %s.v%d, found %s", in.Vec, mn, in.Vec, open.describe())
+		return false
+	}
+	c.next()
+	for k := 0; ; k++ {
+		if k == in.Vec {
+			t := c.peek()
+			p.errorf(t.off, "%s.v%d has %d elements, found more", mn, in.Vec, in.Vec)
+			return false
+		}
+		if !item(k) {
+			return false
+		}
+		if c.accept("}") {
+			if k+1 != in.Vec {
+				p.errorf(open.off, "%s.v%d has %d elements, found %d", mn, in.Vec, in.Vec, k+1)
+				return false
+			}
+			return true
+		}
+		if !c.accept(",") {
+			t := c.peek()
+			p.errorf(t.off, "expected ',' or '}' in the elements of %s.v%d, found %s", mn, in.Vec, t.describe())
+			return false
+		}
+	}
 }
 
 // endOperands reports anything left after an instruction's operands.

@@ -39,6 +39,17 @@ type parser struct {
 	// place (GPU, CTA, thread), to reject a thread given twice.
 	threadNames  map[string]*Thread
 	threadPlaces map[[3]int]*Thread
+	// nativeAttrLine is the line of the cudaDevAttrHostNativeAtomicSupported
+	// entry, 0 before one is read.
+	nativeAttrLine int
+	// regInitNames indexes the herd register initialisations by
+	// "THREAD:REG", to reject a second one.
+	regInitNames map[string]*RegInit
+	// nvKernels are the .kernel declarations of a .test file.
+	nvKernels []nvKernel
+	// dialect records the spellings PTX lacks that a herd file uses, each
+	// warned about once (dialect.go).
+	dialect []*dialectUse
 }
 
 // newParser returns a parser for src, the text of file (or of a template

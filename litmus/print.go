@@ -76,12 +76,21 @@ func (c *Condition) String() string {
 	var b strings.Builder
 	b.WriteString(c.Kind.String())
 	b.WriteByte(' ')
+	names := herdNames
+	if c.threadNames != nil {
+		names = func(i int) string {
+			if i >= 0 && i < len(c.threadNames) {
+				return c.threadNames[i]
+			}
+			return herdNames(i)
+		}
+	}
 	switch c.Expr.(type) {
 	case *And, *Or:
-		writeExpr(&b, c.Expr, herdNames)
+		writeExpr(&b, c.Expr, names)
 	default:
 		b.WriteByte('(')
-		writeExpr(&b, c.Expr, herdNames)
+		writeExpr(&b, c.Expr, names)
 		b.WriteByte(')')
 	}
 	return b.String()

@@ -43,8 +43,9 @@ type mnemonic struct {
 // isSpaceQual reports state-space qualifiers.
 func isSpaceQual(s string) bool { _, ok := spaceQualOf(s); return ok }
 
-// isTypeQual reports the data-type qualifiers, which the parsers ignore:
-// litmus tests only deal with whole, non-overlapping values.
+// isTypeQual reports the integer data-type qualifiers. The memory
+// instructions ld, st, atom and red give them a meaning (types.go); the
+// others accept and ignore them.
 func isTypeQual(s string) bool {
 	switch s {
 	case "u8", "s8", "b8", "u16", "s16", "b16", "u32", "s32", "b32", "u64", "s64", "b64":
@@ -85,6 +86,10 @@ type memQuals struct {
 	spaceQ   *qual
 	firstOff int  // offset of the first memory-order or scope qualifier, or -1
 	mmio     bool // .mmio and .relaxed have been combined
+	typ      DataType
+	typQ     *qual // the data-type qualifier, nil when absent
+	vec      int
+	vecQ     *qual // .v2 or .v4, nil when absent
 }
 
 // readMemQuals sorts the qualifiers of a memory operation, rejecting
@@ -96,23 +101,34 @@ func (p *parser) readMemQuals(m mnemonic, allowed []Sem, ops []string) (memQuals
 	for i := range m.qs {
 		x := &m.qs[i]
 		if sq, isSpace := spaceQualOf(x.name); isSpace {
-			if q.spaceQ != nil {
-				p.errorf(x.off, "%s has two state spaces, .%s and .%s", m.op, q.spaceQ.name, x.name)
+			if p.single(&q.spaceQ, x, m.op, "state spaces") {
+				q.space = sq
+			} else {
 				ok = false
-				continue
 			}
-			q.space, q.spaceQ = sq, x
 			continue
 		}
-		if isTypeQual(x.name) {
+		if t, isType := dataTypeOf(x.name); isType {
+			if p.single(&q.typQ, x, m.op, "data types") {
+				q.typ = t
+			} else {
+				ok = false
+			}
+			continue
+		}
+		if v, isVec := vectorOf(x.name); isVec {
+			if p.single(&q.vecQ, x, m.op, "vector qualifiers") {
+				q.vec = v
+			} else {
+				ok = false
+			}
 			continue
 		}
 		if s, isSem := semOf(x.name); isSem {
 			if q.firstOff < 0 {
 				q.firstOff = x.off
 			}
-			if !slices.Contains(allowed, s) {
-				p.errorf(x.off, "%s cannot be .%s: expected %s", m.op, x.name, semList(allowed))
+			if !slices.Contains(allowed, s) && !p.dialectSem(m, x, s, allowed) {
 				ok = false
 				continue
 			}
@@ -133,21 +149,23 @@ func (p *parser) readMemQuals(m mnemonic, allowed []Sem, ops []string) (memQuals
 			if q.firstOff < 0 {
 				q.firstOff = x.off
 			}
-			if q.scopeQ != nil {
-				p.errorf(x.off, "%s has two scopes, .%s and .%s", m.op, q.scopeQ.name, x.name)
+			if p.single(&q.scopeQ, x, m.op, "scopes") {
+				q.scope = s
+			} else {
 				ok = false
-				continue
 			}
-			q.scope, q.scopeQ = s, x
 			continue
 		}
-		if slices.Contains(ops, x.name) {
-			if q.atomOpQ != nil {
-				p.errorf(x.off, "%s has two operations, .%s and .%s", m.op, q.atomOpQ.name, x.name)
+		if slices.Contains(ops, x.name) || len(ops) > 0 && x.name == "sub" && p.dialectSub(m, x) {
+			if p.single(&q.atomOpQ, x, m.op, "operations") {
+				q.atomOp = x.name
+			} else {
 				ok = false
-				continue
 			}
-			q.atomOp, q.atomOpQ = x.name, x
+			continue
+		}
+		if len(ops) > 0 && x.name == "sub" {
+			ok = false // dialectSub has said why
 			continue
 		}
 		if m.op == "red" && (x.name == "exch" || x.name == "cas") {
@@ -165,19 +183,33 @@ func (p *parser) readMemQuals(m mnemonic, allowed []Sem, ops []string) (memQuals
 	return q, ok
 }
 
+// single records x in slot, the one qualifier of its kind an instruction
+// may have; a second one is an error naming both (kinds is the kind in the
+// plural) and leaves slot as it was.
+func (p *parser) single(slot **qual, x *qual, op, kinds string) bool {
+	if *slot != nil {
+		p.errorf(x.off, "%s has two %s, .%s and .%s", op, kinds, (*slot).name, x.name)
+		return false
+	}
+	*slot = x
+	return true
+}
+
 // mmioPair reports whether two memory orders are .mmio and .relaxed, which
 // together spell an mmio operation.
 func mmioPair(a, b Sem) bool {
 	return a == SemMMIO && b == SemRelaxed || a == SemRelaxed && b == SemMMIO
 }
 
-// ldstScope applies the PTX rules for the scope of a load or store:
+// ldstScope applies the PTX rules for the scope of a load or store (the ld
+// and st instruction pages):
 //   - weak operations (the default without a memory order) have no scope;
-//   - relaxed, acquire and release without a scope are .sys, the PTX ISA
-//     default for strong operations;
+//   - relaxed, acquire and release need a scope: PTX writes
+//     ld.relaxed.scope and has no default (a strong operation without one
+//     is an error, not .sys);
 //   - volatile has no scope: it is relaxed at system scope (8.4.2), which is
 //     left to the model to apply;
-//   - mmio is system-scoped (8.4.1) and only allows .sys.
+//   - mmio is spelled .mmio.relaxed.sys, all three together (8.4.1).
 func (p *parser) ldstScope(m mnemonic, q memQuals) (Scope, bool) {
 	switch q.sem {
 	case SemWeak:
@@ -197,14 +229,19 @@ func (p *parser) ldstScope(m mnemonic, q memQuals) (Scope, bool) {
 		}
 		return ScopeNone, true
 	case SemMMIO:
-		if q.scopeQ != nil && q.scope != ScopeSys {
-			p.errorf(q.scopeQ.off, "mmio operations are system-scoped: expected .sys, found .%s", q.scopeQ.name)
+		if !q.mmio || q.scopeQ == nil || q.scope != ScopeSys {
+			at := q.semQ.off
+			if q.scopeQ != nil && q.scope != ScopeSys {
+				at = q.scopeQ.off
+			}
+			p.errorf(at, "%s.mmio must be written %s.mmio.relaxed.sys: PTX requires .mmio and .relaxed together, at .sys scope only", m.op, m.op)
 			return ScopeNone, false
 		}
 		return ScopeSys, true
 	}
 	if q.scopeQ == nil {
-		return ScopeSys, true
+		p.errorf(q.semQ.off, "%s.%s needs a scope: PTX requires one on a strong %s (.cta, .cluster, .gpu or .sys) and has no default", m.op, q.sem, m.op)
+		return ScopeNone, false
 	}
 	return q.scope, true
 }

@@ -135,6 +135,9 @@ func threadRegs(th *Thread) map[string]bool {
 		if in.Dst != "" {
 			regs[in.Dst] = true
 		}
+		for _, r := range in.VecDst {
+			regs[r] = true
+		}
 		for _, o := range in.ReadOperands() {
 			if o.Kind == OperandReg {
 				regs[o.Reg] = true

@@ -76,7 +76,7 @@ func TestTemplateErrorInTemplateTextReportedOnce(t *testing.T) {
 	var list source.List
 	require.ErrorAs(t, err, &list)
 	require.Len(t, list, 1, "the same mistake in every instance is reported once: %v", list)
-	assert.Equal(t, `o.test:4:3: unknown instruction "bogus": expected ld, st, suld, sust, tld, cold, atom, red, multimem, fence, membar, bar, barrier, mbarrier, cp, wgmma, mapa, tcgen05, mov, add, sub, mul, and, or, xor, beq, bne or goto (template row 1)`, list[0].Error())
+	assert.Equal(t, `o.test:4:3: unknown instruction "bogus": expected ld, st, suld, sust, tld, cold, atom, red, multimem, fence, membar, bar, barrier, mbarrier, cp, wgmma, mapa, tcgen05, mov, add, sub, mul, and, or, xor, setp, beq, bne, bra or goto (template row 1)`, list[0].Error())
 	assert.Equal(t, "  bogus;", list[0].Line)
 }
 

@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/litmus"
@@ -114,15 +113,10 @@ func HerdLog(w io.Writer, r *checker.Result, o LogOptions) {
 	} else {
 		fmt.Fprintf(w, "Test %s\n", name)
 	}
-	if t.Format == litmus.FormatNV {
-		// Lines between Test and States are skipped by the log tools.
-		var ths []string
-		for i, th := range t.Threads {
-			ths = append(ths, fmt.Sprintf("%d=%s", i, th.Name))
-		}
-		fmt.Fprintf(w, "# threads %s\n", strings.Join(ths, " "))
+	if line := threadsComment(t); line != "" {
+		fmt.Fprintln(w, line)
 	}
-	order := herdOrder(r.Observables)
+	order := herdOrder(t, r.Observables)
 	fmt.Fprintf(w, "States %d\n", len(r.States))
 	for _, s := range herdStates(r, order) {
 		fmt.Fprintln(w, herdStateLine(r, order, s))
@@ -148,7 +142,7 @@ func HerdLog(w io.Writer, r *checker.Result, o LogOptions) {
 	}
 	if hasCond {
 		pos, neg := counts(r)
-		fmt.Fprintf(w, "Condition %s (%s)\n", kind, herdCondition(prop))
+		fmt.Fprintf(w, "Condition %s (%s)\n", kind, herdCondition(t, prop))
 		fmt.Fprintf(w, "Observation %s %s %d %d\n", name, observation(kind, pos, neg, o.Speedcheck), pos, neg)
 	}
 	fmt.Fprintf(w, "Time %s %.2f\n", name, r.Elapsed.Seconds())

@@ -147,6 +147,20 @@ exists (P0:r0 == 0)
 exists (P0:r0 == 1 /\ P1:r1 == 1)
 `,
 	},
+	{
+		// A host thread in the middle column: P1 stays 1, H0 comes after
+		// the device threads, and a "# threads" line says so.
+		name: "host", file: "HostMP.litmus", explain: true,
+		src: `PTX HostMP
+{ x=0; y=0; }
+ P0@cta 0,gpu 0,kernel K0 | H0@host                  | P1@cta 1,gpu 0,kernel K1 ;
+ st.weak x, 1             | cudaLaunchKernel K0, s1  | ld.weak r0, x            ;
+                          | cudaStreamSynchronize s1 |                          ;
+                          | ld.weak r0, x            |                          ;
+                          | cudaLaunchKernel K1, s1  |                          ;
+exists (H0:r0 == 0 \/ P1:r0 == 0)
+`,
+	},
 }
 
 // TestHerdGolden compares Herd's output with the golden files (the Time
@@ -226,5 +240,34 @@ func TestHerdRequired(t *testing.T) {
 		var b bytes.Buffer
 		Herd(&b, spec(t).Check(tc, checker.DefaultOptions()))
 		assert.True(t, strings.HasPrefix(b.String(), "Test K "+want+"\n"), "%s: %s", kind, b.String())
+	}
+}
+
+// TestHerdThreadNumbers: the numbers herd logs give threads, and the
+// "# threads" line of the tests they do not name plainly.
+func TestHerdThreadNumbers(t *testing.T) {
+	cases := []struct {
+		name, file, src string
+		numbers         []string
+		comment         string
+	}{
+		{"device threads only", "T.litmus", "PTX T\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.weak r0, x ;\nexists (x == 1)\n",
+			[]string{"0", "1"}, ""},
+		{"host threads after the device threads", "T.litmus", "PTX T\n{ x=0; }\n H0@host | P0@cta 0,gpu 0,kernel K | H1@host | P1@cta 1,gpu 0,kernel K ;\n cudaLaunchKernel K | st.weak x, 1 | ld.weak r0, x | ld.weak r0, x ;\nexists (x == 1)\n",
+			[]string{"2", "0", "3", "1"}, "# threads 0=P0 1=P1 2=H0 3=H1"},
+		{".test files in order of appearance", "T.test", ".global x;\n.kernel K d0.b0.t0;\nh0 { cudaLaunchKernel K; }\nd0.b0.t0 { st [x], 1; }\npermit (x == 1) as p;\n",
+			[]string{"0", "1"}, "# threads 0=h0 1=d0.b0.t0"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tc := parse(t, c.file, c.src)[0]
+			name := herdThread(tc)
+			var got []string
+			for i := range tc.Threads {
+				got = append(got, name(i))
+			}
+			assert.Equal(t, c.numbers, got)
+			assert.Equal(t, c.comment, threadsComment(tc))
+		})
 	}
 }

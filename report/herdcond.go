@@ -12,7 +12,13 @@ import (
 // atoms with the state lines' names, /\ and \/ flattened, with parentheses
 // only where herd puts them, "not (...)" for negations (so x != 1 is
 // not (x=1)), true and false.
-func herdCondition(e litmus.Expr) string { return herdProp(e, opTop) }
+// Registers are named by the test's threads (herdThread).
+func herdCondition(t *litmus.Test, e litmus.Expr) string {
+	return condPrinter{thread: herdThread(t)}.prop(e, opTop)
+}
+
+// condPrinter prints propositions, naming thread i thread(i).
+type condPrinter struct{ thread func(i int) string }
 
 type propLevel int
 
@@ -22,21 +28,21 @@ const (
 	opOr
 )
 
-func herdProp(e litmus.Expr, above propLevel) string {
+func (p condPrinter) prop(e litmus.Expr, above propLevel) string {
 	switch e := e.(type) {
 	case *litmus.And:
-		return paren(above, opAnd, strings.Join(flatten(e, opAnd), ` /\ `))
+		return paren(above, opAnd, strings.Join(p.flatten(e, opAnd), ` /\ `))
 	case *litmus.Or:
-		return paren(above, opOr, strings.Join(flatten(e, opOr), ` \/ `))
+		return paren(above, opOr, strings.Join(p.flatten(e, opOr), ` \/ `))
 	case *litmus.Not:
-		return "not (" + herdProp(e.X, opTop) + ")"
+		return "not (" + p.prop(e.X, opTop) + ")"
 	case *litmus.BoolLit:
 		if e.Value {
 			return "true"
 		}
 		return "false"
 	case *litmus.Cmp:
-		atom := herdAtom(e)
+		atom := p.atom(e)
 		if e.Op == "!=" {
 			return "not (" + atom + ")"
 		}
@@ -46,18 +52,18 @@ func herdProp(e litmus.Expr, above propLevel) string {
 }
 
 // flatten lists the operands of nested conjunctions (or disjunctions).
-func flatten(e litmus.Expr, level propLevel) []string {
+func (p condPrinter) flatten(e litmus.Expr, level propLevel) []string {
 	switch x := e.(type) {
 	case *litmus.And:
 		if level == opAnd {
-			return append(flatten(x.L, level), flatten(x.R, level)...)
+			return append(p.flatten(x.L, level), p.flatten(x.R, level)...)
 		}
 	case *litmus.Or:
 		if level == opOr {
-			return append(flatten(x.L, level), flatten(x.R, level)...)
+			return append(p.flatten(x.L, level), p.flatten(x.R, level)...)
 		}
 	}
-	return []string{herdProp(e, level)}
+	return []string{p.prop(e, level)}
 }
 
 // paren follows herd: a conjunction inside a disjunction, or the other way
@@ -70,18 +76,18 @@ func paren(above, here propLevel, s string) string {
 }
 
 // herdAtom prints "loc=v", putting the location first.
-func herdAtom(c *litmus.Cmp) string {
+func (p condPrinter) atom(c *litmus.Cmp) string {
 	l, r := c.L, c.R
 	if l.Kind == litmus.TermConst && r.Kind != litmus.TermConst {
 		l, r = r, l
 	}
-	return herdTerm(l) + "=" + herdTerm(r)
+	return p.term(l) + "=" + p.term(r)
 }
 
-func herdTerm(t litmus.Term) string {
+func (p condPrinter) term(t litmus.Term) string {
 	switch t.Kind {
 	case litmus.TermReg:
-		return fmt.Sprintf("%d:%s", t.Thread, regName(t.Reg))
+		return p.thread(t.Thread) + ":" + regName(t.Reg)
 	case litmus.TermLoc:
 		return t.Loc
 	}

@@ -70,19 +70,90 @@ func regName(r string) string {
 }
 
 // herdLoc names an observable as herd logs do: "T:reg" with the thread's
-// number (threads are numbered 0, 1, ... in order of appearance, for .test
-// files too), or the location's name.
-func herdLoc(o checker.Observable) string {
+// herd name (herdThread), or the location's name.
+func herdLoc(thread func(int) string, o checker.Observable) string {
 	if o.IsLoc {
 		return o.Name
 	}
-	return fmt.Sprintf("%d:%s", o.Thread, regName(o.Reg))
+	return thread(o.Thread) + ":" + regName(o.Reg)
 }
 
-// herdOrder returns the indices of the observables in herd's order:
-// registers by thread, then by name (r2 before r10), then locations by
-// name.
-func herdOrder(obs []checker.Observable) []int {
+// herdNumbers returns the numbers herd logs give the threads of t:
+// threads are numbered 0, 1, ... in order of appearance (for .test files
+// too, whose log gives the numbering in a "# threads" line). In a herd file
+// with host threads, device threads keep their own numbers (P1 is 1
+// wherever its column is, as the test's condition reads 1:r0) and host
+// thread Hk comes after them, as number D+k with D device threads; the
+// "# threads" line says so (herd's log tools read a register only as
+// NUMBER:NAME).
+func herdNumbers(t *litmus.Test) []int {
+	devices := 0
+	for _, th := range t.Threads {
+		if !th.Host {
+			devices++
+		}
+	}
+	nums := make([]int, len(t.Threads))
+	hosts := 0
+	for i, th := range t.Threads {
+		switch {
+		case t.Format == litmus.FormatNV || devices == len(t.Threads):
+			nums[i] = i
+		case th.Host:
+			nums[i] = devices + hosts
+			hosts++
+		default:
+			nums[i] = i - hosts
+		}
+	}
+	return nums
+}
+
+// herdThread names thread i of t as herd logs do (herdNumbers).
+func herdThread(t *litmus.Test) func(int) string {
+	var nums []int
+	if t != nil {
+		nums = herdNumbers(t)
+	}
+	return func(i int) string {
+		if i >= 0 && i < len(nums) {
+			i = nums[i]
+		}
+		return strconv.Itoa(i)
+	}
+}
+
+// threadsComment is the "# threads 0=NAME ..." line of a test whose
+// threads herd's numbers do not name plainly: .test files and tests with
+// host threads ("" for the others). Lines between Test and States are
+// skipped by the log tools.
+func threadsComment(t *litmus.Test) string {
+	nums := herdNumbers(t)
+	plain := t.Format != litmus.FormatNV
+	for i, n := range nums {
+		plain = plain && n == i && !t.Threads[i].Host
+	}
+	if plain {
+		return ""
+	}
+	ths := make([]string, len(nums))
+	for i, n := range nums {
+		ths[n] = strconv.Itoa(n) + "=" + t.Threads[i].Name
+	}
+	return "# threads " + strings.Join(ths, " ")
+}
+
+// herdOrder returns the indices of the observables of t in herd's order:
+// registers by thread (by herd's number: herdNumbers), then by name (r2
+// before r10), then locations by name.
+func herdOrder(t *litmus.Test, obs []checker.Observable) []int {
+	nums := herdNumbers(t)
+	number := func(th int) int {
+		if th >= 0 && th < len(nums) {
+			return nums[th]
+		}
+		return th
+	}
 	idx := make([]int, len(obs))
 	for i := range idx {
 		idx[i] = i
@@ -96,7 +167,7 @@ func herdOrder(obs []checker.Observable) []int {
 			return x.Name < y.Name
 		}
 		if x.Thread != y.Thread {
-			return x.Thread < y.Thread
+			return number(x.Thread) < number(y.Thread)
 		}
 		return naturalLess(regName(x.Reg), regName(y.Reg))
 	})
@@ -161,8 +232,9 @@ func valueLess(l *execution.Layout, a, b checker.Val) bool {
 // herdStateLine prints a state as herd logs do: "0:r0=1; 1:r1=0; x=2;".
 func herdStateLine(r *checker.Result, order []int, s checker.State) string {
 	parts := make([]string, len(order))
+	thread := herdThread(r.Test)
 	for k, i := range order {
-		parts[k] = herdLoc(r.Observables[i]) + "=" + herdValue(r.Layout, s[i]) + ";"
+		parts[k] = herdLoc(thread, r.Observables[i]) + "=" + herdValue(r.Layout, s[i]) + ";"
 	}
 	return strings.Join(parts, " ")
 }

@@ -14,7 +14,8 @@ import (
 // and none of these starts with "Test".
 //
 //   - each assert/permit/check of a .test file and its outcome;
-//   - with -explain, the witness of each raised flag, and each outcome
+//   - the witness of each raised .undefined test and, with -explain, of
+//     every raised flag, and each outcome
 //     some candidate reaches but the model forbids, with the checks that
 //     reject it;
 //   - Sanity, Empty, Unroll, Speedcheck, Deadlock and ThinAir notes.
@@ -23,8 +24,10 @@ func richLines(w io.Writer, r *checker.Result, name string, order []int) {
 	for i, a := range r.Assertions {
 		fmt.Fprintln(w, assertionLine(t, name, i, a, r.Consistent))
 	}
-	if r.Explained {
-		for _, f := range r.Flags {
+	// Undefined behaviour is named with its witness (for a race, the two
+	// operations) even without -explain: the verdict rests on it.
+	for _, f := range r.Flags {
+		if r.Explained || f.Undefined {
 			fmt.Fprintf(w, "Flag %s raised by: %s\n", f.Name, WitnessText(f.Execution, f.Witness))
 		}
 	}

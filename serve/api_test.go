@@ -172,7 +172,7 @@ func TestWhy(t *testing.T) {
 	w := call[WhyResponse](t, ts, "/api/why", why("fr", 7, 2))
 	assert.Equal(t, "fr", w.Tree.Rel)
 	assert.Equal(t, []int{7, 2}, w.Tree.Args)
-	assert.Equal(t, `fr = (rf^-1 ; co) \ id`, w.Tree.Rule)
+	assert.Equal(t, `fr = (rf^-1 ; co) & loc \ id`, w.Tree.Rule)
 	require.NotEmpty(t, w.Tree.Children)
 	assert.Equal(t, "rf", w.Tree.Children[0].Rel)
 	assert.True(t, w.Tree.Children[0].Base)

@@ -22,7 +22,7 @@ func graphCommand(args []string, out io.Writer) int {
 	includes := addIncludeFlag(fs)
 	fs.IntVar(&cfg.Exec, "exec", 0, "draw candidate execution `K` (numbered as ptxmm repl's :execs lists them)")
 	fs.StringVar(&cfg.Outcome, "outcome", "", "draw an execution reaching this `CONDITION` (a forbidden one shows its witness)")
-	show := fs.String("show", "po,rf,co,fr", "comma-separated `relations` to draw as edges")
+	show := fs.String("show", "", "comma-separated `relations` to draw as edges (default po,rf,co,fr, with the API synchronization rules sync_stream, ..., sync_query in tests with host threads)")
 	fs.StringVar(&cfg.Out, "o", "", "write to `FILE` (.dot, .svg or .png; .svg and .png need Graphviz's dot) instead of DOT on stdout")
 	fs.IntVar(&cfg.Instance, "instance", 0, "template row `K` of a .test file")
 	addLimitFlags(fs, &cfg.Options)
