@@ -341,7 +341,7 @@ func (s *session) evaluateAll(x *execution.Execution) error {
 	}
 	writes := slotWrites(x, s.slots)
 	if s.prune {
-		return s.searchFinals(x, writes, 0)
+		return s.searchFinals(x, writes, len(writes))
 	}
 	pick := make([]int, len(s.slots))
 	for {

@@ -36,8 +36,12 @@ func TestParallelSearchMatchesOneCore(t *testing.T) {
 	}
 	var cases []tcase
 	shape := families.RandomShape{Threads: 3, Locations: 2, Instrs: 3, CTAs: 2, Barriers: true}
+	sized := families.RandomShape{Threads: 2, Locations: 2, Instrs: 3, CTAs: 2, Sizes: true}
 	for seed := uint64(0); seed < 150; seed++ {
 		cases = append(cases, tcase{fmt.Sprintf("random-%d", seed), families.Random(seed, shape)})
+		if seed < 50 {
+			cases = append(cases, tcase{fmt.Sprintf("sized-%d", seed), families.Random(seed, sized)})
+		}
 	}
 	cases = append(cases, tcase{"CoWR-4", families.CoWRThreads(4)}, tcase{"IRIW-4", families.IRIW(4)},
 		tcase{"MP-8", families.MPPayload(8)}, tcase{"SB-ring-5", families.SBRing(5)})
@@ -46,7 +50,7 @@ func TestParallelSearchMatchesOneCore(t *testing.T) {
 		tc := herd(t, c.src)
 		for _, variant := range []string{"plain", "speedcheck", "bound"} {
 			opts := DefaultOptions()
-			opts.Timeout = 0
+			opts.Timeout, opts.MaxCandidates = 0, 3000
 			switch variant {
 			case "speedcheck":
 				opts.StopAtWitness = true

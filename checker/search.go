@@ -205,17 +205,20 @@ func finalChoiceCount(s *session, x *execution.Execution) int {
 }
 
 // searchFinals evaluates candidate x once per choice of final writes,
-// choosing them one slot (segment of an observed location) at a time: a choice of the first k final
-// writes that every model rejects is not completed (its completions are
-// counted). No monotonicity is needed: each further final write only adds
-// a constraint on the orders.
+// choosing them one slot (segment of an observed location) at a time,
+// from the last slot to the first so that the choices come in the order
+// of the full enumeration (the first slot's changing fastest): a choice
+// of the final writes of slots k and after that every model rejects is
+// not completed (its completions are counted). No monotonicity is needed:
+// each further final write only adds a constraint on the orders. It is
+// called with k = len(writes).
 func (s *session) searchFinals(x *execution.Execution, writes [][]int, k int) error {
-	if k == len(writes) {
+	if k == 0 {
 		s.evaluate(x)
 		return s.err
 	}
 	rest := 1
-	for _, ws := range writes[k:] {
+	for _, ws := range writes[:k] {
 		rest *= len(ws)
 	}
 	if rest > 1 && s.rejectsFinals(x, k) {
@@ -224,9 +227,9 @@ func (s *session) searchFinals(x *execution.Execution, writes [][]int, k int) er
 		}
 		return s.err
 	}
-	for _, w := range writes[k] {
-		s.finalBuf[k] = w
-		if err := s.searchFinals(x, writes, k+1); err != nil || s.stopped {
+	for _, w := range writes[k-1] {
+		s.finalBuf[k-1] = w
+		if err := s.searchFinals(x, writes, k-1); err != nil || s.stopped {
 			return err
 		}
 	}
@@ -234,10 +237,10 @@ func (s *session) searchFinals(x *execution.Execution, writes [][]int, k int) er
 }
 
 // rejectsFinals reports whether every model rejects candidate x with the
-// first k final writes of finalBuf.
+// final writes of finalBuf for slots k and after.
 func (s *session) rejectsFinals(x *execution.Execution, k int) bool {
 	for _, r := range s.runs {
-		if !r.rejects(s, r.cur, pastFinal(x, s.slots[:k], s.finalBuf[:k])) {
+		if !r.rejects(s, r.cur, pastFinal(x, s.slots[k:], s.finalBuf[k:])) {
 			return false
 		}
 	}

@@ -16,6 +16,9 @@ type RandomShape struct {
 	CTAs int
 	// Barriers allows bar.cta.sync among the threads of a CTA.
 	Barriers bool
+	// Sizes gives some loads and stores a type of 8, 16 or 32 bits, at a
+	// byte offset, so that accesses overlap in part.
+	Sizes bool
 }
 
 // Random returns a random herd-format PTX test: loads, stores, atomics,
@@ -45,6 +48,23 @@ func (g *randomTest) loc() string { return g.locs[g.rng.IntN(len(g.locs))] }
 
 func (g *randomTest) value() string { return fmt.Sprint(1 + g.rng.IntN(3)) }
 
+// sized returns the type suffix and address of a load or store: with
+// Sizes, one time in three a type of 8, 16 or 32 bits, the narrower ones
+// at a byte offset into the location.
+func (g *randomTest) sized() (typ, addr string) {
+	x := g.loc()
+	if !g.shape.Sizes || g.rng.IntN(3) != 0 {
+		return "", x
+	}
+	switch g.rng.IntN(3) {
+	case 0:
+		return ".u8", fmt.Sprintf("[%s+%d]", x, g.rng.IntN(4))
+	case 1:
+		return ".u16", fmt.Sprintf("[%s+%d]", x, 2*g.rng.IntN(2))
+	}
+	return ".u32", "[" + x + "]"
+}
+
 // newReg names thread t's next register.
 func (g *randomTest) newReg(t int) string {
 	r := fmt.Sprintf("r%d", len(g.regs[t]))
@@ -65,10 +85,12 @@ func (g *randomTest) instr(t int) string {
 	switch g.rng.IntN(10) {
 	case 0, 1, 2:
 		sem := g.pick("weak", "relaxed."+g.scope(), "release."+g.scope(), "volatile")
-		return fmt.Sprintf("st.%s %s, %s", sem, g.loc(), g.operand(t))
+		typ, addr := g.sized()
+		return fmt.Sprintf("st.%s%s %s, %s", sem, typ, addr, g.operand(t))
 	case 3, 4, 5:
 		sem := g.pick("weak", "relaxed."+g.scope(), "acquire."+g.scope(), "volatile")
-		return fmt.Sprintf("ld.%s %s, %s", sem, g.newReg(t), g.loc())
+		typ, addr := g.sized()
+		return fmt.Sprintf("ld.%s%s %s, %s", sem, typ, g.newReg(t), addr)
 	case 6:
 		sem := g.pick("relaxed", "acquire", "release", "acq_rel")
 		x, op := g.loc(), g.pick("add", "exch", "cas")
@@ -154,7 +176,7 @@ func (g *randomTest) condition() string {
 			}
 		}
 	}
-	if g.rng.IntN(2) == 0 {
+	for g.rng.IntN(2) == 0 && len(terms) < 4 {
 		terms = append(terms, fmt.Sprintf("%s == %d", g.loc(), g.rng.IntN(4)))
 	}
 	if len(terms) == 0 {

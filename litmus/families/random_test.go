@@ -1,6 +1,7 @@
 package families
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -12,9 +13,9 @@ import (
 // TestRandom checks that random tests parse, stay within their shape, are
 // the same for the same seed, and cover the instructions they promise.
 func TestRandom(t *testing.T) {
-	shape := RandomShape{Threads: 4, Locations: 3, Instrs: 5, CTAs: 2, Barriers: true}
+	shape := RandomShape{Threads: 4, Locations: 3, Instrs: 5, CTAs: 2, Barriers: true, Sizes: true}
 	ops := map[litmus.Op]bool{}
-	branches, barriers := 0, 0
+	branches, barriers, sized := 0, 0, 0
 	for seed := uint64(0); seed < 300; seed++ {
 		src := Random(seed, shape)
 		require.Equal(t, src, Random(seed, shape), "seed %d is not deterministic", seed)
@@ -25,6 +26,9 @@ func TestRandom(t *testing.T) {
 		for _, th := range tc.Threads {
 			for _, in := range th.Instrs {
 				ops[in.Op] = true
+				if strings.Contains(in.Text, ".u8 ") || strings.Contains(in.Text, ".u16 ") {
+					sized++
+				}
 				switch in.Op {
 				case litmus.OpBranch:
 					branches++
@@ -39,5 +43,6 @@ func TestRandom(t *testing.T) {
 	}
 	assert.Positive(t, branches)
 	assert.Positive(t, barriers)
+	assert.Positive(t, sized)
 	assert.NotEqual(t, Random(1, shape), Random(2, shape))
 }
