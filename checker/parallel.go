@@ -76,6 +76,7 @@ func (s *session) searchAll() (execution.Stats, error) {
 // the parts after the witness would be searched for nothing.)
 func (s *session) searchParts(parts []execution.Part, helpers int) []partOutcome {
 	outs := make([]partOutcome, len(parts))
+	s.nogoods = &execution.Nogoods{} // shared: what one part learns, the others use
 	var next atomic.Int64
 	var failed atomic.Bool
 	s.yields = &atomic.Int64{}
@@ -111,7 +112,7 @@ func (s *session) searchParts(parts []execution.Part, helpers int) []partOutcome
 // own (instances, fillers, results), for one goroutine.
 func (s *session) fork() *session {
 	w := &session{opts: s.opts, t: s.t, a: s.a, obs: s.obs, slots: s.slots, ranges: s.ranges, ctx: s.ctx, withCtx: s.withCtx,
-		prune: s.prune, yields: s.yields, finalBuf: make([]int, len(s.slots))}
+		prune: s.prune, yields: s.yields, nogoods: s.nogoods, finalBuf: make([]int, len(s.slots))}
 	for _, r := range s.runs {
 		w.runs = append(w.runs, &modelRun{m: r.m, filler: catalog.NewFiller(r.m.Syntax), insts: map[int]*rules.Instance{},
 			maxBytes: r.maxBytes})

@@ -56,8 +56,11 @@ func (s *session) search() execution.Search {
 		return opts
 	}
 	if s.nogoods == nil {
+		s.nogoods = &execution.Nogoods{}
+	}
+	if s.payoff == nil {
 		// Kept across the parts a forked session searches (parallel.go).
-		s.nogoods, s.payoff = &execution.Nogoods{}, &execution.Payoff{}
+		s.payoff = &execution.Payoff{}
 	}
 	opts.Nogoods, opts.Payoff = s.nogoods, s.payoff
 	opts.Prune = s.rejectsPartial

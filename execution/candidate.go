@@ -203,6 +203,8 @@ type comboSearch struct {
 	leaves   int
 	polled   int
 	payoff   *Payoff
+	// nogoods are the sets learned about this combination of runs.
+	nogoods *nogoodSets
 }
 
 // searchCombo searches the reads-from choices of one combination of runs.
@@ -216,7 +218,9 @@ func (a *Analysis) searchCombo(s *comboSearch, st *Stats, opts *Search, payoff *
 		}
 	}
 	s.free = s.isFree()
-	opts.Nogoods.use(s.x.Combo)
+	if opts.Nogoods != nil {
+		s.nogoods = opts.Nogoods.of(s.x.Combo)
+	}
 	s.search(0)
 	return !s.stop, s.err
 }

@@ -28,8 +28,8 @@ type Search struct {
 	// Nogoods, when set with Prune, are choices the host learned it
 	// rejects: a branch containing one is abandoned without asking Prune,
 	// and so is a complete candidate, which is then counted instead of
-	// yielded. They may be kept from one search to the next, as the parts
-	// of a split search searched one after the other.
+	// yielded. They may be shared by several searches, as the parts of a
+	// split search.
 	Nogoods *Nogoods
 	// Payoff, when set, is where asking Prune paid so far, kept from one
 	// search to the next likewise; nil starts afresh.
@@ -109,7 +109,7 @@ func (s *comboSearch) cut(k int) bool {
 	if p == nil || s.counting {
 		return false
 	}
-	known := s.opts.Nogoods.covers(s.x, s.reads[k])
+	known := s.opts.Nogoods != nil && s.opts.Nogoods.covers(s.nogoods, s.x, s.reads[k])
 	if !known {
 		if k+1 == len(s.reads) || !s.payoff.Worth(k) {
 			return false
