@@ -71,6 +71,9 @@ func (s *session) search() execution.Search {
 		}
 	}
 	opts.Interrupt = func() error {
+		if s.err != nil {
+			return s.err
+		}
 		if err := s.ctx.Err(); err != nil {
 			return s.stopReason(err)
 		}
