@@ -40,14 +40,58 @@ func NewFiller(m *datalog.Model) *Filler {
 	return f
 }
 
-// choiceRelation reports whether a catalog relation depends on the choices
-// of a candidate rather than only on the runs.
-func choiceRelation(name string) bool { return name == "rf" || name == "bar" || name == "MBAR_UNINIT" }
+// choiceRelation reports whether a catalog relation is filled anew for
+// every candidate: it depends on the candidate's choices rather than only
+// on its runs, or (cbar) on what the enumeration computes only for a
+// complete candidate.
+func choiceRelation(name string) bool { return slices.Contains(ChoiceRelations(), name) }
+
+// ChoiceRelations lists the catalog relations that are known only in part
+// before a candidate's reads-from is complete (FillPartial): rf itself,
+// what depends on the values reads return (the barrier groups, reads of
+// uninitialized mbarriers), and the cluster barrier phases, which the
+// enumeration resolves for complete candidates.
+func ChoiceRelations() []string { return []string{"rf", "bar", "cbar", "MBAR_UNINIT"} }
 
 // Fill sets every input relation of the model in inst from x. The
 // instance's domain must have one host atom per event of x, in event order,
 // before any other atom.
 func (f *Filler) Fill(inst *rules.Instance, x *execution.Execution) error {
+	return f.fill(inst, x, false)
+}
+
+// FillPartial is Fill for a partial candidate of a reads-from search
+// (execution.Search.Prune), whose reads with x.RF -1 have no write and no
+// value yet. Each relation of ChoiceRelations gets tuples that every
+// completion of x has: rf its pairs chosen so far, the others none.
+func (f *Filler) FillPartial(inst *rules.Instance, x *execution.Execution) error {
+	return f.fill(inst, x, true)
+}
+
+// PartialIsWhole reports whether FillPartial fills the complete candidate
+// x as Fill does: its relations of ChoiceRelations other than rf are empty
+// (no barrier group of two arrivals, no cluster phase with a wait, no read
+// of an uninitialized mbarrier).
+func PartialIsWhole(x *execution.Execution) bool {
+	for _, g := range x.BarGroups {
+		if len(g) > 1 {
+			return false
+		}
+	}
+	for _, ph := range x.ClusterPhases {
+		if len(ph.Arrives) > 0 && len(ph.Waits) > 0 {
+			return false
+		}
+	}
+	for i := range x.Events {
+		if inSet("MBAR_UNINIT", &x.Events[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func (f *Filler) fill(inst *rules.Instance, x *execution.Execution, partial bool) error {
 	n := inst.Domain().Len()
 	if n < len(x.Events) {
 		return fmt.Errorf("catalog: the domain has %d atoms for %d events", n, len(x.Events))
@@ -70,16 +114,21 @@ func (f *Filler) Fill(inst *rules.Instance, x *execution.Execution) error {
 		if !f.hostFilled && HostInput(name) {
 			continue
 		}
+		unknown := partial && choiceRelation(name) && name != "rf"
 		if f.arity[k] == 1 {
 			s := f.set(name, n)
-			fillSet(s, name, x)
+			if !unknown {
+				fillSet(s, name, x)
+			}
 			if err := inst.SetSet(name, s); err != nil {
 				return err
 			}
 			continue
 		}
 		r := f.rel(name, n)
-		fillRel(r, name, x)
+		if !unknown {
+			fillRel(r, name, x)
+		}
 		if err := inst.SetRel(name, r); err != nil {
 			return err
 		}
