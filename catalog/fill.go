@@ -60,14 +60,58 @@ func NewFiller(m *datalog.Model) *Filler {
 	return f
 }
 
-// choiceRelation reports whether a catalog relation depends on the choices
-// of a candidate rather than only on the runs.
-func choiceRelation(name string) bool { return name == "rf" || name == "bar" || name == "MBAR_UNINIT" }
+// choiceRelation reports whether a catalog relation is filled anew for
+// every candidate: it depends on the candidate's choices rather than only
+// on its runs, or (cbar) on what the enumeration computes only for a
+// complete candidate.
+func choiceRelation(name string) bool { return slices.Contains(ChoiceRelations(), name) }
+
+// ChoiceRelations lists the catalog relations that are known only in part
+// before a candidate's reads-from is complete (FillPartial): rf itself,
+// what depends on the values reads return (the barrier groups, reads of
+// uninitialized mbarriers), and the cluster barrier phases, which the
+// enumeration resolves for complete candidates.
+func ChoiceRelations() []string { return []string{"rf", "bar", "cbar", "MBAR_UNINIT"} }
 
 // Fill sets every input relation of the model in inst from x. The
 // instance's domain must have one host atom per event of x, in event order,
 // before any other atom.
 func (f *Filler) Fill(inst *rules.Instance, x *execution.Execution) error {
+	return f.fill(inst, x, false)
+}
+
+// FillPartial is Fill for a partial candidate of a reads-from search
+// (execution.Search.Prune), whose reads with x.RF -1 have no write and no
+// value yet. Each relation of ChoiceRelations gets tuples that every
+// completion of x has: rf its pairs chosen so far, the others none.
+func (f *Filler) FillPartial(inst *rules.Instance, x *execution.Execution) error {
+	return f.fill(inst, x, true)
+}
+
+// PartialIsWhole reports whether FillPartial fills the complete candidate
+// x as Fill does: its relations of ChoiceRelations other than rf are empty
+// (no barrier group of two arrivals, no cluster phase with a wait, no read
+// of an uninitialized mbarrier).
+func PartialIsWhole(x *execution.Execution) bool {
+	for _, g := range x.BarGroups {
+		if len(g) > 1 {
+			return false
+		}
+	}
+	for _, ph := range x.ClusterPhases {
+		if len(ph.Arrives) > 0 && len(ph.Waits) > 0 {
+			return false
+		}
+	}
+	for i := range x.Events {
+		if inSet("MBAR_UNINIT", &x.Events[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func (f *Filler) fill(inst *rules.Instance, x *execution.Execution, partial bool) error {
 	n := inst.Domain().Len()
 	if n < len(x.Events) {
 		return fmt.Errorf("catalog: the domain has %d atoms for %d events", n, len(x.Events))
@@ -83,22 +127,25 @@ func (f *Filler) Fill(inst *rules.Instance, x *execution.Execution) error {
 		f.sameCombo = 0
 	}
 	f.hostFilled = f.hostFilled || x.Test.HasHost()
+	// A partial candidate's choice relations other than rf are not known
+	// yet: they stay empty.
+	unknown := func(name string) bool { return partial && choiceRelation(name) && name != "rf" }
 	var err error
 	switch {
 	case static:
-		err = f.put(inst, x, func(string) bool { return true }, false, false)
+		err = f.put(inst, x, func(string) bool { return true }, unknown, false)
 	case f.sameCombo < checkpointFrom || n < checkpointAtoms:
-		err = f.put(inst, x, choiceRelation, false, false)
+		err = f.put(inst, x, choiceRelation, unknown, false)
 	default:
 		if f.sameCombo == checkpointFrom || !inst.Rollback() {
 			// The checkpoint: the combination's relations, the choice
 			// relations empty.
-			if err = f.put(inst, x, choiceRelation, true, false); err != nil {
+			if err = f.put(inst, x, choiceRelation, choiceRelation, false); err != nil {
 				return err
 			}
 			inst.Checkpoint()
 		}
-		err = f.put(inst, x, choiceRelation, false, true)
+		err = f.put(inst, x, choiceRelation, unknown, true)
 	}
 	if err != nil {
 		return err
@@ -108,9 +155,9 @@ func (f *Filler) Fill(inst *rules.Instance, x *execution.Execution) error {
 	return nil
 }
 
-// put fills the inputs that pick accepts from x (or leaves them empty) and
-// sets them in inst, or inserts them.
-func (f *Filler) put(inst *rules.Instance, x *execution.Execution, pick func(string) bool, empty, insert bool) error {
+// put fills the inputs that pick accepts from x (leaving those blank
+// accepts empty) and sets them in inst, or inserts them.
+func (f *Filler) put(inst *rules.Instance, x *execution.Execution, pick, blank func(string) bool, insert bool) error {
 	n := inst.Domain().Len()
 	for k, name := range f.inputs {
 		// Host relations are empty without host threads: a fresh instance
@@ -122,7 +169,7 @@ func (f *Filler) put(inst *rules.Instance, x *execution.Execution, pick func(str
 		var err error
 		if f.arity[k] == 1 {
 			s := f.set(name, n)
-			if !empty {
+			if !blank(name) {
 				fillSet(s, name, x)
 			}
 			if insert {
@@ -132,7 +179,7 @@ func (f *Filler) put(inst *rules.Instance, x *execution.Execution, pick func(str
 			}
 		} else {
 			r := f.rel(name, n)
-			if !empty {
+			if !blank(name) {
 				fillRel(r, name, x)
 			}
 			if insert {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/ptxmm/ptxmm/catalog"
@@ -34,6 +35,17 @@ type Options struct {
 	// it before allocating (limits.go).
 	MaxMemory int64
 	Budget    *limits.Budget
+	// Cores, when set, are the cores shared with the tests checked in
+	// parallel, of which the caller holds one while it checks: a big
+	// test's search takes the free ones (parallel.go).
+	Cores *limits.Cores
+	// splitMin, when positive, replaces the size from which a search is
+	// split across cores (parallel.go), for the tests of the split.
+	splitMin int
+	// FullSearch builds every candidate execution, instead of abandoning
+	// the partial candidates the model already rejects (search.go). The
+	// results are the same; it exists to compare against.
+	FullSearch bool
 }
 
 // DefaultOptions are the defaults of the command line, except MaxMemory:
@@ -72,6 +84,8 @@ type modelRun struct {
 	cur       *rules.Instance
 	maxBytes  int64
 	instBytes int64
+	// warm holds the orders of the last consistent choice (warm.go).
+	warm warmStart
 }
 
 // verdict is one model's judgement of one candidate (with one choice of
@@ -104,6 +118,22 @@ type session struct {
 	reserved int64
 	waited   time.Duration
 	withCtx  rules.SolveOption // rules.WithContext(ctx), made once
+	// prune is set when the search abandons the partial candidates the
+	// models reject; skipped counts the candidates it so left out.
+	prune   bool
+	skipped int
+	// yields counts the candidates of the parts of a search split across
+	// cores, against Options.MaxCandidates (parallel.go); nil for a
+	// search in one piece, which the enumeration bounds itself.
+	yields *atomic.Int64
+	// nogoods are the choices of reads-from the models reject, learned
+	// from rejected candidates, and payoff where asking about partial
+	// candidates pays (search.go); leafConsistent is set when
+	// some model finds the candidate being evaluated consistent.
+	nogoods        *execution.Nogoods
+	payoff         *execution.Payoff
+	accepted       []int // the reads-from of the last partial candidate accepted
+	leafConsistent bool
 }
 
 // Check checks one test against the model.
@@ -181,25 +211,10 @@ func (s *session) check(start time.Time) error {
 	defer s.releaseMemory()
 	cancel := s.startClock(start)
 	defer cancel()
-	var loopErr error
-	stats, err := a.Enumerate(opts.MaxCandidates, func(x *execution.Execution) bool {
-		// The deadline is looked at before every candidate and, through
-		// the context, inside each one's evaluation and order search.
-		if err := s.ctx.Err(); err != nil {
-			loopErr = s.stopReason(err)
-			return false
-		}
-		if err := s.candidate(x); err != nil {
-			loopErr = err
-			return false
-		}
-		return !s.stopped
-	})
+	s.prune = s.pruning()
+	stats, err := s.searchAll()
 	if err != nil {
 		return err
-	}
-	if loopErr != nil {
-		return loopErr
 	}
 	for _, r := range s.runs {
 		r.res.Stopped = s.stopped
@@ -211,6 +226,54 @@ func (s *session) check(start time.Time) error {
 		r.explainForbidden()
 	}
 	return nil
+}
+
+// enumerate searches the candidates of part (nil for all) and evaluates
+// each, while keep (when set) holds. Stats.Candidates counts every
+// candidate, those the search left out included, as the results do.
+func (s *session) enumerate(part *execution.Part, keep func() bool) (execution.Stats, error) {
+	var loopErr error
+	search := s.search()
+	search.Part = part
+	if s.yields != nil {
+		search.MaxCandidates = 0 // counted across the parts below
+	}
+	stats, err := s.a.Search(search, func(x *execution.Execution) bool {
+		// The deadline is looked at before every candidate and, through
+		// the context, inside each one's evaluation and order search.
+		if s.err != nil {
+			loopErr = s.err
+			return false
+		}
+		if err := s.ctx.Err(); err != nil {
+			loopErr = s.stopReason(err)
+			return false
+		}
+		if keep != nil && !keep() {
+			return false
+		}
+		if err := s.countCandidates(1); err != nil {
+			loopErr = err
+			return false
+		}
+		if err := s.candidate(x); err != nil {
+			loopErr = err
+			return false
+		}
+		return !s.stopped
+	})
+	if err == nil {
+		err = loopErr
+	}
+	if err == nil {
+		err = s.err
+	}
+	stats.Candidates += stats.Pruned
+	for _, r := range s.runs {
+		r.res.Candidates += s.skipped
+	}
+	s.skipped = 0
+	return stats, err
 }
 
 func hasFilters(t *litmus.Test) bool {
@@ -250,6 +313,18 @@ func (r *modelRun) instance(n int) (*rules.Instance, error) {
 // candidate evaluates one candidate execution, once per choice of final
 // writes for the observed locations.
 func (s *session) candidate(x *execution.Execution) error {
+	s.leafConsistent = false
+	err := s.evaluateAll(x)
+	if err == nil && s.prune && !s.leafConsistent {
+		s.learn(x, false)
+		err = s.err
+	}
+	return err
+}
+
+// evaluateAll fills the models' instances with candidate x and evaluates
+// it once per choice of final writes.
+func (s *session) evaluateAll(x *execution.Execution) error {
 	for _, r := range s.runs {
 		inst, err := r.instance(len(x.Events))
 		if err != nil {
@@ -265,6 +340,9 @@ func (s *session) candidate(x *execution.Execution) error {
 		return s.err
 	}
 	writes := slotWrites(x, s.slots)
+	if s.prune {
+		return s.searchFinals(x, writes, len(writes))
+	}
 	pick := make([]int, len(s.slots))
 	for {
 		for k := range s.slots {
@@ -310,14 +388,17 @@ func (s *session) evaluate(x *execution.Execution) {
 func (r *modelRun) evaluate(s *session, x *execution.Execution, state State) verdict {
 	inst := r.cur
 	r.res.Candidates++
+	r.res.Evaluated++
 	opts := []rules.SolveOption{s.withCtx}
 	if !s.opts.Explain && s.observe == nil {
 		opts = append(opts, rules.WithoutWitnesses())
 	}
+	var past func(*rules.Instance) bool
 	if len(s.slots) > 0 {
-		opts = append(opts, prunePastFinals(x, s.slots, s.finalBuf))
+		past = pastFinal(x, s.slots, s.finalBuf)
+		opts = append(opts, rules.WithPrune(past))
 	}
-	sol := inst.Solve(opts...)
+	sol, warm := r.solve(s, inst, past, opts...)
 	if sol.Err != nil {
 		if s.err == nil {
 			s.err = s.stopReason(r.wholeTest(sol.Err, s.opts.MaxMemory))
@@ -325,6 +406,9 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State) ver
 		return verdict{}
 	}
 	v := verdict{consistent: sol.Consistent, failures: sol.Failures}
+	if sol.Consistent {
+		s.leafConsistent = true
+	}
 	if sol.Consistent && x.Undetermined {
 		// The model allows a cycle of reads-from and data dependencies, so
 		// this execution's values are not determined: it has no final state.
@@ -332,7 +416,24 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State) ver
 		return v
 	}
 	if sol.Consistent {
-		r.recordFlags(x, inst.RaisedFlags(opts...))
+		raised := inst.RaisedFlags(opts...)
+		if warm && r.firstRaise(raised) {
+			// A flag's witness is taken under the orders the search
+			// finds first, as without the warm start, when this
+			// execution is the first to raise it (its witness is kept).
+			sol = inst.Solve(opts...)
+			if sol.Err == nil && !sol.Consistent {
+				sol.Err = fmt.Errorf("internal error: the orders of a previous candidate make this one consistent, but the order search finds no consistent choice")
+			}
+			if sol.Err != nil {
+				if s.err == nil {
+					s.err = s.stopReason(r.wholeTest(sol.Err, s.opts.MaxMemory))
+				}
+				return verdict{}
+			}
+			raised = inst.RaisedFlags(opts...)
+		}
+		r.recordFlags(x, raised)
 		if stuck := x.Stuck(); len(stuck) > 0 {
 			r.res.Hangs++
 			if r.res.Stuck == nil {

@@ -80,7 +80,13 @@ func slotWrites(x *execution.Execution, slots []finalSlot) [][]int {
 // covering the slot after it. For a location of one segment, any write
 // after it in coherence order covers it.
 func prunePastFinals(x *execution.Execution, slots []finalSlot, finals []int) rules.SolveOption {
-	return rules.WithPrune(func(in *rules.Instance) bool {
+	return rules.WithPrune(pastFinal(x, slots, finals))
+}
+
+// pastFinal is prunePastFinals as a test of the instance's current orders,
+// for the first len(finals) slots.
+func pastFinal(x *execution.Execution, slots []finalSlot, finals []int) func(*rules.Instance) bool {
+	return func(in *rules.Instance) bool {
 		co, err := in.Rel(CoherenceRelation)
 		if err != nil {
 			return false
@@ -100,7 +106,7 @@ func prunePastFinals(x *execution.Execution, slots []finalSlot, finals []int) ru
 			}
 		}
 		return false
-	})
+	}
 }
 
 // slotRanges gives, per observable, the range of slots of its location

@@ -20,6 +20,11 @@ func (r *modelRun) recordFlags(x *execution.Execution, raised []rules.CheckResul
 		}
 		r.res.Flags[i].Executions++
 	}
+	r.sortFlags()
+}
+
+// sortFlags puts Result.Flags in the model's order of tests.
+func (r *modelRun) sortFlags() {
 	order := func(name string) int {
 		return slices.IndexFunc(r.m.Program.Flags(), func(c *datalog.Check) bool { return c.Name == name })
 	}

@@ -20,6 +20,9 @@ type Model struct {
 	// Show lists the relations a cat model asks to draw (show, unshow);
 	// nil for other models.
 	Show []string
+	// notMonotone says why the search may not abandon partial candidates
+	// for this model (search.go); empty when it may.
+	notMonotone string
 }
 
 // CoherenceRelation is the relation a model must define for tests that
@@ -53,7 +56,11 @@ func BuildModel(name string, prog *datalog.Program, copts []rules.CompileOption)
 	warnings := append(source.List{}, m.Warnings...)
 	warnings = append(warnings, cerrs.Warnings()...)
 	warnings = append(warnings, allowsEverything(name, m)...)
-	return &Model{Name: name, Syntax: m, Program: p, Warnings: warnings}, nil
+	why := pruneModel(p)
+	if why != "" {
+		warnings.Warn(source.Pos{File: name}, "%s, so a partial candidate the axioms reject may have consistent completions: ptxmm builds every candidate execution of a test in full for this model (slower)", why)
+	}
+	return &Model{Name: name, Syntax: m, Program: p, Warnings: warnings, notMonotone: why}, nil
 }
 
 // hasCoherence reports whether the model defines the coherence order.

@@ -30,10 +30,13 @@ type Result struct {
 	Flags []FlagResult
 	// Assertions are the outcomes of a .test file's commands.
 	Assertions []AssertionResult
-	// Candidates counts the candidate executions enumerated (with one per
-	// choice of final writes for the observed locations); Consistent the
-	// consistent ones.
-	Candidates, Consistent int
+	// Candidates counts the candidate executions (with one per choice of
+	// final writes for the observed locations); Consistent the consistent
+	// ones. Evaluated counts those the model was run on one by one: the
+	// search leaves out, without building them, the completions of partial
+	// candidates the model already rejects (search.go), which Candidates
+	// counts all the same.
+	Candidates, Consistent, Evaluated int
 	// Cut counts thread runs abandoned at the unrolling bound.
 	Cut int
 	// Stopped is set when Options.StopAtWitness ended the enumeration at

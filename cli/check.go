@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/ptxmm/ptxmm/checker"
+	"github.com/ptxmm/ptxmm/limits"
 	"github.com/ptxmm/ptxmm/litmus"
 	"github.com/ptxmm/ptxmm/report"
 )
@@ -74,8 +75,8 @@ func Check(cfg CheckConfig, stdout, stderr io.Writer) int {
 			return ExitError
 		}
 	}
-	opts := sharedLimits(cfg.Options)
-	parallel(len(items), workers, func(i int) {
+	opts := sharedCores(sharedLimits(cfg.Options), cfg.Workers)
+	parallelOn(opts.Cores, len(items), workers, func(i int) {
 		it := items[i]
 		if it.test == nil {
 			return
@@ -153,13 +154,21 @@ func Check(cfg CheckConfig, stdout, stderr io.Writer) int {
 }
 
 // parallel runs f(0..n-1) on a pool of workers.
-func parallel(n, workers int, f func(int)) {
+func parallel(n, workers int, f func(int)) { parallelOn(nil, n, workers, f) }
+
+// parallelOn is parallel with each worker holding one of the cores while
+// it has work: the cores left free are for the searches (sharedCores).
+func parallelOn(cores *limits.Cores, n, workers int, f func(int)) {
 	work := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
+		held := cores.TryTake()
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			if held {
+				defer cores.Give()
+			}
 			for i := range work {
 				f(i)
 			}

@@ -1,6 +1,8 @@
 package execution
 
 import (
+	"fmt"
+
 	"github.com/ptxmm/ptxmm/litmus"
 )
 
@@ -121,42 +123,52 @@ func (x *Execution) readValue(t int) func(int) (Value, bool) {
 type Stats struct {
 	Combinations int // combinations of runs
 	Candidates   int // candidate executions yielded
+	// Pruned counts the candidate executions of the branches a
+	// Search.Prune abandoned: they were never built.
+	Pruned int
 }
 
 // Enumerate calls yield for every candidate execution, until yield returns
 // false. It stops with a LimitError after maxCandidates candidates (0 means
 // no limit).
 func (a *Analysis) Enumerate(maxCandidates int, yield func(*Execution) bool) (Stats, error) {
+	return a.Search(Search{MaxCandidates: maxCandidates}, yield)
+}
+
+// Search calls yield for every candidate execution the search s keeps,
+// until yield returns false (see Search). It stops with a LimitError
+// after s.MaxCandidates candidates yielded (0 means no limit).
+func (a *Analysis) Search(s Search, yield func(*Execution) bool) (Stats, error) {
 	var st Stats
-	t := a.Test
-	nth := len(t.Threads)
-	for _, runs := range a.Runs {
-		if len(runs) == 0 {
-			return st, nil
-		}
+	payoff := s.Payoff
+	if payoff == nil {
+		payoff = &Payoff{}
 	}
-	combo := make([]int, nth)
-	x := &Execution{Test: t, Layout: a.Layout, Runs: make([]*Run, nth), ThreadStart: make([]int, nth), Combo: combo}
-	for {
+	if s.Part != nil {
+		nth := len(a.Test.Threads)
+		combo := make([]int, nth)
+		x := &Execution{Test: a.Test, Layout: a.Layout, Runs: make([]*Run, nth), ThreadStart: make([]int, nth), Combo: combo}
+		a.comboOf(s.Part.Combo, combo)
 		for i := range combo {
+			if len(a.Runs[i]) == 0 {
+				return st, nil
+			}
 			x.Runs[i] = a.Runs[i][combo[i]]
 		}
-		cont, err := a.enumerateCombo(x, &st, maxCandidates, yield)
-		if err != nil || !cont {
-			return st, err
-		}
-		i := 0
-		for ; i < nth; i++ {
-			combo[i]++
-			if combo[i] < len(a.Runs[i]) {
-				break
-			}
-			combo[i] = 0
-		}
-		if i == nth {
+		cs := a.newComboSearch(x)
+		if cs == nil {
 			return st, nil
 		}
+		_, err := a.searchCombo(cs, &st, &s, payoff, yield)
+		return st, err
 	}
+	var err error
+	a.eachCombo(func(_ int, cs *comboSearch) bool {
+		var cont bool
+		cont, err = a.searchCombo(cs, &st, &s, payoff, yield)
+		return err == nil && cont
+	})
+	return st, err
 }
 
 // comboSearch is the reads-from search of one combination of runs.
@@ -179,11 +191,45 @@ type comboSearch struct {
 	yield   func(*Execution) bool
 	err     error
 	stop    bool
+	// opts is the search's configuration; prefix the choices the part
+	// being searched fixes (search.go).
+	opts   *Search
+	prefix []int
+	// free is set when every complete choice of reads-from yields exactly
+	// one candidate (search.go); counting and leaves count the
+	// candidates of an abandoned branch.
+	free     bool
+	counting bool
+	leaves   int
+	polled   int
+	payoff   *Payoff
+	// nogoods are the sets learned about this combination of runs.
+	nogoods *nogoodSets
 }
 
-// enumerateCombo builds the events of one combination of runs and searches
-// its reads-from choices.
-func (a *Analysis) enumerateCombo(x *Execution, st *Stats, maxCandidates int, yield func(*Execution) bool) (bool, error) {
+// searchCombo searches the reads-from choices of one combination of runs.
+func (a *Analysis) searchCombo(s *comboSearch, st *Stats, opts *Search, payoff *Payoff, yield func(*Execution) bool) (bool, error) {
+	st.Combinations++
+	s.st, s.max, s.yield, s.opts, s.payoff = st, opts.MaxCandidates, yield, opts, payoff
+	if opts.Part != nil {
+		s.prefix = opts.Part.Prefix
+		if len(s.prefix) > len(s.reads) {
+			return false, fmt.Errorf("part of test %s fixes %d reads, but its combination of runs has %d", a.Test.Name, len(s.prefix), len(s.reads))
+		}
+	}
+	s.free = s.isFree()
+	if opts.Nogoods != nil {
+		s.nogoods = opts.Nogoods.of(s.x.Combo)
+	}
+	s.search(0)
+	return !s.stop, s.err
+}
+
+// newComboSearch builds the events of the combination of runs x.Runs and
+// lists its reads with the writes each may read from; it returns nil for a
+// combination that is no candidate's (its runs contradict what their hangs
+// imply).
+func (a *Analysis) newComboSearch(x *Execution) *comboSearch {
 	l := a.Layout
 	x.Events = x.Events[:0]
 	for loc, info := range l.Locs {
@@ -214,16 +260,15 @@ func (a *Analysis) enumerateCombo(x *Execution, st *Stats, maxCandidates int, yi
 		shift(&x.Ctrl, r.Ctrl)
 	}
 	if a.kernels != nil && !a.hostProgress(x) {
-		return true, nil // the runs contradict what their hangs imply
+		return nil // the runs contradict what their hangs imply
 	}
-	st.Combinations++
 	n := len(x.Events)
 	x.RF = resize(x.RF, n, -1)
 	x.known = x.known[:0]
 	for i := range x.Events {
 		x.known = append(x.known, x.Events[i].Thread < 0)
 	}
-	s := &comboSearch{a: a, x: x, owner: owner, st: st, max: maxCandidates, yield: yield, takenBy: resize(nil, n, -1)}
+	s := &comboSearch{a: a, x: x, owner: owner, takenBy: resize(nil, n, -1)}
 	x.FinalPolls = x.FinalPolls[:0]
 	for t, r := range x.Runs {
 		for _, p := range r.Polls {
@@ -248,8 +293,7 @@ func (a *Analysis) enumerateCombo(x *Execution, st *Stats, maxCandidates int, yi
 		s.choices = append(s.choices, ws)
 	}
 	s.results = s.barResults()
-	s.search(0)
-	return !s.stop, s.err
+	return s
 }
 
 func resize(s []int, n, fill int) []int {
@@ -264,7 +308,8 @@ func resize(s []int, n, fill int) []int {
 }
 
 // search assigns reads-from to reads[k:], pruning as soon as a run's
-// constraint is decided false.
+// constraint is decided false, and, with a Search.Prune, as soon as the
+// model rejects the reads-from fixed so far.
 func (s *comboSearch) search(k int) {
 	if s.stop {
 		return
@@ -276,7 +321,7 @@ func (s *comboSearch) search(k int) {
 	}
 	r := s.reads[k]
 	upd := s.updates[k]
-	for _, w := range s.choices[k] {
+	for _, w := range s.choicesAt(k) {
 		if upd && s.takenBy[w] >= 0 {
 			continue
 		}
@@ -284,7 +329,7 @@ func (s *comboSearch) search(k int) {
 		if upd {
 			s.takenBy[w] = r
 		}
-		if s.propagate() && s.constraintsHold(false) {
+		if s.propagate() && s.constraintsHold(false) && !s.cut(k) {
 			s.search(k + 1)
 		}
 		if upd {
@@ -378,8 +423,32 @@ func (s *comboSearch) constraintsHold(final bool) bool {
 }
 
 // leaf completes a full reads-from choice: resolves the remaining values
-// and the barrier operands, and yields one candidate per barrier grouping.
+// and the barrier operands, and yields one candidate per barrier grouping
+// (or, counting an abandoned branch, counts them).
 func (s *comboSearch) leaf() {
+	groupings := s.complete()
+	if s.counting {
+		s.countLeaf(len(groupings))
+		return
+	}
+	x := s.x
+	for _, g := range groupings {
+		x.BarGroups = g
+		s.st.Candidates++
+		if s.overLimit() {
+			return
+		}
+		if !s.yield(x) {
+			s.stop = true
+			return
+		}
+	}
+}
+
+// complete resolves the values and barriers of a full reads-from choice
+// and returns its barrier groupings: one candidate each, none when the
+// choice is not a candidate (or on an error, recorded in s.err).
+func (s *comboSearch) complete() [][][]int {
 	x := s.x
 	x.Undetermined = false
 	for _, r := range s.reads {
@@ -399,39 +468,29 @@ func (s *comboSearch) leaf() {
 		}
 	}
 	if s.stop || !s.mbarrierChainsHold() {
-		return
+		return nil
 	}
 	arrivals, ok := s.arrivals()
 	if !ok {
-		return
+		return nil
 	}
 	phases, ok := clusterPhases(s.a.Test, x)
 	if !ok {
-		return
+		return nil
 	}
 	x.ClusterPhases = phases
 	groupings, err := barrierGroupings(s.a.Test, arrivals, x)
 	if err != nil {
 		s.err, s.stop = err, true
-		return
+		return nil
 	}
+	kept := groupings[:0]
 	for _, g := range groupings {
-		if !s.reductionsHold(g) {
-			continue
-		}
-		x.BarGroups = g
-		s.st.Candidates++
-		if s.max > 0 && s.st.Candidates > s.max {
-			s.err = &LimitError{Limit: "candidate executions", Value: s.max, Flag: "-max-candidates",
-				What: "test " + s.a.Test.Name}
-			s.stop = true
-			return
-		}
-		if !s.yield(x) {
-			s.stop = true
-			return
+		if s.reductionsHold(g) {
+			kept = append(kept, g)
 		}
 	}
+	return kept
 }
 
 // arrivals resolves the barrier arrivals of the candidate; it returns false

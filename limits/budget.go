@@ -73,3 +73,19 @@ func (b *Budget) Release(n int64) {
 	b.freed = make(chan struct{})
 	b.mu.Unlock()
 }
+
+// TryReserve takes n bytes of the budget if they are free now, without
+// waiting; it reports whether it did (always, for a nil Budget).
+func (b *Budget) TryReserve(n int64) bool {
+	if b == nil || n <= 0 {
+		return true
+	}
+	n = min(n, b.limit)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.used+n > b.limit {
+		return false
+	}
+	b.used += n
+	return true
+}

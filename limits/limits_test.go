@@ -123,3 +123,32 @@ func TestBudget(t *testing.T) {
 	b.Release(1000)
 	require.NoError(t, b.Reserve(context.Background(), 100))
 }
+
+// TestCores checks that cores are taken while free and come back.
+func TestCores(t *testing.T) {
+	assert.Nil(t, NewCores(1), "one core has nothing to share")
+	var none *Cores
+	assert.Equal(t, 1, none.Size())
+	assert.False(t, none.TryTake())
+	none.Give() // no effect, no panic
+	c := NewCores(3)
+	require.Equal(t, 3, c.Size())
+	for i := 0; i < 3; i++ {
+		require.True(t, c.TryTake(), "core %d", i)
+	}
+	assert.False(t, c.TryTake(), "every core is taken")
+	c.Give()
+	assert.True(t, c.TryTake())
+}
+
+// TestBudgetTryReserve checks the reservation that does not wait.
+func TestBudgetTryReserve(t *testing.T) {
+	var none *Budget
+	assert.True(t, none.TryReserve(1<<40), "no budget, no limit")
+	b := NewBudget(100)
+	require.True(t, b.TryReserve(60))
+	assert.False(t, b.TryReserve(50), "60 + 50 is over 100")
+	require.True(t, b.TryReserve(40))
+	b.Release(60)
+	assert.True(t, b.TryReserve(50))
+}

@@ -40,6 +40,7 @@ func addLimitFlags(fs *flag.FlagSet, opts *checker.Options) {
 	fs.IntVar(&opts.MaxCandidates, "max-candidates", opts.MaxCandidates, "candidate executions allowed per test")
 	fs.IntVar(&opts.Exec.MaxRuns, "max-runs", opts.Exec.MaxRuns, "runs one thread may have")
 	fs.DurationVar(&opts.Timeout, "timeout", opts.Timeout, "time allowed per test (0: no limit)")
+	fs.BoolVar(&opts.FullSearch, "full-search", opts.FullSearch, "build every candidate execution and search the orders of each from scratch, instead of abandoning the choices the model already rejects (same results, slower; to compare against)")
 	def, from := limits.DefaultMaxMemory()
 	opts.MaxMemory = def
 	fs.Var(sizeFlag{&opts.MaxMemory}, "max-memory", "`SIZE` of memory the tests checked at once may take for their relations, e.g. 8GiB or 512MB (0: no limit); the default is "+from)

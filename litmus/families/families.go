@@ -142,3 +142,15 @@ func MPPayload(n int) string {
 	return fmt.Sprintf("PTX MP-%dpayload\n{\n%s\n}\n%sexists (P1:r0 == 1 /\\ (%s))\n", n, locs(names),
 		table(header(2, ownCTA), [][]string{prod, cons}), strings.Join(stale, " \\/ "))
 }
+
+// StoreColumn returns one thread that stores 1 to n to one location and
+// then loads it: one read with n+1 writes to choose from, of which
+// coherence allows only the last, in a candidate of n+2 events.
+func StoreColumn(n int) string {
+	col := make([]string, 0, n+1)
+	for i := 1; i <= n; i++ {
+		col = append(col, fmt.Sprintf("st.relaxed.gpu x, %d", i))
+	}
+	col = append(col, "ld.relaxed.gpu r0, x")
+	return fmt.Sprintf("PTX Stores-%d\n{\nx=0;\n}\n%sexists (P0:r0 == %d)\n", n, table(header(1, ownCTA), [][]string{col}), n)
+}

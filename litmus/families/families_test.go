@@ -20,6 +20,7 @@ func TestFamiliesParse(t *testing.T) {
 		{"SB-ring-6", SBRing(6), 6},
 		{"CoWR-5", CoWRThreads(5), 5},
 		{"MP-10", MPPayload(10), 2},
+		{"Stores-20", StoreColumn(20), 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,0 +1,254 @@
+package checker
+
+import (
+	"github.com/ptxmm/ptxmm/catalog"
+	"github.com/ptxmm/ptxmm/execution"
+	"github.com/ptxmm/ptxmm/rules"
+)
+
+// The search of a test's candidates asks the model about partial
+// candidates, so that it never builds the completions of a choice the
+// model already rejects (docs/model.md, "Searching reads-from"):
+//
+//   - after each read's write is chosen, the axioms are evaluated with the
+//     reads-from pairs chosen so far, and the branch is abandoned when no
+//     choice of the orders satisfies them;
+//   - after each observed location's final write is chosen, likewise with
+//     the final writes chosen so far.
+//
+// Only inconsistent candidates are left out, so the states, the counts of
+// consistent executions, the flags and the verdicts are those of the full
+// enumeration; so is Result.Candidates, which counts the candidates of an
+// abandoned branch without building them. The search is exact only for
+// models whose axioms can only fail more as reads-from grows
+// (rules.Program.MonotoneIn); for the others, for explanations (which need
+// the inconsistent candidates) and for hosts that watch every candidate,
+// every candidate is built.
+
+// pruneModel decides once, when the model is built, whether its axioms
+// allow the search to abandon partial candidates; the empty string means
+// they do, anything else is the reason they do not.
+func pruneModel(p *rules.Program) string {
+	if ok, why := p.MonotoneIn(catalog.ChoiceRelations()); !ok {
+		return why
+	}
+	return ""
+}
+
+// pruning reports whether this check may abandon partial candidates.
+func (s *session) pruning() bool {
+	if s.opts.FullSearch || s.opts.Explain || s.observe != nil {
+		return false
+	}
+	for _, r := range s.runs {
+		if r.m.notMonotone != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// search is the enumeration's configuration: with pruning, the model's
+// verdict on partial candidates.
+func (s *session) search() execution.Search {
+	opts := execution.Search{MaxCandidates: s.opts.MaxCandidates}
+	if !s.prune {
+		return opts
+	}
+	if s.nogoods == nil {
+		s.nogoods = &execution.Nogoods{}
+	}
+	if s.payoff == nil {
+		// Kept across the parts a forked session searches (parallel.go).
+		s.payoff = &execution.Payoff{}
+	}
+	opts.Nogoods, opts.Payoff = s.nogoods, s.payoff
+	opts.Prune = s.rejectsPartial
+	opts.Pruned = func(x *execution.Execution, n int) {
+		s.skipped += n * finalChoiceCount(s, x)
+		if err := s.countCandidates(n); err != nil && s.err == nil {
+			s.err = err
+		}
+	}
+	opts.Interrupt = func() error {
+		if s.err != nil {
+			return s.err
+		}
+		if err := s.ctx.Err(); err != nil {
+			return s.stopReason(err)
+		}
+		return nil
+	}
+	return opts
+}
+
+// rejectsPartial reports whether every model rejects the partial candidate
+// x: its reads-from pairs so far already fail an axiom under every choice
+// of the orders. It learns a nogood from a rejection.
+func (s *session) rejectsPartial(x *execution.Execution) bool {
+	if !s.rejectsAll(x) {
+		s.accepted = append(s.accepted[:0], x.RF...)
+		return false
+	}
+	s.learn(x, true)
+	return true
+}
+
+// rejectsAll reports whether every model rejects x filled as a partial
+// candidate (FillPartial).
+func (s *session) rejectsAll(x *execution.Execution) bool {
+	if s.err != nil {
+		return true // stop building anything; the error ends the check
+	}
+	for _, r := range s.runs {
+		inst, err := r.instance(len(x.Events))
+		if err != nil {
+			s.err = err
+			return true
+		}
+		if err := r.filler.FillPartial(inst, x); err != nil {
+			s.err = err
+			return true
+		}
+		if !r.rejects(s, inst, nil) {
+			return false
+		}
+	}
+	return true
+}
+
+// learn finds, in the reads-from pairs of a rejected candidate x, a set
+// that every model still rejects with nothing else chosen (dropping the
+// pairs one at a time while it does), and adds it to the nogoods: by the
+// models' monotonicity, every candidate with those pairs is rejected too,
+// in whatever branch of the search it comes. Unless rejected says the
+// models reject x as a partial candidate, that is checked first: a
+// complete candidate's rejection may need what depends on values (barrier
+// groups, ...), which a partial one leaves out. Learning stops while the
+// nogoods learned do not pay (execution.Nogoods.Worth).
+func (s *session) learn(x *execution.Execution, rejected bool) {
+	if s.nogoods == nil || s.err != nil {
+		return
+	}
+	var reads []int
+	for r, w := range x.RF {
+		if w >= 0 {
+			reads = append(reads, r)
+		}
+	}
+	// With one pair, the only nogood would be x itself, which the search
+	// does not meet again.
+	if len(reads) < 2 || !s.nogoods.Worth() {
+		return
+	}
+	if !rejected && !catalog.PartialIsWhole(x) && !s.rejectsAll(x) {
+		return
+	}
+	saved := append([]int(nil), x.RF...)
+	defer copy(x.RF, saved)
+	keep := reads[:0:0]
+	for i := len(reads) - 1; i >= 0; i-- {
+		r := reads[i]
+		if i == len(reads)-1 && s.acceptedWithout(x, r) || i == 0 && len(keep) == 0 {
+			// The last read chosen stays when the models accepted the
+			// choices before it; and some pair stays.
+			keep = append(keep, r)
+			continue
+		}
+		x.RF[r] = -1
+		if !s.rejectsAll(x) {
+			x.RF[r] = saved[r]
+			keep = append(keep, r)
+		}
+	}
+	if s.err == nil {
+		s.nogoods.Add(x, keep)
+	}
+}
+
+// acceptedWithout reports whether the last partial candidate the models
+// accepted is x without read r's choice.
+func (s *session) acceptedWithout(x *execution.Execution, r int) bool {
+	if len(s.accepted) != len(x.RF) || s.accepted[r] != -1 {
+		return false
+	}
+	for i, w := range x.RF {
+		if i != r && s.accepted[i] != w {
+			return false
+		}
+	}
+	return true
+}
+
+// rejects solves the orders of the instance as filled, with the host's
+// constraint on final writes past (nil for none), and reports whether no choice satisfies the axioms.
+// An error is recorded in s.err and counts as a rejection, which stops
+// the search from building more.
+func (r *modelRun) rejects(s *session, inst *rules.Instance, past func(*rules.Instance) bool) bool {
+	opts := []rules.SolveOption{s.withCtx, rules.WithoutWitnesses()}
+	if past != nil {
+		opts = append(opts, rules.WithPrune(past))
+	}
+	sol, _ := r.solve(s, inst, past, opts...)
+	if sol.Err != nil {
+		if s.err == nil {
+			s.err = s.stopReason(r.wholeTest(sol.Err, s.opts.MaxMemory))
+		}
+		return true
+	}
+	return !sol.Consistent
+}
+
+// finalChoiceCount is the number of choices of final writes for the
+// observed locations of x's combination of runs: the candidates each
+// choice of reads-from stands for.
+func finalChoiceCount(s *session, x *execution.Execution) int {
+	n := 1
+	for _, ws := range slotWrites(x, s.slots) {
+		n *= len(ws)
+	}
+	return n
+}
+
+// searchFinals evaluates candidate x once per choice of final writes,
+// choosing them one slot (segment of an observed location) at a time,
+// from the last slot to the first so that the choices come in the order
+// of the full enumeration (the first slot's changing fastest): a choice
+// of the final writes of slots k and after that every model rejects is
+// not completed (its completions are counted). No monotonicity is needed:
+// each further final write only adds a constraint on the orders. It is
+// called with k = len(writes).
+func (s *session) searchFinals(x *execution.Execution, writes [][]int, k int) error {
+	if k == 0 {
+		s.evaluate(x)
+		return s.err
+	}
+	rest := 1
+	for _, ws := range writes[:k] {
+		rest *= len(ws)
+	}
+	if rest > 1 && s.rejectsFinals(x, k) {
+		for _, r := range s.runs {
+			r.res.Candidates += rest
+		}
+		return s.err
+	}
+	for _, w := range writes[k-1] {
+		s.finalBuf[k-1] = w
+		if err := s.searchFinals(x, writes, k-1); err != nil || s.stopped {
+			return err
+		}
+	}
+	return nil
+}
+
+// rejectsFinals reports whether every model rejects candidate x with the
+// final writes of finalBuf for slots k and after.
+func (s *session) rejectsFinals(x *execution.Execution, k int) bool {
+	for _, r := range s.runs {
+		if !r.rejects(s, r.cur, pastFinal(x, s.slots[k:], s.finalBuf[k:])) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,130 @@
+package checker
+
+import (
+	"slices"
+
+	"github.com/ptxmm/ptxmm/datalog"
+	"github.com/ptxmm/ptxmm/relations"
+	"github.com/ptxmm/ptxmm/rules"
+)
+
+// warmStart keeps the orders of the last consistent choice a model run
+// found, to try them first on the next candidate: consecutive candidates
+// of the search differ in a few reads-from pairs, and most consistent ones
+// accept the orders of the one before, which one evaluation confirms where
+// the order search would take a step per pair of each order.
+//
+// The orders are a valid choice for the new candidate only when each
+// order's pairs to relate (its "over" relation) are the same as when they
+// were found: they then relate every pair they must, and are transitively
+// closed and acyclic as Solve made them. If every axiom holds under them
+// (and the host's constraint on final writes), the candidate is consistent
+// and the instance holds a consistent choice, as after Solve.
+//
+// Trying costs one evaluation, wasted when the candidate is inconsistent;
+// in a search where few candidates are consistent, it is tried only while
+// it succeeds at least once in four tries (and now and then to notice a
+// change).
+type warmStart struct {
+	orders []*relations.Rel // the saved orders, nil when none is saved
+	overs  []*relations.Rel // their over relations when saved
+	// visits, tries and hits count the candidates seen, the warm starts
+	// tried and those that succeeded.
+	visits, tries, hits int
+}
+
+// worth reports whether to try the saved orders on the next candidate.
+func (w *warmStart) worth() bool {
+	w.visits++
+	return w.tries < 16 || 4*w.hits >= w.tries || w.visits%32 == 0
+}
+
+// try sets the saved orders on inst and reports whether they make the
+// candidate consistent, with past (when set) false on them.
+func (w *warmStart) try(m *Model, inst *rules.Instance, past func(*rules.Instance) bool) bool {
+	orders := m.Syntax.Orders
+	if w.orders == nil || len(orders) == 0 || w.orders[0].N() != inst.Domain().Len() || !w.worth() {
+		return false
+	}
+	w.tries++
+	if !w.holds(orders, inst, past) {
+		return false
+	}
+	w.hits++
+	return true
+}
+
+// holds sets the saved orders and evaluates the candidate under them.
+func (w *warmStart) holds(orders []*datalog.Order, inst *rules.Instance, past func(*rules.Instance) bool) bool {
+	for i, o := range orders {
+		if err := inst.SetRel(o.Name, w.orders[i]); err != nil {
+			return false
+		}
+	}
+	inst.Run()
+	if inst.Err() != nil {
+		return false
+	}
+	for i, o := range orders {
+		over, err := inst.Rel(o.Over)
+		if err != nil || !over.Equal(w.overs[i]) {
+			return false
+		}
+	}
+	if !inst.AllHold() || inst.Err() != nil {
+		return false
+	}
+	return past == nil || !past(inst)
+}
+
+// save keeps the orders inst holds, which Solve just found consistent.
+func (w *warmStart) save(m *Model, inst *rules.Instance) {
+	orders := m.Syntax.Orders
+	if len(orders) == 0 {
+		return
+	}
+	n := inst.Domain().Len()
+	if w.orders == nil || w.orders[0].N() != n {
+		w.orders, w.overs = make([]*relations.Rel, len(orders)), make([]*relations.Rel, len(orders))
+		for i := range orders {
+			w.orders[i], w.overs[i] = relations.NewRel(n), relations.NewRel(n)
+		}
+	}
+	for i, o := range orders {
+		rel, err1 := inst.Rel(o.Name)
+		over, err2 := inst.Rel(o.Over)
+		if err1 != nil || err2 != nil {
+			w.orders = nil
+			return
+		}
+		w.orders[i].CopyFrom(rel)
+		w.overs[i].CopyFrom(over)
+	}
+}
+
+// solve is Solve with a warm start: the saved orders first, the search
+// when they do not do; warm reports that the saved orders did. past is the
+// host's constraint on final writes (nil for none), also passed in opts.
+// Only a consistent verdict comes from the saved orders, so the failures
+// of an inconsistent candidate are always the search's.
+func (r *modelRun) solve(s *session, inst *rules.Instance, past func(*rules.Instance) bool, opts ...rules.SolveOption) (sol rules.SolveResult, warm bool) {
+	if !s.opts.FullSearch && r.warm.try(r.m, inst, past) {
+		return rules.SolveResult{Consistent: true}, true
+	}
+	sol = inst.Solve(opts...)
+	if sol.Consistent && sol.Err == nil && !s.opts.FullSearch {
+		r.warm.save(r.m, inst)
+	}
+	return sol, false
+}
+
+// firstRaise reports whether raised has a flag no execution raised before:
+// its witness is the one the result keeps.
+func (r *modelRun) firstRaise(raised []rules.CheckResult) bool {
+	for _, f := range raised {
+		if !slices.ContainsFunc(r.res.Flags, func(g FlagResult) bool { return g.Name == f.Name }) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,291 @@
+package execution
+
+// Search configures Analysis.Search: a bound on the candidates, a model's
+// verdict on partial candidates that lets whole branches of reads-from
+// choices be abandoned, and a part of the search to restrict it to.
+type Search struct {
+	// MaxCandidates bounds the candidates (0: no bound): those yielded
+	// and those of abandoned branches, so that a search stops at the
+	// same bound whatever it abandons.
+	MaxCandidates int
+	// Prune, when set, is asked about each partial candidate: after a
+	// read's reads-from is fixed (every read but the last), x holds the
+	// choices made so far. x.RF is -1 for the reads still to choose; the
+	// values of those reads, and of whatever is computed from them, are
+	// not known, and neither are x.BarGroups and x.ClusterPhases. When it
+	// returns true, no completion of x is built: its candidates are
+	// counted (Stats.Pruned) and handed to Pruned as a number. Prune must
+	// only return true when it knows every completion is of no interest.
+	Prune func(x *Execution) bool
+	// Pruned receives the number of candidates of each abandoned branch,
+	// with x as Prune saw it.
+	Pruned func(x *Execution, n int)
+	// Interrupt, when set, is asked now and then while an abandoned
+	// branch is counted; an error stops the search with it.
+	Interrupt func() error
+	// Part restricts the search to one part of it (Split).
+	Part *Part
+	// Nogoods, when set with Prune, are choices the host learned it
+	// rejects: a branch containing one is abandoned without asking Prune,
+	// and so is a complete candidate, which is then counted instead of
+	// yielded. They may be shared by several searches, as the parts of a
+	// split search.
+	Nogoods *Nogoods
+	// Payoff, when set, is where asking Prune paid so far, kept from one
+	// search to the next likewise; nil starts afresh.
+	Payoff *Payoff
+}
+
+// Part is one part of the search of a test: the completions of a choice
+// of reads-from for the first reads of one combination of runs.
+type Part struct {
+	// Combo is the index of the combination of runs in enumeration order.
+	Combo int
+	// Prefix gives, for each of the combination's first len(Prefix)
+	// reads, the index of its write among the writes it may read.
+	Prefix []int
+}
+
+// Split divides the search into parts whose searches together are the
+// whole search: every candidate belongs to exactly one part, and the parts
+// come in enumeration order, so that searching them one after the other
+// yields the candidates Search yields, in the same order. A combination
+// of runs is split by the choices of its first reads into about per parts
+// (at least per, unless it has fewer complete choices).
+func (a *Analysis) Split(per int) []Part {
+	var out []Part
+	a.eachCombo(func(index int, s *comboSearch) bool {
+		depth, parts := 0, 1
+		for depth < len(s.reads) && parts < per {
+			parts *= len(s.choices[depth])
+			depth++
+		}
+		prefix := make([]int, depth)
+		for parts > 0 {
+			out = append(out, Part{Combo: index, Prefix: append([]int(nil), prefix...)})
+			k := depth - 1
+			for ; k >= 0; k-- {
+				prefix[k]++
+				if prefix[k] < len(s.choices[k]) {
+					break
+				}
+				prefix[k] = 0
+			}
+			if k < 0 {
+				break
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// comboOf sets combo to the combination of runs of the given index in
+// enumeration order (the first thread's run changes fastest).
+func (a *Analysis) comboOf(index int, combo []int) {
+	for t := range combo {
+		n := len(a.Runs[t])
+		combo[t] = index % n
+		index /= n
+	}
+}
+
+// choicesAt returns the writes read k may read from in the part searched.
+func (s *comboSearch) choicesAt(k int) []int {
+	if k < len(s.prefix) {
+		i := s.prefix[k]
+		if i < 0 || i >= len(s.choices[k]) {
+			return nil
+		}
+		return s.choices[k][i : i+1]
+	}
+	return s.choices[k]
+}
+
+// cut asks Search.Prune about the partial candidate whose reads up to k
+// are chosen, and counts the candidates of the branch it abandons.
+func (s *comboSearch) cut(k int) bool {
+	p := s.opts.Prune
+	if p == nil || s.counting {
+		return false
+	}
+	known := s.opts.Nogoods != nil && s.opts.Nogoods.covers(s.nogoods, s.x, s.reads[k])
+	if !known {
+		if k+1 == len(s.reads) || !s.payoff.Worth(k) {
+			return false
+		}
+		if !p(s.x) {
+			s.payoff.Record(k, 0)
+			return false
+		}
+	}
+	n := s.countFrom(k + 1)
+	if s.stop {
+		return true
+	}
+	if !known {
+		s.payoff.Record(k, n)
+	}
+	s.st.Pruned += n
+	if s.opts.Pruned != nil {
+		s.opts.Pruned(s.x, n)
+	}
+	s.overLimit()
+	return true
+}
+
+// overLimit stops the search with a LimitError once its candidates, those
+// of abandoned branches included, pass Search.MaxCandidates: the bound is
+// on the candidates of the test, whichever the search builds.
+func (s *comboSearch) overLimit() bool {
+	if s.max <= 0 || s.st.Candidates+s.st.Pruned <= s.max {
+		return false
+	}
+	s.err = &LimitError{Limit: "candidate executions", Value: s.max, Flag: "-max-candidates", What: "test " + s.a.Test.Name}
+	s.stop = true
+	return true
+}
+
+// countFrom counts the candidates that completing reads[k:] makes.
+func (s *comboSearch) countFrom(k int) int {
+	if s.free {
+		n := 1
+		for j := k; j < len(s.reads); j++ {
+			n *= len(s.choicesAt(j))
+		}
+		return n
+	}
+	s.counting, s.leaves = true, 0
+	s.search(k)
+	s.counting = false
+	return s.leaves
+}
+
+// countLeaf polls Search.Interrupt while a branch is counted.
+func (s *comboSearch) countLeaf(groupings int) {
+	s.leaves += groupings
+	s.polled++
+	if s.opts.Interrupt != nil && s.polled%4096 == 0 {
+		if err := s.opts.Interrupt(); err != nil {
+			s.err, s.stop = err, true
+		}
+	}
+}
+
+// isFree reports whether every complete choice of reads-from of the
+// combination yields exactly one candidate and no error: no run has a
+// constraint on its values, no barrier or mbarrier depends on them, and
+// every write stores a known integer, whose bytes any read can take. The
+// candidates of an abandoned branch are then a product of choices.
+func (s *comboSearch) isFree() bool {
+	x := s.x
+	if len(x.FinalPolls) > 0 || len(s.results) > 0 {
+		return false
+	}
+	for _, u := range s.updates {
+		if u {
+			return false
+		}
+	}
+	for _, r := range x.Runs {
+		if len(r.Constraints) > 0 {
+			return false
+		}
+	}
+	for i := range x.Events {
+		ev := &x.Events[i]
+		switch {
+		case ev.Kind == KindBarrier:
+			return false
+		case ev.Kind == KindWrite && (ev.Sym.kind != symConst || ev.Sym.val.IsAddr || ev.Sym.val.IsMBar):
+			return false
+		}
+	}
+	return true
+}
+
+// Payoff decides where a search asks a model about partial candidates.
+// Asking costs about as much as evaluating one candidate, and pays off
+// only when it abandons branches: at each depth, after a few tries, it
+// keeps asking while the candidates left out average at least one per
+// question (and asks at one visit in probeEvery anyway, to notice a
+// change).
+// What it decides changes how fast a search goes, never what it finds.
+type Payoff struct {
+	visits, tries, saved []int
+}
+
+const (
+	payoffWarmup = 16
+	probeEvery   = 32
+)
+
+// Worth reports whether to ask at depth d.
+func (p *Payoff) Worth(d int) bool {
+	for len(p.tries) <= d {
+		p.visits = append(p.visits, 0)
+		p.tries = append(p.tries, 0)
+		p.saved = append(p.saved, 0)
+	}
+	p.visits[d]++
+	t := p.tries[d]
+	return t < payoffWarmup || p.saved[d] >= t || p.visits[d]%probeEvery == 0
+}
+
+// Record notes a question asked at depth d that left out saved candidates.
+func (p *Payoff) Record(d, saved int) {
+	p.tries[d]++
+	p.saved[d] += saved
+}
+
+// Choices bounds the number of candidates of the search: for each
+// combination of runs, the product of the numbers of writes each read may
+// read from. It stops counting at limit.
+func (a *Analysis) Choices(limit int) int {
+	total := 0
+	a.eachCombo(func(_ int, s *comboSearch) bool {
+		n := 1
+		for _, ws := range s.choices {
+			n *= len(ws)
+			if n >= limit {
+				break
+			}
+		}
+		total += n
+		return total < limit
+	})
+	return min(total, limit)
+}
+
+// eachCombo builds the events and reads of every combination of runs in
+// enumeration order, with its index, until f returns false; it leaves out
+// the combinations that are no candidate's.
+func (a *Analysis) eachCombo(f func(index int, s *comboSearch) bool) {
+	nth := len(a.Test.Threads)
+	for _, runs := range a.Runs {
+		if len(runs) == 0 {
+			return
+		}
+	}
+	combo := make([]int, nth)
+	x := &Execution{Test: a.Test, Layout: a.Layout, Runs: make([]*Run, nth), ThreadStart: make([]int, nth), Combo: combo}
+	for index := 0; ; index++ {
+		for i := range combo {
+			x.Runs[i] = a.Runs[i][combo[i]]
+		}
+		if s := a.newComboSearch(x); s != nil && !f(index, s) {
+			return
+		}
+		i := 0
+		for ; i < nth; i++ {
+			combo[i]++
+			if combo[i] < len(a.Runs[i]) {
+				break
+			}
+			combo[i] = 0
+		}
+		if i == nth {
+			return
+		}
+	}
+}

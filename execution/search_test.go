@@ -1,0 +1,239 @@
+package execution
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ptxmm/ptxmm/litmus/families"
+)
+
+// searchCases are tests whose candidates the search tests count: one
+// where every choice of reads-from is a candidate (counted by a product),
+// and ones with atomics, branches and barriers, whose abandoned branches
+// are counted by enumerating them.
+var searchCases = []struct {
+	name, src string
+	free      bool
+}{
+	{"CoWR-3", families.CoWRThreads(3), true},
+	{"MP-3", families.MPPayload(3), true},
+	{"cas and branch", `PTX NTA
+{ x=0; y=0; }
+ P0@cta 0,gpu 0                   | P1@cta 0,gpu 0       | P2@cta 0,gpu 0       ;
+ atom.relaxed.gpu.cas r0, x, 1, 2 | ld.relaxed.gpu r1, x | ld.relaxed.gpu r2, y ;
+                                  | bne r1, 2, L1        | st.relaxed.gpu x, r2 ;
+                                  | st.relaxed.gpu y, 1  |                      ;
+                                  | L1:                  |                      ;
+exists (P0:r0 == 1 /\ P1:r1 == 2)
+`, false},
+	{"barrier", `PTX MPbar
+{ x=0; y=0; }
+ P0@cta 0,gpu 0 | P1@cta 0,gpu 0 | P2@cta 1,gpu 0 ;
+ st.weak x, 1   | ld.weak r0, y  | st.weak y, 2   ;
+ bar.cta.sync 0 | bar.cta.sync 0 | ld.weak r0, x  ;
+ st.weak y, 1   | ld.weak r1, x  |                ;
+exists (P1:r0 == 1)
+`, false},
+}
+
+// rfKey identifies a candidate by its reads-from and barrier groups.
+func rfKey(x *Execution) string { return fmt.Sprint(x.RF, x.BarGroups) }
+
+// TestSearchPrune checks a search that abandons branches: it yields the
+// candidates of the full enumeration that no abandoned branch contains,
+// in the same order, and counts the others exactly.
+func TestSearchPrune(t *testing.T) {
+	for _, c := range searchCases {
+		t.Run(c.name, func(t *testing.T) {
+			a := prepare(t, herd(t, c.src), DefaultOptions())
+			var full []string
+			fst, err := a.Enumerate(0, func(x *Execution) bool { full = append(full, rfKey(x)); return true })
+			require.NoError(t, err)
+			// Abandon every partial candidate whose last chosen read
+			// reads an initial write.
+			var cut [][]int
+			reject := func(x *Execution) bool {
+				last := -1
+				for i, w := range x.RF {
+					if w >= 0 {
+						last = i
+					}
+				}
+				return last >= 0 && x.Events[x.RF[last]].Thread < 0
+			}
+			var got []string
+			pruned := 0
+			st, err := a.Search(Search{
+				Prune: func(x *Execution) bool {
+					if reject(x) {
+						cut = append(cut, slices.Clone(x.RF))
+						return true
+					}
+					return false
+				},
+				Pruned: func(x *Execution, n int) { pruned += n },
+			}, func(x *Execution) bool { got = append(got, rfKey(x)); return true })
+			require.NoError(t, err)
+			require.NotEmpty(t, cut, "the search abandons branches")
+			assert.Equal(t, pruned, st.Pruned)
+			assert.Equal(t, fst.Candidates, st.Candidates+st.Pruned, "every candidate is yielded or counted")
+			// What is yielded is the full enumeration less the abandoned
+			// branches, in order.
+			var want []string
+			_, err = a.Enumerate(0, func(x *Execution) bool {
+				for _, rf := range cut {
+					if extends(x.RF, rf) {
+						return true
+					}
+				}
+				want = append(want, rfKey(x))
+				return true
+			})
+			require.NoError(t, err)
+			assert.Equal(t, want, got)
+			cs := a.newComboSearchFirst()
+			assert.Equal(t, c.free, cs.isFree())
+		})
+	}
+}
+
+// extends reports whether full reads-from rf extends partial.
+func extends(rf, partial []int) bool {
+	for i, w := range partial {
+		if w >= 0 && rf[i] != w {
+			return false
+		}
+	}
+	return true
+}
+
+// newComboSearchFirst builds the first combination of runs of a.
+func (a *Analysis) newComboSearchFirst() *comboSearch {
+	var first *comboSearch
+	a.eachCombo(func(_ int, s *comboSearch) bool { first = s; return false })
+	return first
+}
+
+// TestSearchLimitCountsPruned: the bound on candidates counts those of
+// abandoned branches, so that a search stops where the full enumeration
+// would, whatever it abandons.
+func TestSearchLimitCountsPruned(t *testing.T) {
+	a := prepare(t, herd(t, families.CoWRThreads(3)), DefaultOptions()) // 64 candidates
+	all := Search{Prune: func(*Execution) bool { return true }}
+	all.MaxCandidates = 63
+	_, err := a.Search(all, func(*Execution) bool { return true })
+	var limit *LimitError
+	require.ErrorAs(t, err, &limit)
+	all.MaxCandidates = 64
+	st, err := a.Search(all, func(*Execution) bool { return true })
+	require.NoError(t, err)
+	assert.Equal(t, 64, st.Candidates+st.Pruned)
+}
+
+// TestSplitCoversSearch checks that the parts of a split search are the
+// whole search: together they yield every candidate once, in order.
+func TestSplitCoversSearch(t *testing.T) {
+	for _, c := range searchCases {
+		a := prepare(t, herd(t, c.src), DefaultOptions())
+		var whole, parts []string
+		_, err := a.Enumerate(0, func(x *Execution) bool { whole = append(whole, rfKey(x)); return true })
+		require.NoError(t, err)
+		for _, per := range []int{1, 2, 5, 1000} {
+			parts = parts[:0]
+			for _, p := range a.Split(per) {
+				_, err := a.Search(Search{Part: &p}, func(x *Execution) bool { parts = append(parts, rfKey(x)); return true })
+				require.NoError(t, err)
+			}
+			require.Equal(t, whole, parts, "%s split into parts of %d", c.name, per)
+		}
+		assert.GreaterOrEqual(t, a.Choices(1<<30), len(whole), "Choices bounds the candidates")
+	}
+}
+
+// TestPayoff checks where the search keeps asking: everywhere at first,
+// then only at depths where asking leaves candidates out, and now and
+// then at the others.
+func TestPayoff(t *testing.T) {
+	var p Payoff
+	asked := func(d int) int {
+		n := 0
+		for i := 0; i < 320; i++ {
+			if p.Worth(d) {
+				n++
+				saved := 0
+				if d == 0 {
+					saved = 3 // pays: three candidates left out per question
+				}
+				p.Record(d, saved)
+			}
+		}
+		return n
+	}
+	assert.Equal(t, 320, asked(0))
+	// The first 16 visits, then visits 32, 64, ..., 320.
+	assert.Equal(t, payoffWarmup+320/probeEvery, asked(1))
+}
+
+// TestSearchNogoods: a branch containing a learned nogood is abandoned
+// without asking, complete candidates included, and counted exactly.
+func TestSearchNogoods(t *testing.T) {
+	for _, c := range searchCases {
+		t.Run(c.name, func(t *testing.T) {
+			a := prepare(t, herd(t, c.src), DefaultOptions())
+			var full []*Execution
+			fst, err := a.Enumerate(0, func(x *Execution) bool { full = append(full, x.Clone()); return true })
+			require.NoError(t, err)
+			// The nogood: the first two reads' choices in the last
+			// candidate (a complete candidate when there is one read).
+			last := full[len(full)-1]
+			var reads []int
+			for r, w := range last.RF {
+				if w >= 0 && len(reads) < 2 {
+					reads = append(reads, r)
+				}
+			}
+			nogoods := &Nogoods{}
+			learned := false
+			var got []string
+			st, err := a.Search(Search{
+				Prune: func(x *Execution) bool {
+					if !learned && slices.Equal(x.Combo, last.Combo) {
+						// Learned at the first question in the last
+						// candidate's combination of runs.
+						nogoods.Add(last, reads)
+						learned = true
+					}
+					require.False(t, learned && extends(x.RF, restrict(last.RF, reads)), "asked about a branch a nogood covers")
+					return false
+				},
+				Nogoods: nogoods,
+			}, func(x *Execution) bool { got = append(got, rfKey(x)); return true })
+			require.NoError(t, err)
+			var want []string
+			for _, x := range full {
+				if !slices.Equal(x.Combo, last.Combo) || !extends(x.RF, restrict(last.RF, reads)) {
+					want = append(want, rfKey(x))
+				}
+			}
+			assert.Equal(t, want, got)
+			assert.Equal(t, fst.Candidates, st.Candidates+st.Pruned)
+			assert.Positive(t, st.Pruned)
+		})
+	}
+}
+
+// restrict keeps rf's writes for reads, -1 elsewhere.
+func restrict(rf, reads []int) []int {
+	out := make([]int, len(rf))
+	for i := range out {
+		out[i] = -1
+	}
+	for _, r := range reads {
+		out[r] = rf[r]
+	}
+	return out
+}
