@@ -17,16 +17,24 @@ import (
 // for each variant, the way a search step updates them from new pairs of an
 // order, and Rollback undoes the trail instead of recomputing.
 //
-// Nothing is evaluated when these are called: the checkpoint and the
-// inserted tuples take effect at the next evaluation (Run, Solve, or a
-// read), under that evaluation's context and limits.
+// The relations the host sets change when these are called (Checkpoint
+// empties the orders, an insertion after a search undoes the search, and
+// Rollback undoes both), but nothing is evaluated then: the checkpoint's
+// state and the inserted tuples are computed at the next evaluation (Run,
+// Solve, or a read), under that evaluation's context and limits.
 
-// Checkpoint makes the current inputs, with the orders empty, the state
-// that Rollback returns to. Changing an input relation with SetRel, SetSet
-// or SetTuples forgets the checkpoint.
+// Checkpoint empties the orders and makes the current inputs the state that
+// Rollback returns to. Changing an input relation or an order with SetRel,
+// SetSet or SetTuples forgets the checkpoint.
 func (in *Instance) Checkpoint() {
 	inc := &in.inc
 	in.flushStaged()
+	for _, op := range in.p.orders {
+		if o := in.stores[op.rel].rel; !o.IsEmpty() {
+			o.Clear()
+			in.inputChanged(op.rel)
+		}
+	}
 	inc.valid, inc.hasCheckpoint = false, false
 	inc.ckptPending = true
 }
@@ -53,7 +61,8 @@ func (in *Instance) Rollback() bool {
 
 // InsertRel adds the pairs of r to the binary input relation name. After a
 // Checkpoint the relations depending on it are updated from the new pairs
-// at the next evaluation; otherwise this is SetRel with the union.
+// at the next evaluation (and a search since the checkpoint is undone, the
+// orders empty again); otherwise this is SetRel with the union.
 func (in *Instance) InsertRel(name string, r *relations.Rel) error {
 	id, err := in.insertable(name, 2, r.N())
 	if err != nil {
@@ -93,11 +102,19 @@ func (in *Instance) insertable(name string, arity, n int) (relID, error) {
 // insert stages the tuples of src for relation id, or without a checkpoint
 // adds them at once.
 func (in *Instance) insert(id relID, src store) {
-	if !in.inc.valid && !in.inc.ckptPending {
+	inc := &in.inc
+	if !inc.valid && !inc.ckptPending {
 		if in.stores[id].unionWith(src) {
 			in.invalidate(id)
 		}
 		return
+	}
+	if inc.valid && inc.searchBase >= 0 {
+		// The insertion is a step from the checkpoint's inputs, with the
+		// orders empty: the search's choice goes now, not at the next
+		// evaluation, so that what the host sets in between stays.
+		in.undo(inc.searchBase)
+		inc.searchBase = -1
 	}
 	in.stageStore(id).unionWith(src)
 }
@@ -167,10 +184,6 @@ func (in *Instance) settle() {
 	if !inc.valid {
 		in.flushStaged()
 		return
-	}
-	if inc.searchBase >= 0 {
-		in.undo(inc.searchBase)
-		inc.searchBase = -1
 	}
 	fromBase := inc.atBase
 	in.beginStep()
