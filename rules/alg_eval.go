@@ -16,7 +16,7 @@ type value struct {
 	// owns its list (from the pool); a borrowed one shares a delta's.
 	sparse bool
 	rows   []int32
-	// view, when set, holds the row views of rel (a store's).
+	// view, when set, holds the row views of rel (a tracked store's).
 	view [][]uint64
 	// track is the row tracker of a borrowed delta, whose spans let a
 	// composition skip the zero words of its rows.
@@ -100,9 +100,9 @@ func (in *Instance) evalNode(n *node, rp *rulePlan, deltaOcc int) value {
 			st = in.deltaStore(n.rel)
 		}
 		if st.track != nil {
-			return value{rel: st.rel, sparse: true, rows: st.track.rows, track: st.track, view: st.view}
+			return value{rel: st.rel, sparse: true, rows: st.track.rows, track: st.track, view: st.track.view}
 		}
-		return value{set: st.set, rel: st.rel, view: st.view}
+		return value{set: st.set, rel: st.rel}
 	case nUniverse:
 		return value{set: in.stores[in.universe].set}
 	case nConst:
@@ -354,7 +354,7 @@ func (in *Instance) evalRuleInto(rp *rulePlan, deltaOcc int, dst store) {
 		// no scratch relation to fill, union and clear.
 		a := in.evalNode(n.a, rp, deltaOcc)
 		b := in.evalNode(n.b, rp, deltaOcc)
-		in.composeRows(dst.view, a, in.viewOf(b), in.storeSpans(n.b, deltaOcc), dst.track, nil)
+		in.composeRows(in.rowsOf(dst), a, in.viewOf(b), in.storeSpans(n.b, deltaOcc), dst.track, nil)
 		in.release(a)
 		in.release(b)
 		return
@@ -367,7 +367,7 @@ func (in *Instance) evalRuleInto(rp *rulePlan, deltaOcc int, dst store) {
 	case v.set != nil:
 		dst.set.UnionWith(v.set)
 	case v.sparse || dst.track != nil:
-		in.unionRows(dst.view, v, dst.track)
+		in.unionRows(in.rowsOf(dst), v, dst.track)
 	default:
 		dst.rel.UnionWith(v.rel)
 	}

@@ -94,6 +94,7 @@ func (in *Instance) mayRaiseFromTrail(f *checkPlan, grows bool) bool {
 		in.undo(in.inc.searchBase)
 		if grows {
 			for _, op := range in.p.orders {
+				in.current()
 				in.beginStep()
 				in.addToOrder(op, in.stores[op.over])
 				in.propagate()

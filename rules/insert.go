@@ -123,6 +123,9 @@ func (in *Instance) insert(id relID, src store) {
 // lists r among the staged relations.
 func (in *Instance) stageStore(r relID) store {
 	inc := &in.inc
+	if inc.stage == nil {
+		inc.stage = make([]store, len(in.p.rels))
+	}
 	if inc.stage[r].arity == 0 {
 		inc.stage[r] = newStore(in.p.rels[r].arity, in.n)
 	}

@@ -124,6 +124,16 @@ func (in *Instance) view(r *relations.Rel) [][]uint64 {
 	return v
 }
 
+// rowsOf returns the row views of a binary store: its row tracker's, or
+// the instance's (most relations of an instance are never read row by row,
+// so their views are built when first asked for).
+func (in *Instance) rowsOf(st store) [][]uint64 {
+	if st.track != nil {
+		return st.track.view
+	}
+	return in.view(st.rel)
+}
+
 // viewOf returns the row views of a binary value.
 func (in *Instance) viewOf(v value) [][]uint64 {
 	if v.view != nil {
@@ -223,7 +233,7 @@ func (in *Instance) storeSpans(n *node, deltaOcc int) *spanCache {
 		return nil
 	}
 	c.version = in.versions[n.rel]
-	view := in.stores[n.rel].view
+	view := in.rowsOf(in.stores[n.rel])
 	total := 0
 	for i, row := range view {
 		lo, hi := wordSpan(row)
