@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ptxmm/ptxmm/litmus/families"
 	"github.com/ptxmm/ptxmm/rules"
 )
 
@@ -29,19 +30,18 @@ func storesTest(t *testing.T, n int) string {
 }
 
 // TestTimeoutReachesInsideACandidate: the deadline stops the check in the
-// middle of its only candidate, whose 101 choices of final write take
-// about a second to evaluate (most of it the order search of the last
-// one). Checking the clock only between candidates evaluated them all and
-// passed.
+// middle of its only candidate, whose 401 choices of final write take
+// most of a second to evaluate. Checking the clock only between candidates
+// evaluated them all and passed.
 func TestTimeoutReachesInsideACandidate(t *testing.T) {
-	tc := herd(t, storesTest(t, 100))
+	tc := herd(t, storesTest(t, 400))
 	o := DefaultOptions()
 	o.Timeout = 20 * time.Millisecond
 	r := spec(t).Check(tc, o)
 	require.Error(t, r.Err)
 	assert.True(t, IsTimeout(r.Err), "%v", r.Err)
 	assert.Contains(t, r.Err.Error(), "-timeout")
-	assert.LessOrEqual(t, r.Candidates, 101)
+	assert.LessOrEqual(t, r.Candidates, 401)
 	assert.Zero(t, r.Consistent, "the consistent choice is the last and slowest: its search was cut")
 	assert.Empty(t, r.Verdict)
 }
@@ -96,17 +96,24 @@ func TestMemoryLimitRefusesAtOnce(t *testing.T) {
 }
 
 // TestMemoryLimitStopsTheOrderSearch: what the order search takes as it
-// goes deeper is counted too, and stops it at the limit with an error
-// naming the order.
+// goes (the changes and the trail of its incremental evaluation, about a
+// relation per relation it updates) is counted too, and stops it at the
+// limit with an error naming the order, when the limit leaves room for the
+// relations of the candidate and little more. A ring of SB threads with
+// fence.sc updates some forty relations at the first step of its Fence-SC
+// search.
 func TestMemoryLimitStopsTheOrderSearch(t *testing.T) {
-	tc := herd(t, storesTest(t, 150))
+	tc := herd(t, families.SBRing(12))
 	o := DefaultOptions()
-	o.MaxMemory = 8 << 20
 	o.Timeout = 0
+	o.MaxMemory = 1
+	var refused *rules.MemoryError
+	require.ErrorAs(t, spec(t).Check(tc, o).Err, &refused)
+	o.MaxMemory = refused.Need + 64<<10
 	r := spec(t).Check(tc, o)
 	var me *rules.MemoryError
 	require.ErrorAs(t, r.Err, &me)
 	assert.True(t, me.AtLeast)
-	assert.Contains(t, r.Err.Error(), "the search of the order co")
+	assert.Contains(t, r.Err.Error(), "the search of the order fence_sc")
 	assert.Contains(t, r.Err.Error(), "-max-memory")
 }

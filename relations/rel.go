@@ -23,6 +23,9 @@ type Rel struct {
 	// rows are bitset views over the backing array, built once so that Row
 	// never allocates in the evaluator's loops.
 	rows []bitset.BitSet
+	// all views the whole backing array, for the whole-relation counts and
+	// comparisons bitset provides (the bits past n in each row stay zero).
+	all bitset.BitSet
 	// scratch is reused by TransitiveClosure so that repeated closures of
 	// the same relation do not allocate.
 	scratch *sccScratch
@@ -32,6 +35,7 @@ type Rel struct {
 func NewRel(n int) *Rel {
 	w := wordsFor(n)
 	r := &Rel{n: n, w: w, words: make([]uint64, n*w), rows: make([]bitset.BitSet, n)}
+	r.all = *bitset.FromWithLength(uint(n*w*64), r.words)
 	for i := range r.rows {
 		// The capacity limit keeps a view that is grown by mistake from
 		// spilling into the next row.
@@ -107,10 +111,10 @@ func (r *Rel) Row(i int) *bitset.BitSet {
 }
 
 // Len returns the number of pairs.
-func (r *Rel) Len() int { return popcount(r.words) }
+func (r *Rel) Len() int { return int(r.all.Count()) }
 
 // IsEmpty reports whether the relation has no pair.
-func (r *Rel) IsEmpty() bool { return allZero(r.words) }
+func (r *Rel) IsEmpty() bool { return r.all.None() }
 
 // Clear removes every pair, keeping the storage.
 func (r *Rel) Clear() { clear(r.words) }

@@ -42,5 +42,5 @@ func (r *Rel) Complement() {
 // Equal reports whether r and o have the same pairs.
 func (r *Rel) Equal(o *Rel) bool {
 	sameN("Rel.Equal", r.n, o.n)
-	return equalWords(r.words, o.words)
+	return r.all.Equal(&o.all)
 }

@@ -27,7 +27,7 @@ func (r *Rel) DomainInto(dst *Set) {
 	sameN("Rel.DomainInto", r.n, dst.n)
 	dst.Clear()
 	for i := 0; i < r.n; i++ {
-		if !allZero(r.row(i)) {
+		if r.rows[i].Any() {
 			dst.words[i>>6] |= 1 << (uint(i) & 63)
 		}
 	}

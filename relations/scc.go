@@ -69,7 +69,8 @@ func (s *sccScratch) decompose(r *Rel) int {
 		for len(frames) > 0 {
 			f := &frames[len(frames)-1]
 			v := int(f.v)
-			if u := nextSet(r.words[v*w:(v+1)*w], int(f.next)); u >= 0 {
+			if next, ok := r.rows[v].NextSet(uint(f.next)); ok {
+				u := int(next)
 				f.next = int32(u + 1)
 				switch {
 				case index[u] < 0:

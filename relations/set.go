@@ -58,10 +58,10 @@ func (s *Set) Has(i int) bool {
 }
 
 // Len returns the number of members.
-func (s *Set) Len() int { return popcount(s.words) }
+func (s *Set) Len() int { return int(s.view.Count()) }
 
 // IsEmpty reports whether the set has no member.
-func (s *Set) IsEmpty() bool { return allZero(s.words) }
+func (s *Set) IsEmpty() bool { return s.view.None() }
 
 // Clear removes every member, keeping the storage.
 func (s *Set) Clear() { clear(s.words) }
@@ -117,7 +117,7 @@ func (s *Set) Complement() {
 // Equal reports whether s and o have the same members.
 func (s *Set) Equal(o *Set) bool {
 	sameN("Set.Equal", s.n, o.n)
-	return equalWords(s.words, o.words)
+	return s.view.Equal(&o.view)
 }
 
 // All yields the members in ascending order.

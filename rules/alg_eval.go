@@ -16,6 +16,8 @@ type value struct {
 	// owns its list (from the pool); a borrowed one shares a delta's.
 	sparse bool
 	rows   []int32
+	// view, when set, holds the row views of rel (a store's).
+	view [][]uint64
 	// track is the row tracker of a borrowed delta, whose spans let a
 	// composition skip the zero words of its rows.
 	track *rowTrack
@@ -64,7 +66,7 @@ func (in *Instance) own(v value) value {
 	r := in.pool.rel()
 	if v.sparse {
 		rows := in.pool.rowList()
-		rv, vv := in.view(r), in.view(v.rel)
+		rv, vv := in.view(r), in.viewOf(v)
 		for _, i := range v.rows {
 			copy(rv[i], vv[i])
 			rows = append(rows, i)
@@ -95,12 +97,12 @@ func (in *Instance) evalNode(n *node, rp *rulePlan, deltaOcc int) value {
 	case nLeaf:
 		st := in.stores[n.rel]
 		if n.occ == deltaOcc {
-			st = in.delta[n.rel]
+			st = in.deltaStore(n.rel)
 		}
 		if st.track != nil {
-			return value{rel: st.rel, sparse: true, rows: st.track.rows, track: st.track}
+			return value{rel: st.rel, sparse: true, rows: st.track.rows, track: st.track, view: st.view}
 		}
-		return value{set: st.set, rel: st.rel}
+		return value{set: st.set, rel: st.rel, view: st.view}
 	case nUniverse:
 		return value{set: in.stores[in.universe].set}
 	case nConst:
@@ -133,7 +135,7 @@ func (in *Instance) evalNode(n *node, rp *rulePlan, deltaOcc int) value {
 			// On large domains the composition goes row by row here, where
 			// the deadline is polled, rather than in one relations call.
 			v.sparse, v.rows = true, in.pool.rowList()
-			in.composeRows(in.view(dst), a, in.view(b.rel), in.storeSpans(n.b, deltaOcc), nil, &v.rows)
+			in.composeRows(in.view(dst), a, in.viewOf(b), in.storeSpans(n.b, deltaOcc), nil, &v.rows)
 		} else {
 			relations.ComposeInto(dst, a.rel, b.rel)
 		}
@@ -291,7 +293,7 @@ func (in *Instance) combine(kind nodeKind, a *value, b value) {
 	switch {
 	case a.sparse && kind != nUnion:
 		// Rows of a that are empty stay empty.
-		av, bv := in.view(a.rel), in.view(b.rel)
+		av, bv := in.view(a.rel), in.viewOf(b)
 		for _, i := range a.rows {
 			ar, br := av[i], bv[i]
 			br = br[:len(ar)]
@@ -313,7 +315,7 @@ func (in *Instance) combine(kind nodeKind, a *value, b value) {
 			in.rowMark[i] = true
 		}
 		own := len(a.rows)
-		av, bv := in.view(a.rel), in.view(b.rel)
+		av, bv := in.view(a.rel), in.viewOf(b)
 		for _, i := range b.rows {
 			orRow(av[i], bv[i])
 			if !in.rowMark[i] {
@@ -352,7 +354,7 @@ func (in *Instance) evalRuleInto(rp *rulePlan, deltaOcc int, dst store) {
 		// no scratch relation to fill, union and clear.
 		a := in.evalNode(n.a, rp, deltaOcc)
 		b := in.evalNode(n.b, rp, deltaOcc)
-		in.composeRows(in.view(dst.rel), a, in.view(b.rel), in.storeSpans(n.b, deltaOcc), dst.track, nil)
+		in.composeRows(dst.view, a, in.viewOf(b), in.storeSpans(n.b, deltaOcc), dst.track, nil)
 		in.release(a)
 		in.release(b)
 		return
@@ -365,7 +367,7 @@ func (in *Instance) evalRuleInto(rp *rulePlan, deltaOcc int, dst store) {
 	case v.set != nil:
 		dst.set.UnionWith(v.set)
 	case v.sparse || dst.track != nil:
-		in.unionRows(in.view(dst.rel), v, dst.track)
+		in.unionRows(dst.view, v, dst.track)
 	default:
 		dst.rel.UnionWith(v.rel)
 	}

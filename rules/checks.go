@@ -56,6 +56,7 @@ func (p *Program) Checks() []*datalog.Check {
 // evalCheck tests one check against the current relations.
 func (in *Instance) evalCheck(c *checkPlan) CheckResult {
 	res := CheckResult{Name: c.check.Name, Kind: c.check.Kind, Holds: true, Rel: in.p.rels[c.rel].name}
+	in.freshenCheck(c)
 	st := in.stores[c.rel]
 	switch c.check.Kind {
 	case datalog.CheckAcyclic:
@@ -76,17 +77,71 @@ func (in *Instance) evalCheck(c *checkPlan) CheckResult {
 
 // violated is a cheap test of a check that skips building a witness.
 func (in *Instance) violated(c *checkPlan) bool {
+	in.freshenCheck(c)
 	st := in.stores[c.rel]
 	switch c.check.Kind {
 	case datalog.CheckAcyclic:
-		_, ok := st.rel.Acyclic()
-		return !ok
+		return !in.inc.cycles.Acyclic(st.rel)
 	case datalog.CheckIrreflexive:
 		_, ok := st.rel.Irreflexive()
 		return !ok
 	default:
 		return !st.isEmpty()
 	}
+}
+
+// freshenCheck brings a check's relation up to date when the order search
+// may have left it out: the flags' relations, which a host's test of
+// complete choices reads.
+func (in *Instance) freshenCheck(c *checkPlan) {
+	if s := in.p.rels[c.rel].stratum; s >= 0 && !in.p.search.needed[s] {
+		in.freshen(c.rel)
+	}
+}
+
+// violatedByStep tests a check that held before the current step of the
+// order search on what the step changed: a relation that was acyclic has a
+// cycle only through a new pair, so only what the new pairs lead to is
+// searched; an irreflexive or empty one fails only on new tuples.
+func (in *Instance) violatedByStep(c *checkPlan) bool {
+	inc := &in.inc
+	if inc.lost[c.rel] {
+		return in.violated(c)
+	}
+	if !inc.changed[c.rel] {
+		return false
+	}
+	ch := inc.chg[c.rel]
+	switch c.check.Kind {
+	case datalog.CheckAcyclic:
+		return !inc.cycles.AcyclicFrom(in.stores[c.rel].rel, in.targetsOf(ch))
+	case datalog.CheckIrreflexive:
+		_, ok := ch.rel.Irreflexive()
+		return !ok
+	default:
+		return true
+	}
+}
+
+// targetsOf returns the atoms pairs of a binary store lead to, in a scratch
+// set.
+func (in *Instance) targetsOf(st store) *relations.Set {
+	t := in.inc.targets
+	if t == nil {
+		t = relations.NewSet(in.n)
+		in.inc.targets = t
+	}
+	if st.track == nil {
+		st.rel.RangeInto(t)
+		return t
+	}
+	t.Clear()
+	words := t.Bits().Words()
+	for _, i := range st.track.rows {
+		row, base := st.track.span(i)
+		orRow(words[base:base+len(row)], row)
+	}
+	return t
 }
 
 // Checks evaluates every check on the current relations (call Run first).

@@ -54,6 +54,8 @@ type Program struct {
 	orders  []*orderPlan
 	consts  []Value // constants the rules mention, interned into every domain
 	options compileOptions
+	// search is what the order search needs to know (needed.go).
+	search searchPlan
 	// readers[r] lists the strata that read r directly: when r changes
 	// they must be recomputed, and after one of them is, the readers of
 	// its relations in turn (Instance.run), so the strata depending on r
@@ -144,6 +146,8 @@ func Compile(m *datalog.Model, opts ...CompileOption) (*Program, source.List) {
 	if errs.HasErrors() {
 		return nil, errs
 	}
+	p.planSearch()
+	p.planForcing()
 	return p, errs
 }
 

@@ -84,14 +84,7 @@ func equivOne(t *testing.T, src string, inputs []genRel, seed uint64, cfg equivC
 	}
 	rng := rand.New(rand.NewPCG(seed, 1))
 	nHosts := cfg.minHosts + rng.IntN(cfg.maxHosts-cfg.minHosts+1)
-	insts := make([]*Instance, len(progs))
-	for i, p := range progs {
-		dom := NewDomain()
-		for h := 0; h < nHosts; h++ {
-			_, _ = dom.AddHost("h" + strconv.Itoa(h))
-		}
-		insts[i] = p.NewInstance(dom)
-	}
+	insts := hostInstances(progs, nHosts)
 	dom := insts[0].Domain()
 	for round := 0; round < 3; round++ {
 		// Choose the inputs to change (all of them in the first round) and
@@ -152,6 +145,20 @@ func equivOne(t *testing.T, src string, inputs []genRel, seed uint64, cfg equivC
 		}
 	}
 	return ""
+}
+
+// hostInstances makes an instance of each program over nHosts host atoms
+// h0, h1, ...
+func hostInstances(progs []*Program, nHosts int) []*Instance {
+	insts := make([]*Instance, len(progs))
+	for i, p := range progs {
+		dom := NewDomain()
+		for h := 0; h < nHosts; h++ {
+			_, _ = dom.AddHost("h" + strconv.Itoa(h))
+		}
+		insts[i] = p.NewInstance(dom)
+	}
+	return insts
 }
 
 // checkWitness validates a failing check's witness against the reference

@@ -49,15 +49,36 @@ func (in *Instance) runNaive(s *stratum) {
 // recursive rule once per recursive atom with that atom reading only the
 // tuples new in the previous round.
 func (in *Instance) runSemiNaive(s *stratum) {
+	for _, r := range s.rels {
+		in.next[r].clear()
+	}
 	for _, rp := range s.rules {
 		if len(rp.recOccs) == 0 {
-			in.evalRuleInto(rp, -1, in.stores[rp.head])
+			in.evalRuleInto(rp, -1, in.next[rp.head])
 		}
 	}
-	for _, r := range s.rels {
-		in.delta[r].copyFrom(in.stores[r])
-	}
+	in.semiNaiveRounds(s, nil)
+}
+
+// semiNaiveRounds adds the tuples of the next relations of a recursive
+// stratum to it and evaluates the recursive rules on what was new, round
+// after round, until a round adds nothing. Each relation's new tuples of
+// each round are passed to added, when it is set.
+func (in *Instance) semiNaiveRounds(s *stratum, added func(r relID)) {
 	for {
+		grew := false
+		for _, r := range s.rels {
+			if in.absorb(r) {
+				grew = true
+				if added != nil {
+					added(r)
+				}
+			}
+			in.delta[r], in.next[r] = in.next[r], in.delta[r]
+		}
+		if !grew {
+			return
+		}
 		in.tick(strataWork)
 		for _, r := range s.rels {
 			in.next[r].clear()
@@ -70,16 +91,6 @@ func (in *Instance) runSemiNaive(s *stratum) {
 				in.evalRuleInto(rp, occ, in.next[rp.head])
 			}
 		}
-		grew := false
-		for _, r := range s.rels {
-			if in.absorb(r) {
-				grew = true
-			}
-			in.delta[r], in.next[r] = in.next[r], in.delta[r]
-		}
-		if !grew {
-			return
-		}
 	}
 }
 
@@ -88,40 +99,5 @@ func (in *Instance) runSemiNaive(s *stratum) {
 // the delta of the next round. With the rows of next tracked, it is one
 // pass over those rows, which also drops the rows that came out empty.
 func (in *Instance) absorb(r relID) bool {
-	nx, st := in.next[r], in.stores[r]
-	if nx.track == nil {
-		nx.differenceWith(st)
-		if nx.isEmpty() {
-			return false
-		}
-		st.unionWith(nx)
-		return true
-	}
-	tr := nx.track
-	sv := in.view(st.rel)
-	kept := tr.rows[:0]
-	for _, i := range tr.rows {
-		nrow, base := tr.span(i)
-		srow := sv[i][base : base+len(nrow)]
-		lo, hi := len(sv[i]), 0
-		for k, x := range nrow {
-			if x == 0 {
-				continue
-			}
-			x &^= srow[k]
-			nrow[k] = x
-			srow[k] |= x
-			if x != 0 {
-				lo, hi = min(lo, base+k), base+k+1
-			}
-		}
-		if lo < hi {
-			kept = append(kept, i)
-			tr.lo[i], tr.hi[i] = int32(lo), int32(hi)
-		} else {
-			tr.in[i] = false
-		}
-	}
-	tr.rows = kept
-	return len(kept) > 0
+	return absorbStores(in, in.next[r], in.stores[r])
 }

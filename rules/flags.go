@@ -65,6 +65,9 @@ func (in *Instance) mayRaise(f *checkPlan) bool {
 	if !grows && !shrinks {
 		return true
 	}
+	if in.inc.valid && in.inc.searchBase >= 0 {
+		return in.mayRaiseFromTrail(f, grows)
+	}
 	for _, op := range in.p.orders {
 		// Orders come after the orders their pairs depend on, so each one's
 		// pairs are computed with the earlier ones already at their bound.
@@ -79,6 +82,29 @@ func (in *Instance) mayRaise(f *checkPlan) bool {
 	}
 	in.Run()
 	return in.violated(f)
+}
+
+// mayRaiseFromTrail is mayRaise after a search on unchanged inputs: undoing
+// its trail leaves the orders empty with the relations the search tests up
+// to date, and the orders at their largest are added to that as one step,
+// so only the flag's own strata are computed whole.
+func (in *Instance) mayRaiseFromTrail(f *checkPlan, grows bool) bool {
+	raised := true
+	err := in.guarded(nil, func() {
+		in.undo(in.inc.searchBase)
+		if grows {
+			for _, op := range in.p.orders {
+				in.beginStep()
+				in.addToOrder(op, in.stores[op.over])
+				in.propagate()
+			}
+		}
+		raised = in.violated(f)
+	})
+	if err != nil {
+		in.err = err
+	}
+	return raised
 }
 
 // dependsOnOrders reports whether a relation depends on a .order relation,

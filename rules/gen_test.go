@@ -20,6 +20,7 @@ const (
 	genInput genKind = iota
 	genDerived
 	genDef
+	genOrder
 )
 
 type genRel struct {
@@ -36,7 +37,14 @@ type progGen struct {
 }
 
 // genProgram returns a random program and its input relations.
-func genProgram(rng *rand.Rand) (string, []genRel) {
+func genProgram(rng *rand.Rand) (string, []genRel) { return genProgramWith(rng, false) }
+
+// genOrderProgram is genProgram with an order o over the binary input in1
+// that the rules and checks may read, and checks of the shapes that force
+// pairs of an order (forced.go) besides the random ones.
+func genOrderProgram(rng *rand.Rand) (string, []genRel) { return genProgramWith(rng, true) }
+
+func genProgramWith(rng *rand.Rand, withOrder bool) (string, []genRel) {
 	g := &progGen{rng: rng}
 	all := []string{`"k"`, `"m"`, "1", "2", "-3"}
 	for _, c := range all {
@@ -64,8 +72,19 @@ func genProgram(rng *rand.Rand) (string, []genRel) {
 	for i := 0; i < nDef; i++ {
 		g.rels = append(g.rels, genRel{fmt.Sprintf("f%d", i), 1 + rng.IntN(2), genDef})
 	}
+	if withOrder {
+		g.rels = append(g.rels, genRel{"o", 2, genOrder})
+		partial := ""
+		if rng.IntN(4) == 0 {
+			partial = " partial"
+		}
+		fmt.Fprintf(&g.b, ".order o over in1%s\n", partial)
+	}
 	var inputs []genRel
 	for _, r := range g.rels {
+		if r.kind == genOrder {
+			continue
+		}
 		cols := make([]string, r.arity)
 		for i := range cols {
 			cols[i] = fmt.Sprintf("c%d", i)
@@ -89,6 +108,14 @@ func genProgram(rng *rand.Rand) (string, []genRel) {
 			}
 		case genDef:
 			fmt.Fprintf(&g.b, "let %s = %s\n", r.name, g.expr(r.arity, 3))
+		}
+	}
+	if withOrder {
+		if rng.IntN(2) == 0 {
+			fmt.Fprintf(&g.b, ".check ka: acyclic(o | %s)\n", g.expr(2, 2))
+		}
+		if rng.IntN(2) == 0 {
+			fmt.Fprintf(&g.b, ".check kf: irreflexive(o ; %s)\n", g.expr(2, 2))
 		}
 	}
 	for i, n := 0, rng.IntN(3); i < n; i++ {

@@ -63,6 +63,10 @@ type Instance struct {
 	tupleRels    []relID
 	// searching is the order being searched, for the limit error.
 	searching *orderPlan
+	// inc is the state of incremental evaluation (incr.go).
+	inc incremental
+	// solve is the scratch of the order search, kept between searches.
+	solve *solver
 }
 
 // NewInstance prepares an evaluation over dom. It adds the program's
@@ -102,6 +106,7 @@ func (p *Program) NewInstance(dom *Domain) *Instance {
 	}
 	in.dirty = make([]bool, len(p.strata))
 	in.runs = make([]int, len(p.strata))
+	in.initIncremental()
 	in.versions = make([]uint64, len(p.rels))
 	in.spans = make([]*spanCache, len(p.rels))
 	for i := range in.dirty {
@@ -135,6 +140,12 @@ func (in *Instance) lookup(name string, arity int, settable bool) (relID, error)
 // strata reading those once they are recomputed. Every change to a
 // relation the host sets goes through it.
 func (in *Instance) invalidate(r relID) {
+	in.forgetTrail()
+	in.inputChanged(r)
+}
+
+// inputChanged marks the readers of relation r for recomputation.
+func (in *Instance) inputChanged(r relID) {
 	in.versions[r]++
 	for _, s := range in.p.readers[r] {
 		in.dirty[s] = true
@@ -150,6 +161,7 @@ func (in *Instance) SetSet(name string, s *relations.Set) error {
 	if s.N() != in.n {
 		return fmt.Errorf("relation %s: set over %d atoms, but the domain has %d", name, s.N(), in.n)
 	}
+	in.dropStaged(id)
 	if !in.stores[id].set.Equal(s) {
 		in.stores[id].set.CopyFrom(s)
 		in.invalidate(id)
@@ -166,6 +178,7 @@ func (in *Instance) SetRel(name string, r *relations.Rel) error {
 	if r.N() != in.n {
 		return fmt.Errorf("relation %s: relation over %d atoms, but the domain has %d", name, r.N(), in.n)
 	}
+	in.dropStaged(id)
 	if !in.stores[id].rel.Equal(r) {
 		in.stores[id].rel.CopyFrom(r)
 		in.invalidate(id)
@@ -191,6 +204,7 @@ func (in *Instance) SetTuples(name string, t *relations.Tuples) error {
 			}
 		}
 	}
+	in.dropStaged(id)
 	st := in.stores[id]
 	st.clear()
 	for tu := range t.All() {
@@ -201,12 +215,14 @@ func (in *Instance) SetTuples(name string, t *relations.Tuples) error {
 }
 
 // Set returns the tuples of a unary relation (derived relations are current
-// as of the last Run). The result must not be modified.
+// as of the last Run, or, for one that the order search left out, computed
+// now). The result must not be modified.
 func (in *Instance) Set(name string) (*relations.Set, error) {
 	id, err := in.lookup(name, 1, false)
 	if err != nil {
 		return nil, err
 	}
+	in.freshen(id)
 	return in.stores[id].set, nil
 }
 
@@ -216,6 +232,7 @@ func (in *Instance) Rel(name string) (*relations.Rel, error) {
 	if err != nil {
 		return nil, err
 	}
+	in.freshen(id)
 	return in.stores[id].rel, nil
 }
 
@@ -225,6 +242,7 @@ func (in *Instance) Tuples(name string) (*relations.Tuples, error) {
 	if err != nil {
 		return nil, err
 	}
+	in.freshen(id)
 	st := in.stores[id]
 	out := relations.NewTuples(st.arity)
 	st.each(func(t []int) bool { out.Add(t); return true })
@@ -237,6 +255,7 @@ func (in *Instance) Size(name string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	in.freshen(id)
 	return in.stores[id].size(), nil
 }
 
@@ -246,14 +265,10 @@ func (in *Instance) Run() { in.err = in.RunContext(context.Background()) }
 
 // run is Run inside an evaluation that has its context set.
 func (in *Instance) run() {
-	for i, s := range in.p.strata {
+	in.settle()
+	for i := range in.p.strata {
 		if in.dirty[i] {
-			in.runStratum(s)
-			in.dirty[i] = false
-			in.runs[i]++
-			for _, d := range s.readers {
-				in.dirty[d] = true
-			}
+			in.runDirty(i)
 		}
 	}
 }
@@ -261,6 +276,7 @@ func (in *Instance) run() {
 // Invalidate marks every stratum for recomputation, so that the next Run
 // evaluates the whole program (benchmarks use it to time one evaluation).
 func (in *Instance) Invalidate() {
+	in.forgetTrail()
 	for i := range in.dirty {
 		in.dirty[i] = true
 	}

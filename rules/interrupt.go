@@ -109,6 +109,7 @@ func (in *Instance) afterStop() {
 	}
 	in.record = nil
 	in.searching = nil
+	in.resetIncremental()
 }
 
 // RunContext brings every derived relation up to date, stopping with ctx's

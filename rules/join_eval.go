@@ -46,7 +46,7 @@ func (jr *joinRun) step(k int) {
 	a := jr.jp.atoms[k]
 	st := jr.in.stores[a.rel]
 	if a.occ == jr.deltaOcc {
-		st = jr.in.delta[a.rel]
+		st = jr.in.deltaStore(a.rel)
 	}
 	// Remember which slots this atom binds, to unbind them afterwards.
 	var fresh []int

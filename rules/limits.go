@@ -189,7 +189,7 @@ func (in *Instance) joinBound(rp *rulePlan, deltaOcc int) float64 {
 	for _, a := range rp.join.atoms {
 		st := in.stores[a.rel]
 		if a.occ == deltaOcc {
-			st = in.delta[a.rel]
+			st = in.deltaStore(a.rel)
 		}
 		bound *= float64(st.size())
 	}
@@ -246,7 +246,7 @@ func (in *Instance) joinLowerBound(rp *rulePlan, deltaOcc int) float64 {
 		}
 		st := in.stores[a.rel]
 		if a.occ == deltaOcc {
-			st = in.delta[a.rel]
+			st = in.deltaStore(a.rel)
 		}
 		product *= float64(st.size())
 	}

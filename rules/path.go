@@ -121,43 +121,11 @@ func (in *Instance) route(steps []*Derivation, a, b int, stop func(string) bool)
 	for _, e := range best {
 		out[e.from] = append(out[e.from], e)
 	}
-	prev := map[int]arc{}
-	seen := map[int]bool{}
-	var queue []int
-	for _, e := range out[a] {
-		if !seen[e.to] {
-			seen[e.to] = true
-			prev[e.to] = e
-			queue = append(queue, e.to)
-		}
-	}
-	for len(queue) > 0 && !seen[b] {
-		v := queue[0]
-		queue = queue[1:]
+	return breadthFirst(a, func(v int, yield func(routeStep, int)) {
 		for _, e := range out[v] {
-			if !seen[e.to] {
-				seen[e.to] = true
-				prev[e.to] = e
-				queue = append(queue, e.to)
-			}
+			yield(e.step, e.to)
 		}
-	}
-	if !seen[b] {
-		return nil, false
-	}
-	var path []routeStep
-	for v := b; ; {
-		e := prev[v]
-		path = append(path, e.step)
-		v = e.from
-		if v == a {
-			break
-		}
-	}
-	for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
-		path[i], path[j] = path[j], path[i]
-	}
-	return path, true
+	}, func(v int) bool { return v == b })
 }
 
 // isEdge reports whether the model lists a relation in .edges.

@@ -52,6 +52,10 @@ type rulePlan struct {
 	// recOccs are the body indices of positive atoms of relations in the
 	// rule's own stratum: the occurrences semi-naive evaluation substitutes.
 	recOccs []int
+	// extOccs are the body indices of positive atoms of relations outside
+	// the rule's stratum: where incremental evaluation substitutes the
+	// changes of a search step.
+	extOccs []int
 	// bodyRels[i], bodyNeg[i] describe the i-th atom of the body (comparisons
 	// are skipped), for dependency analysis.
 	bodyRels []relID

@@ -28,6 +28,9 @@ func (p *Program) compileRule(r *datalog.Rule, inComp map[relID]bool) (*rulePlan
 		if !a.Negated && inComp[id] {
 			rp.recOccs = append(rp.recOccs, i)
 		}
+		if !a.Negated && !inComp[id] && p.rels[id].kind != datalog.RelUniverse {
+			rp.extOccs = append(rp.extOccs, i)
+		}
 	}
 	b := &algBuilder{p: p, rp: rp, rule: r}
 	if n, ok := b.build(); ok {
@@ -523,33 +526,16 @@ func trivialToNil(n *node) *node {
 	return n
 }
 
-// path finds the variables on the tree path from x to y.
+// path finds the variables on the tree path from x to y (x != y).
 func (b *algBuilder) path(x, y string, adj map[string][]*edgeGroup) []string {
-	prev := map[string]string{x: x}
-	queue := []string{x}
-	for len(queue) > 0 {
-		v := queue[0]
-		queue = queue[1:]
+	steps, _ := breadthFirst(x, func(v string, yield func(string, string)) {
 		for _, g := range adj[v] {
 			w := g.u
 			if w == v {
 				w = g.v
 			}
-			if _, seen := prev[w]; !seen {
-				prev[w] = v
-				queue = append(queue, w)
-			}
+			yield(w, w)
 		}
-	}
-	var p []string
-	for v := y; ; v = prev[v] {
-		p = append(p, v)
-		if v == x {
-			break
-		}
-	}
-	for i, j := 0, len(p)-1; i < j; i, j = i+1, j-1 {
-		p[i], p[j] = p[j], p[i]
-	}
-	return p
+	}, func(v string) bool { return v == y })
+	return append([]string{x}, steps...)
 }

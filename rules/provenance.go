@@ -48,6 +48,10 @@ func (in *Instance) RecordProvenance() {
 		p.entries[i] = map[string]provEntry{}
 	}
 	in.prov = p
+	// Provenance comes from one evaluation of everything from scratch:
+	// pending insertions become plain changes of the inputs first, so
+	// that no stratum is evaluated at the checkpoint and then updated.
+	in.forgetTrail()
 	in.record = func(rp *rulePlan, head relID, tuple []int) {
 		k := tupleKey(tuple)
 		if _, ok := p.entries[head][k]; ok {

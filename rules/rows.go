@@ -23,9 +23,9 @@ type rowTrack struct {
 	view   [][]uint64 // the rows of the tracked relation
 }
 
-func newRowTrack(r *relations.Rel) *rowTrack {
+func newRowTrack(r *relations.Rel, view [][]uint64) *rowTrack {
 	n := r.N()
-	return &rowTrack{in: make([]bool, n), lo: make([]int32, n), hi: make([]int32, n), view: rowView(r)}
+	return &rowTrack{in: make([]bool, n), lo: make([]int32, n), hi: make([]int32, n), view: view}
 }
 
 // add lists row i and widens its span to the words [lo, hi).
@@ -109,7 +109,9 @@ func rowView(r *relations.Rel) [][]uint64 {
 }
 
 // view returns the row views of r, built once per relation the instance
-// computes with (its stores and its scratch relations).
+// computes with (its stores and its scratch relations). Stores and values
+// read from them carry their views, so that the hot loops of incremental
+// evaluation do not pay for this lookup.
 func (in *Instance) view(r *relations.Rel) [][]uint64 {
 	v, ok := in.views[r]
 	if !ok {
@@ -120,6 +122,14 @@ func (in *Instance) view(r *relations.Rel) [][]uint64 {
 		in.views[r] = v
 	}
 	return v
+}
+
+// viewOf returns the row views of a binary value.
+func (in *Instance) viewOf(v value) [][]uint64 {
+	if v.view != nil {
+		return v.view
+	}
+	return in.view(v.rel)
 }
 
 // orRow sets dst |= src and reports whether src had a bit.
@@ -213,7 +223,7 @@ func (in *Instance) storeSpans(n *node, deltaOcc int) *spanCache {
 		return nil
 	}
 	c.version = in.versions[n.rel]
-	view := in.view(in.stores[n.rel].rel)
+	view := in.stores[n.rel].view
 	total := 0
 	for i, row := range view {
 		lo, hi := wordSpan(row)
@@ -247,7 +257,7 @@ func composeRow(drow, arow []uint64, base int, b [][]uint64, bs *spanCache, need
 // of a that may be non-empty, and reports each row that got a bit to tr
 // (with its span) and to rows, either of which may be nil.
 func (in *Instance) composeRows(dv [][]uint64, a value, bv [][]uint64, bs *spanCache, tr *rowTrack, rows *[]int32) {
-	av := in.view(a.rel)
+	av := in.viewOf(a)
 	needSpan := tr != nil
 	if !a.sparse {
 		for i, arow := range av {
@@ -283,7 +293,7 @@ func (in *Instance) composeRows(dv [][]uint64, a value, bv [][]uint64, bs *spanC
 // unionRows ORs the rows of v that may be non-empty into dv, reporting the
 // rows that got a bit to tr (which may be nil).
 func (in *Instance) unionRows(dv [][]uint64, v value, tr *rowTrack) {
-	vv := in.view(v.rel)
+	vv := in.viewOf(v)
 	if !v.sparse {
 		for i, row := range vv {
 			if orRow(dv[i], row) && tr != nil {

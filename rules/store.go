@@ -9,6 +9,8 @@ type store struct {
 	set   *relations.Set
 	rel   *relations.Rel
 	tup   *relations.Tuples
+	// view holds the row views of a binary relation.
+	view [][]uint64
 	// track, for the binary delta and next relations of recursive strata,
 	// lists the rows that may be non-empty (see rows.go).
 	track *rowTrack
@@ -20,7 +22,7 @@ type store struct {
 func newTrackedStore(arity, n, minAtoms int) store {
 	s := newStore(arity, n)
 	if arity == 2 && n >= minAtoms {
-		s.track = newRowTrack(s.rel)
+		s.track = newRowTrack(s.rel, s.view)
 	}
 	return s
 }
@@ -30,7 +32,8 @@ func newStore(arity, n int) store {
 	case 1:
 		return store{arity: 1, set: relations.NewSet(n)}
 	case 2:
-		return store{arity: 2, rel: relations.NewRel(n)}
+		r := relations.NewRel(n)
+		return store{arity: 2, rel: r, view: rowView(r)}
 	default:
 		return store{arity: arity, tup: relations.NewTuples(arity)}
 	}

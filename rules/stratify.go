@@ -121,34 +121,17 @@ func negationCycle(comp []relID, edges []depEdge, names func(relID) string) (str
 // shortestPath returns the relations on a shortest path from a to b (both
 // included) using edges inside the component.
 func shortestPath(a, b relID, edges []depEdge, in map[relID]bool) []relID {
-	prev := map[relID]relID{a: a}
-	queue := []relID{a}
-	for len(queue) > 0 {
-		v := queue[0]
-		queue = queue[1:]
-		if v == b {
-			break
-		}
+	if a == b {
+		return []relID{a}
+	}
+	steps, _ := breadthFirst(a, func(v relID, yield func(relID, relID)) {
 		for _, e := range edges {
 			if e.from == v && in[e.to] {
-				if _, seen := prev[e.to]; !seen {
-					prev[e.to] = v
-					queue = append(queue, e.to)
-				}
+				yield(e.to, e.to)
 			}
 		}
-	}
-	var path []relID
-	for v := b; ; v = prev[v] {
-		path = append(path, v)
-		if v == a {
-			break
-		}
-	}
-	for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
-		path[i], path[j] = path[j], path[i]
-	}
-	return path
+	}, func(v relID) bool { return v == b })
+	return append([]relID{a}, steps...)
 }
 
 // ruleDeps lists the dependency edges of the rules.

@@ -1,0 +1,485 @@
+package rules
+
+import "github.com/ptxmm/ptxmm/relations"
+
+// Incremental evaluation. A step of the order search adds a few pairs to
+// an order; the relations depending on it are brought up to date from
+// those pairs alone: each rule reading a changed relation is evaluated once
+// per changed body atom with that atom reading only the new tuples (the
+// semi-naive rule, applied to changes from outside a stratum), and what is
+// new in a stratum's relations is the change its readers see in turn. A
+// stratum that reads a changed relation through a negation can lose tuples,
+// so it is recomputed whole and compared with what it held. Every change
+// is written to a trail, so that backtracking undoes a step by removing
+// what it added (and restoring what it removed) instead of recomputing.
+//
+// The search only changes orders, and between two Solve calls that find the
+// inputs unchanged, the second undoes the first's trail instead of
+// clearing the orders and recomputing what depends on them.
+
+// trailEntry records tuples a step added to (or removed from) a relation.
+type trailEntry struct {
+	rel     relID
+	removed bool
+	// from and to delimit the tuples in incremental.data: for a set or a
+	// binary relation, pairs of a word's position (row<<32 | word) and
+	// its bits, so that undoing costs a word operation per word changed;
+	// for more columns, the tuples' values one after the other.
+	from, to int
+}
+
+// incremental is the state of incremental evaluation in an instance.
+type incremental struct {
+	// chg[r] holds the tuples the current step added to r (allocated on
+	// first use); prev[r] is scratch for the old tuples of a relation whose
+	// stratum is recomputed whole.
+	chg, prev []store
+	// changed[r] is set when chg[r] holds tuples, lost[r] when the current
+	// step removed tuples from r; pending lists the relations with either.
+	changed, lost []bool
+	pending       []relID
+	// touched[s] is set for the needed strata that read a pending relation.
+	touched []bool
+	trail   []trailEntry
+	data    []uint64
+	// dataBytes is the memory of data accounted against the limits.
+	dataBytes int64
+	// valid is set while the trail leads from a state the instance can
+	// return to (a checkpoint, or the start of the last search) to the
+	// current state: nothing set the inputs since. hasCheckpoint says that
+	// the trail starts at a checkpoint; ckptPending, that a checkpoint was
+	// asked for and the next evaluation takes it (insert.go).
+	valid, hasCheckpoint, ckptPending bool
+	// atBase is set while the instance is at its checkpoint; afterInsert,
+	// while it is one step (the insertions) away from it, with that step's
+	// changes at hand; baseHeld[i] says that check i held at the
+	// checkpoint.
+	atBase, afterInsert bool
+	baseHeld            []bool
+	// searchBase is the trail mark at the start of the last search, or -1
+	// when there was none since the inputs last changed.
+	searchBase int
+	// stage[r] holds the tuples inserted into input r and not taken in yet;
+	// staged lists those relations, isStaged marks them.
+	stage    []store
+	isStaged []bool
+	staged   []relID
+	// targets is scratch for the targets of new pairs, cycles the
+	// acyclicity test the search reuses.
+	targets *relations.Set
+	cycles  relations.CycleTest
+}
+
+// initIncremental sizes the per-relation and per-stratum arrays.
+func (in *Instance) initIncremental() {
+	inc := &in.inc
+	nr := len(in.p.rels)
+	inc.chg = make([]store, nr)
+	inc.prev = make([]store, nr)
+	inc.changed = make([]bool, nr)
+	inc.lost = make([]bool, nr)
+	inc.touched = make([]bool, len(in.p.strata))
+	inc.stage = make([]store, nr)
+	inc.isStaged = make([]bool, nr)
+	inc.baseHeld = make([]bool, len(in.p.checks))
+	inc.searchBase = -1
+}
+
+// resetIncremental forgets the trail and any step in progress, after an
+// evaluation was cut short or the inputs changed.
+func (in *Instance) resetIncremental() {
+	inc := &in.inc
+	for _, r := range inc.pending {
+		inc.changed[r], inc.lost[r] = false, false
+	}
+	// A stop can leave tuples (and row lists that no longer match them)
+	// in any change store, not only the pending ones.
+	for r, st := range inc.chg {
+		if st.arity != 0 {
+			inc.chg[r] = newTrackedStore(st.arity, in.n, in.p.options.trackMinAtoms)
+		}
+	}
+	inc.pending = inc.pending[:0]
+	clear(inc.touched)
+	inc.trail = inc.trail[:0]
+	inc.data = inc.data[:0]
+	in.forgetTrail()
+}
+
+// forgetTrail makes the trail unusable, after the inputs changed: the
+// checkpoint too is forgotten, and the insertions not taken in yet become
+// plain changes of their relations.
+func (in *Instance) forgetTrail() {
+	inc := &in.inc
+	inc.valid, inc.hasCheckpoint, inc.ckptPending = false, false, false
+	inc.atBase, inc.afterInsert = false, false
+	inc.searchBase = -1
+	in.flushStaged()
+}
+
+// chgStore returns chg[r], allocating it on first use.
+func (in *Instance) chgStore(r relID) store {
+	inc := &in.inc
+	if inc.chg[r].arity == 0 {
+		inc.chg[r] = in.scratchStore(r)
+	}
+	return inc.chg[r]
+}
+
+func (in *Instance) prevStore(r relID) store {
+	inc := &in.inc
+	if inc.prev[r].arity == 0 {
+		inc.prev[r] = in.scratchStore(r)
+	}
+	return inc.prev[r]
+}
+
+// scratchStore allocates a store for relation r, accounted against the
+// instance's limits.
+func (in *Instance) scratchStore(r relID) store {
+	ar := in.p.rels[r].arity
+	switch ar {
+	case 1:
+		in.growScratch(setBytes(in.n))
+	case 2:
+		in.growScratch(relBytes(in.n))
+	}
+	return newTrackedStore(ar, in.n, 0)
+}
+
+// deltaStore is what a body atom substituted by its delta reads: the
+// tuples new in the last round for a relation of the stratum being
+// evaluated, the tuples the current step added for one outside it.
+func (in *Instance) deltaStore(r relID) store {
+	if in.p.rels[r].stratum == in.cur {
+		return in.delta[r]
+	}
+	return in.inc.chg[r]
+}
+
+// mark returns a point of the trail that undo can return to.
+func (in *Instance) mark() int { return len(in.inc.trail) }
+
+// beginStep forgets the changes of the previous step.
+func (in *Instance) beginStep() {
+	inc := &in.inc
+	inc.afterInsert = false
+	for _, r := range inc.pending {
+		if inc.changed[r] {
+			inc.chg[r].clear()
+		}
+		inc.changed[r], inc.lost[r] = false, false
+	}
+	inc.pending = inc.pending[:0]
+}
+
+// markChanged notes that chg[r] holds tuples.
+func (in *Instance) markChanged(r relID) {
+	inc := &in.inc
+	if !inc.changed[r] && !inc.lost[r] {
+		inc.pending = append(inc.pending, r)
+	}
+	inc.changed[r] = true
+}
+
+func (in *Instance) markLost(r relID) {
+	inc := &in.inc
+	if !inc.changed[r] && !inc.lost[r] {
+		inc.pending = append(inc.pending, r)
+	}
+	inc.lost[r] = true
+}
+
+// touch marks the readers of a changed relation: the needed ones for this
+// step, the others for recomputation when next read.
+func (in *Instance) touch(r relID) {
+	for _, s := range in.p.search.neededReaders[r] {
+		in.inc.touched[s] = true
+	}
+	for _, s := range in.p.search.deferredReaders[r] {
+		in.dirty[s] = true
+	}
+}
+
+// propagate brings the needed strata up to date with the changes of the
+// current step (chg of the relations in pending) and records them on the
+// trail.
+func (in *Instance) propagate() {
+	inc := &in.inc
+	inc.atBase = false
+	for _, r := range inc.pending {
+		in.touch(r)
+	}
+	for i, s := range in.p.strata {
+		if !inc.touched[i] {
+			continue
+		}
+		inc.touched[i] = false
+		if in.needsWhole(s) {
+			in.recomputeWhole(s)
+		} else {
+			in.updateStratum(s)
+		}
+		for _, r := range s.rels {
+			if inc.changed[r] || inc.lost[r] {
+				in.touch(r)
+			}
+		}
+	}
+	for _, r := range inc.pending {
+		in.versions[r]++
+		if inc.changed[r] {
+			in.recordTuples(r, false, inc.chg[r])
+		}
+	}
+}
+
+// needsWhole reports whether a stratum must be recomputed rather than
+// updated: it reads a changed relation through a negation, or reads a
+// relation that lost tuples.
+func (in *Instance) needsWhole(s *stratum) bool {
+	inc := &in.inc
+	for _, r := range in.p.search.negReads[s.index] {
+		if inc.changed[r] || inc.lost[r] {
+			return true
+		}
+	}
+	for _, r := range s.reads {
+		if inc.lost[r] {
+			return true
+		}
+	}
+	return in.record != nil
+}
+
+// updateStratum adds to a stratum what the changes of its inputs derive.
+func (in *Instance) updateStratum(s *stratum) {
+	inc := &in.inc
+	in.tick(strataWork)
+	in.cur = s.index
+	if !s.recursive {
+		for _, rp := range s.rules {
+			for _, occ := range rp.extOccs {
+				if inc.changed[rp.litRel[occ]] {
+					in.evalRuleInto(rp, occ, in.chgStore(rp.head))
+				}
+			}
+		}
+		for _, r := range s.rels {
+			if ch := inc.chg[r]; ch.arity != 0 && absorbStores(in, ch, in.stores[r]) {
+				in.markChanged(r)
+			}
+		}
+		return
+	}
+	// The first round applies the changes from outside; later rounds are
+	// those of semi-naive evaluation over what each round added.
+	for _, r := range s.rels {
+		in.next[r].clear()
+	}
+	for _, rp := range s.rules {
+		for _, occ := range rp.extOccs {
+			if inc.changed[rp.litRel[occ]] {
+				in.evalRuleInto(rp, occ, in.next[rp.head])
+			}
+		}
+	}
+	in.semiNaiveRounds(s, func(r relID) {
+		addInto(in, in.chgStore(r), in.next[r])
+		in.markChanged(r)
+	})
+}
+
+// recomputeWhole recomputes a stratum and records what it gained and lost.
+func (in *Instance) recomputeWhole(s *stratum) {
+	for _, r := range s.rels {
+		in.prevStore(r).copyFrom(in.stores[r])
+	}
+	in.runStratum(s)
+	for _, r := range s.rels {
+		st, old, ch := in.stores[r], in.inc.prev[r], in.chgStore(r)
+		ch.copyFrom(st)
+		ch.differenceWith(old)
+		if !ch.isEmpty() {
+			in.markChanged(r)
+		}
+		old.differenceWith(st)
+		if !old.isEmpty() {
+			in.markLost(r)
+			in.recordTuples(r, true, old)
+		}
+	}
+}
+
+// recordTuples appends the tuples of st to the trail as added to (or
+// removed from) relation r.
+func (in *Instance) recordTuples(r relID, removed bool, st store) {
+	inc := &in.inc
+	from := len(inc.data)
+	switch st.arity {
+	case 1:
+		for k, x := range st.set.Bits().Words() {
+			if x != 0 {
+				inc.data = append(inc.data, uint64(k), x)
+			}
+		}
+	case 2:
+		appendWords := func(i int, row []uint64, base int) {
+			for k, x := range row {
+				if x != 0 {
+					inc.data = append(inc.data, uint64(i)<<32|uint64(base+k), x)
+				}
+			}
+		}
+		if st.track != nil {
+			for _, i := range st.track.rows {
+				row, base := st.track.span(i)
+				appendWords(int(i), row, base)
+			}
+		} else {
+			for i, row := range st.view {
+				appendWords(i, row, 0)
+			}
+		}
+	default:
+		for t := range st.tup.All() {
+			for _, x := range t {
+				inc.data = append(inc.data, uint64(x))
+			}
+		}
+	}
+	if len(inc.data) == from {
+		return
+	}
+	inc.trail = append(inc.trail, trailEntry{rel: r, removed: removed, from: from, to: len(inc.data)})
+	if grown := int64(cap(inc.data)) * 8; grown > inc.dataBytes {
+		in.growScratch(grown - inc.dataBytes)
+		inc.dataBytes = grown
+	}
+}
+
+// undo returns to the state at mark m, undoing every step since.
+func (in *Instance) undo(m int) {
+	inc := &in.inc
+	in.beginStep()
+	for k := len(inc.trail) - 1; k >= m; k-- {
+		e := inc.trail[k]
+		st := in.stores[e.rel]
+		data := inc.data[e.from:e.to]
+		switch st.arity {
+		case 1:
+			undoWords(st.set.Bits().Words(), data, e.removed)
+		case 2:
+			for x := 0; x < len(data); x += 2 {
+				row := st.view[data[x]>>32]
+				w := &row[data[x]&(1<<32-1)]
+				if e.removed {
+					*w |= data[x+1]
+				} else {
+					*w &^= data[x+1]
+				}
+			}
+		default:
+			undoTuples(st.tup, data, e.removed)
+		}
+		in.versions[e.rel]++
+		for _, s := range in.p.search.deferredReaders[e.rel] {
+			in.dirty[s] = true
+		}
+	}
+	if m < len(inc.trail) {
+		inc.data = inc.data[:inc.trail[m].from]
+		inc.trail = inc.trail[:m]
+	}
+}
+
+// undoWords takes the recorded bits out of words, or puts them back.
+func undoWords(words []uint64, data []uint64, removed bool) {
+	for x := 0; x < len(data); x += 2 {
+		if removed {
+			words[data[x]] |= data[x+1]
+		} else {
+			words[data[x]] &^= data[x+1]
+		}
+	}
+}
+
+// undoTuples adds back or removes the flattened tuples of data.
+func undoTuples(t *relations.Tuples, data []uint64, removed bool) {
+	ar := t.Arity()
+	tup := make([]int, ar)
+	gone := relations.NewTuples(ar)
+	for x := 0; x+ar <= len(data); x += ar {
+		for k := range tup {
+			tup[k] = int(data[x+k])
+		}
+		if removed {
+			t.Add(tup)
+		} else {
+			gone.Add(tup)
+		}
+	}
+	t.DifferenceWith(gone)
+}
+
+// absorbStores removes from nx the tuples st holds and adds the rest to
+// st, reporting whether there were any: nx is left holding what is new.
+func absorbStores(in *Instance, nx, st store) bool {
+	if nx.track == nil {
+		nx.differenceWith(st)
+		if nx.isEmpty() {
+			return false
+		}
+		st.unionWith(nx)
+		return true
+	}
+	tr := nx.track
+	sv := st.view
+	kept := tr.rows[:0]
+	for _, i := range tr.rows {
+		nrow, base := tr.span(i)
+		srow := sv[i][base : base+len(nrow)]
+		lo, hi := len(sv[i]), 0
+		for k, x := range nrow {
+			if x == 0 {
+				continue
+			}
+			x &^= srow[k]
+			nrow[k] = x
+			srow[k] |= x
+			if x != 0 {
+				lo, hi = min(lo, base+k), base+k+1
+			}
+		}
+		if lo < hi {
+			kept = append(kept, i)
+			tr.lo[i], tr.hi[i] = int32(lo), int32(hi)
+		} else {
+			tr.in[i] = false
+		}
+	}
+	tr.rows = kept
+	return len(kept) > 0
+}
+
+// addInto adds the tuples of src to dst, keeping dst's row list.
+func addInto(in *Instance, dst, src store) {
+	if dst.arity != 2 || dst.track == nil {
+		dst.unionWith(src)
+		return
+	}
+	dv := dst.view
+	if src.track != nil {
+		for _, i := range src.track.rows {
+			row, base := src.track.span(i)
+			orRow(dv[i][base:base+len(row)], row)
+			dst.track.add(int(i), base, base+len(row))
+		}
+		return
+	}
+	for i, row := range src.view {
+		if orRow(dv[i], row) {
+			dst.track.add(i, 0, len(row))
+		}
+	}
+}
