@@ -102,7 +102,10 @@ func (in *Instance) evalNode(n *node, rp *rulePlan, deltaOcc int) value {
 		if st.track != nil {
 			return value{rel: st.rel, sparse: true, rows: st.track.rows, track: st.track, view: st.track.view}
 		}
-		return value{set: st.set, rel: st.rel}
+		if st.rel != nil {
+			return value{rel: st.rel, view: in.storeRows(n.rel, st)}
+		}
+		return value{set: st.set}
 	case nUniverse:
 		return value{set: in.stores[in.universe].set}
 	case nConst:
@@ -354,7 +357,7 @@ func (in *Instance) evalRuleInto(rp *rulePlan, deltaOcc int, dst store) {
 		// no scratch relation to fill, union and clear.
 		a := in.evalNode(n.a, rp, deltaOcc)
 		b := in.evalNode(n.b, rp, deltaOcc)
-		in.composeRows(in.rowsOf(dst), a, in.viewOf(b), in.storeSpans(n.b, deltaOcc), dst.track, nil)
+		in.composeRows(in.storeRows(rp.head, dst), a, in.viewOf(b), in.storeSpans(n.b, deltaOcc), dst.track, nil)
 		in.release(a)
 		in.release(b)
 		return
@@ -367,7 +370,7 @@ func (in *Instance) evalRuleInto(rp *rulePlan, deltaOcc int, dst store) {
 	case v.set != nil:
 		dst.set.UnionWith(v.set)
 	case v.sparse || dst.track != nil:
-		in.unionRows(in.rowsOf(dst), v, dst.track)
+		in.unionRows(in.storeRows(rp.head, dst), v, dst.track)
 	default:
 		dst.rel.UnionWith(v.rel)
 	}

@@ -207,7 +207,7 @@ func (in *Instance) touch(r relID) {
 		in.inc.touched[s] = true
 	}
 	for _, s := range in.p.search.deferredReaders[r] {
-		in.dirty[s] = true
+		in.dirty.set(s)
 	}
 }
 
@@ -299,7 +299,7 @@ func (in *Instance) updateStratum(s *stratum) {
 			if inc.chg == nil {
 				break
 			}
-			if ch := inc.chg[r]; ch.arity != 0 && absorbStores(in, ch, in.stores[r]) {
+			if ch := inc.chg[r]; ch.arity != 0 && absorbStores(in, ch, r) {
 				in.markChanged(r)
 			}
 		}
@@ -403,7 +403,7 @@ func (in *Instance) undo(m int) {
 		case 1:
 			undoWords(st.set.Bits().Words(), data, e.removed)
 		case 2:
-			view := in.rowsOf(st)
+			view := in.relRows(e.rel)
 			for x := 0; x < len(data); x += 2 {
 				row := view[data[x]>>32]
 				w := &row[data[x]&(1<<32-1)]
@@ -422,7 +422,7 @@ func (in *Instance) undo(m int) {
 		}
 		in.versions[e.rel]++
 		for _, s := range in.p.search.deferredReaders[e.rel] {
-			in.dirty[s] = true
+			in.dirty.set(s)
 		}
 	}
 	if m < len(inc.trail) {
@@ -460,9 +460,11 @@ func undoTuples(t *relations.Tuples, data []uint64, removed bool) {
 	t.DifferenceWith(gone)
 }
 
-// absorbStores removes from nx the tuples st holds and adds the rest to
-// st, reporting whether there were any: nx is left holding what is new.
-func absorbStores(in *Instance, nx, st store) bool {
+// absorbStores removes from nx the tuples relation r holds and adds the
+// rest to it, reporting whether there were any: nx is left holding what is
+// new.
+func absorbStores(in *Instance, nx store, r relID) bool {
+	st := in.stores[r]
 	if nx.track == nil {
 		nx.differenceWith(st)
 		if nx.isEmpty() {
@@ -472,7 +474,7 @@ func absorbStores(in *Instance, nx, st store) bool {
 		return true
 	}
 	tr := nx.track
-	sv := in.rowsOf(st)
+	sv := in.relRows(r)
 	kept := tr.rows[:0]
 	for _, i := range tr.rows {
 		nrow, base := tr.span(i)

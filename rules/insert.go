@@ -191,7 +191,7 @@ func (in *Instance) settle() {
 	fromBase := inc.atBase
 	in.beginStep()
 	for _, r := range inc.staged {
-		if absorbStores(in, inc.stage[r], in.stores[r]) {
+		if absorbStores(in, inc.stage[r], r) {
 			addInto(in, in.chgStore(r), inc.stage[r])
 			in.markChanged(r)
 		}

@@ -463,9 +463,11 @@ func (s *solver) pairsOf(op *orderPlan, buf [][2]int) [][2]int {
 // addToOrder adds the pairs of src to the order of op as they are (no
 // closure), the new ones going to the step's changes.
 func (in *Instance) addToOrder(op *orderPlan, src store) {
-	o, ch := in.stores[op.rel], in.chgStore(op.rel)
-	ov, cv := in.rowsOf(o), in.rowsOf(ch)
-	for i, row := range in.rowsOf(src) {
+	ch := in.chgStore(op.rel)
+	ov, cv := in.relRows(op.rel), in.rowsOf(ch)
+	for i := range ov {
+		// Row by row from the relation itself: src may be the host's.
+		row := src.rel.Row(i).Words()
 		orow, crow := ov[i], cv[i]
 		lo, hi := len(row), 0
 		for k, y := range row {
@@ -491,7 +493,7 @@ func (in *Instance) addToOrder(op *orderPlan, src store) {
 func (in *Instance) orient(op *orderPlan, a, b int) {
 	o := in.stores[op.rel].rel
 	ch := in.chgStore(op.rel)
-	ov, cv := in.rowsOf(in.stores[op.rel]), in.rowsOf(ch)
+	ov, cv := in.relRows(op.rel), in.rowsOf(ch)
 	brow := ov[b]
 	bw, bbit := b>>6, uint64(1)<<(uint(b)&63)
 	for x := 0; x < in.n; x++ {
