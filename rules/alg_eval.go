@@ -344,7 +344,7 @@ func (in *Instance) combine(kind nodeKind, a *value, b value) {
 // evalRuleInto evaluates a rule and adds its tuples to dst.
 func (in *Instance) evalRuleInto(rp *rulePlan, deltaOcc int, dst store) {
 	for _, r := range rp.positive {
-		if in.stores[r].isEmpty() {
+		if in.emptyRel(r) {
 			return
 		}
 	}
@@ -375,6 +375,25 @@ func (in *Instance) evalRuleInto(rp *rulePlan, deltaOcc int, dst store) {
 		dst.rel.UnionWith(v.rel)
 	}
 	in.release(v)
+}
+
+// emptyRel reports whether relation r has no tuple. For a relation of an
+// earlier stratum (or an input or order), which cannot change while the
+// current stratum is evaluated, the answer is kept until r's version
+// changes: incremental steps ask it for every rule they evaluate.
+func (in *Instance) emptyRel(r relID) bool {
+	if in.p.rels[r].stratum >= in.cur {
+		return in.stores[r].isEmpty()
+	}
+	if in.emptyAt == nil {
+		in.emptyAt = make([]uint64, len(in.p.rels))
+		in.emptyIs = make([]bool, len(in.p.rels))
+	}
+	v := in.versions[r] + 1
+	if in.emptyAt[r] != v {
+		in.emptyAt[r], in.emptyIs[r] = v, in.stores[r].isEmpty()
+	}
+	return in.emptyIs[r]
 }
 
 // recordValue reports the tuples a rule derives that dst does not hold yet.

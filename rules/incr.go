@@ -186,6 +186,9 @@ func (in *Instance) beginStep() {
 // markChanged notes that chg[r] holds tuples.
 func (in *Instance) markChanged(r relID) {
 	inc := &in.inc
+	// The version changes now, not at the end of the step: what is read
+	// by version (emptyRel, spans) must see the new tuples at once.
+	in.versions[r]++
 	if !inc.changed[r] && !inc.lost[r] {
 		inc.pending = append(inc.pending, r)
 	}
@@ -194,6 +197,7 @@ func (in *Instance) markChanged(r relID) {
 
 func (in *Instance) markLost(r relID) {
 	inc := &in.inc
+	in.versions[r]++
 	if !inc.changed[r] && !inc.lost[r] {
 		inc.pending = append(inc.pending, r)
 	}

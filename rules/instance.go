@@ -27,6 +27,10 @@ type Instance struct {
 	views map[*relations.Rel][][]uint64
 	// relViews[r] caches views[stores[r].rel] (relRows).
 	relViews [][][]uint64
+	// emptyIs[r] says whether relation r was empty at its version
+	// emptyAt[r]-1 (emptyRel).
+	emptyAt []uint64
+	emptyIs []bool
 	// versions[r] changes whenever relation r may have changed, and spans
 	// caches the word spans of the rows of stored relations (rows.go).
 	versions []uint64
