@@ -27,7 +27,7 @@ func TestFillerCheckpointMatchesFreshFill(t *testing.T) {
 	m, err := ptxmm.DefaultModel()
 	require.NoError(t, err)
 	cm := m.Checker()
-	for _, src := range []string{families.SBRing(12), families.MPPayload(14), families.IRIW(7)} {
+	for _, src := range []string{families.StoreColumn(100), families.SBRing(34), families.IRIW(17)} {
 		tc, err := litmus.ParseHerd("t.litmus", []byte(src))
 		require.NoError(t, err)
 		a, err := execution.Prepare(tc, execution.DefaultOptions())
@@ -39,7 +39,7 @@ func TestFillerCheckpointMatchesFreshFill(t *testing.T) {
 		_, err = a.Enumerate(0, func(x *execution.Execution) bool {
 			if reused == nil {
 				reused = cm.Program.NewInstance(domain(len(x.Events)))
-				require.GreaterOrEqual(t, len(x.Events), 40, "the checkpoint is taken from 40 events on")
+				require.GreaterOrEqual(t, len(x.Events), 100, "the checkpoint is taken from 100 events on")
 			}
 			require.NoError(t, filler.Fill(reused, x))
 			fresh := cm.Program.NewInstance(domain(len(x.Events)))
@@ -71,10 +71,10 @@ func TestFillerCheckpointMatchesFreshFill(t *testing.T) {
 				require.True(t, w.Equal(g), "%s candidate %d: relation %s", tc.Name, count, name)
 			}
 			count++
-			return count < 12
+			return count < 8
 		})
 		require.NoError(t, err)
-		require.Equal(t, 12, count)
+		require.Equal(t, 8, count)
 	}
 }
 

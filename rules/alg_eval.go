@@ -16,7 +16,7 @@ type value struct {
 	// owns its list (from the pool); a borrowed one shares a delta's.
 	sparse bool
 	rows   []int32
-	// view, when set, holds the row views of rel (a store's).
+	// view, when set, holds the row views of rel (a tracked store's).
 	view [][]uint64
 	// track is the row tracker of a borrowed delta, whose spans let a
 	// composition skip the zero words of its rows.
@@ -100,9 +100,12 @@ func (in *Instance) evalNode(n *node, rp *rulePlan, deltaOcc int) value {
 			st = in.deltaStore(n.rel)
 		}
 		if st.track != nil {
-			return value{rel: st.rel, sparse: true, rows: st.track.rows, track: st.track, view: st.view}
+			return value{rel: st.rel, sparse: true, rows: st.track.rows, track: st.track, view: st.track.view}
 		}
-		return value{set: st.set, rel: st.rel, view: st.view}
+		if st.rel != nil {
+			return value{rel: st.rel, view: in.storeRows(n.rel, st)}
+		}
+		return value{set: st.set}
 	case nUniverse:
 		return value{set: in.stores[in.universe].set}
 	case nConst:
@@ -341,7 +344,7 @@ func (in *Instance) combine(kind nodeKind, a *value, b value) {
 // evalRuleInto evaluates a rule and adds its tuples to dst.
 func (in *Instance) evalRuleInto(rp *rulePlan, deltaOcc int, dst store) {
 	for _, r := range rp.positive {
-		if in.stores[r].isEmpty() {
+		if in.emptyRel(r) {
 			return
 		}
 	}
@@ -354,7 +357,7 @@ func (in *Instance) evalRuleInto(rp *rulePlan, deltaOcc int, dst store) {
 		// no scratch relation to fill, union and clear.
 		a := in.evalNode(n.a, rp, deltaOcc)
 		b := in.evalNode(n.b, rp, deltaOcc)
-		in.composeRows(dst.view, a, in.viewOf(b), in.storeSpans(n.b, deltaOcc), dst.track, nil)
+		in.composeRows(in.storeRows(rp.head, dst), a, in.viewOf(b), in.storeSpans(n.b, deltaOcc), dst.track, nil)
 		in.release(a)
 		in.release(b)
 		return
@@ -367,11 +370,30 @@ func (in *Instance) evalRuleInto(rp *rulePlan, deltaOcc int, dst store) {
 	case v.set != nil:
 		dst.set.UnionWith(v.set)
 	case v.sparse || dst.track != nil:
-		in.unionRows(dst.view, v, dst.track)
+		in.unionRows(in.storeRows(rp.head, dst), v, dst.track)
 	default:
 		dst.rel.UnionWith(v.rel)
 	}
 	in.release(v)
+}
+
+// emptyRel reports whether relation r has no tuple. For a relation of an
+// earlier stratum (or an input or order), which cannot change while the
+// current stratum is evaluated, the answer is kept until r's version
+// changes: incremental steps ask it for every rule they evaluate.
+func (in *Instance) emptyRel(r relID) bool {
+	if in.p.rels[r].stratum >= in.cur {
+		return in.stores[r].isEmpty()
+	}
+	if in.emptyAt == nil {
+		in.emptyAt = make([]uint64, len(in.p.rels))
+		in.emptyIs = make([]bool, len(in.p.rels))
+	}
+	v := in.versions[r] + 1
+	if in.emptyAt[r] != v {
+		in.emptyAt[r], in.emptyIs[r] = v, in.stores[r].isEmpty()
+	}
+	return in.emptyIs[r]
 }
 
 // recordValue reports the tuples a rule derives that dst does not hold yet.

@@ -82,6 +82,11 @@ type compileOptions struct {
 	// put the break-even near 256 atoms. Tests lower it to cover the
 	// tracked code on small domains.
 	trackMinAtoms int
+	// incrementalMinAtoms is the smallest domain on which a search step
+	// updates the derived relations from its changes (incr.go); on
+	// smaller ones they are recomputed, which costs less than the
+	// bookkeeping (see docs/benchmarks.md). Tests set it both ways.
+	incrementalMinAtoms int
 }
 
 // CompileOption configures Compile.
@@ -109,7 +114,7 @@ func (p *Program) Model() *datalog.Model { return p.model }
 // cycle (reported with the cycle of relations), and .order relations whose
 // pairs depend on the order itself.
 func Compile(m *datalog.Model, opts ...CompileOption) (*Program, source.List) {
-	o := compileOptions{closureOperator: true, trackMinAtoms: 256}
+	o := compileOptions{closureOperator: true, trackMinAtoms: 256, incrementalMinAtoms: 32}
 	for _, f := range opts {
 		f(&o)
 	}

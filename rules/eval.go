@@ -99,5 +99,5 @@ func (in *Instance) semiNaiveRounds(s *stratum, added func(r relID)) {
 // the delta of the next round. With the rows of next tracked, it is one
 // pass over those rows, which also drops the rows that came out empty.
 func (in *Instance) absorb(r relID) bool {
-	return absorbStores(in, in.next[r], in.stores[r])
+	return absorbStores(in, in.next[r], r)
 }

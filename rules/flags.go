@@ -65,6 +65,13 @@ func (in *Instance) mayRaise(f *checkPlan) bool {
 	if !grows && !shrinks {
 		return true
 	}
+	if in.atBound(grows) {
+		// The orders already hold the bound (often: orders with no pair
+		// to relate): the flag is decided as they are. (They need not be
+		// the solution the flag was tested under: an earlier flag's
+		// search may have moved them.)
+		return in.violated(f)
+	}
 	if in.inc.valid && in.inc.searchBase >= 0 {
 		return in.mayRaiseFromTrail(f, grows)
 	}
@@ -84,6 +91,19 @@ func (in *Instance) mayRaise(f *checkPlan) bool {
 	return in.violated(f)
 }
 
+// atBound reports whether every order already holds its bound: every
+// pair of its "over" relation (grows), or none.
+func (in *Instance) atBound(grows bool) bool {
+	for _, op := range in.p.orders {
+		in.freshen(op.over)
+		o := in.stores[op.rel].rel
+		if grows && !o.Equal(in.stores[op.over].rel) || !grows && !o.IsEmpty() {
+			return false
+		}
+	}
+	return true
+}
+
 // mayRaiseFromTrail is mayRaise after a search on unchanged inputs: undoing
 // its trail leaves the orders empty with the relations the search tests up
 // to date, and the orders at their largest are added to that as one step,
@@ -94,6 +114,7 @@ func (in *Instance) mayRaiseFromTrail(f *checkPlan, grows bool) bool {
 		in.undo(in.inc.searchBase)
 		if grows {
 			for _, op := range in.p.orders {
+				in.current()
 				in.beginStep()
 				in.addToOrder(op, in.stores[op.over])
 				in.propagate()

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/ptxmm/ptxmm/datalog"
@@ -120,4 +121,37 @@ func TestRaisedFlagsBounds(t *testing.T) {
 		got = append(got, f.Name)
 	}
 	assert.ElementsMatch(t, []string{"grows", "exact"}, got)
+}
+
+// TestRaisedFlagsAtBound: when the solution found already holds the orders
+// at the bound a flag is decided at (here, no pair to relate: the orders
+// are empty), the flag is decided without evaluating anything again.
+func TestRaisedFlagsAtBound(t *testing.T) {
+	p := compileSrc(t, `
+.decl p(x, y)
+.decl e(x, y)
+.input p, e
+.order o over p
+.check c: acyclic(o | e)
+/// Shrinks as o grows.
+.flag gap: empty(e \ o)
+`)
+	in := newInst(t, p, "a", "b")
+	setFacts(t, in, "e", "a,b")
+	require.True(t, in.Solve().Consistent)
+	var got []string
+	for _, f := range in.RaisedFlags() {
+		got = append(got, f.Name)
+	}
+	assert.Equal(t, []string{"gap"}, got, "raised under the solution found")
+	setFacts(t, in, "e")
+	require.True(t, in.Solve().Consistent)
+	// The inputs set again (to the same value, through another), as a
+	// host does between candidates: the search's trail is gone.
+	setFacts(t, in, "e", "b,a")
+	setFacts(t, in, "e")
+	in.Run()
+	before := slices.Clone(in.runs)
+	assert.Empty(t, in.RaisedFlags())
+	assert.Equal(t, before, in.runs, "no stratum ran again")
 }

@@ -156,6 +156,7 @@ func twoVars(args []datalog.Term) (string, string, bool) {
 // check is named as a failure then.
 func (s *solver) forcedPairs(op *orderPlan, pairs [][2]int) ([][2]int, bool) {
 	in := s.in
+	in.current()
 	o := in.stores[op.rel].rel
 	out := s.forced[:0]
 	defer func() { s.forced = out[:0] }()

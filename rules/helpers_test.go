@@ -49,9 +49,16 @@ type evalMode struct {
 
 var evalModes = []evalMode{
 	{"default", nil},
-	{"noclosure", []CompileOption{WithClosureOperator(false)}},
-	{"tracked", []CompileOption{WithClosureOperator(false), withTrackMinAtoms(1)}},
-	{"naive", []CompileOption{WithNaive(true)}},
+	{"noclosure", []CompileOption{WithClosureOperator(false), withIncrementalMinAtoms(0)}},
+	{"tracked", []CompileOption{WithClosureOperator(false), withTrackMinAtoms(1), withIncrementalMinAtoms(0)}},
+	{"naive", []CompileOption{WithNaive(true), withIncrementalMinAtoms(0)}},
+}
+
+// withIncrementalMinAtoms sets the domain size from which search steps
+// update the derived relations incrementally, so that tests on small
+// domains cover both ways (the default mode recomputes).
+func withIncrementalMinAtoms(n int) CompileOption {
+	return func(o *compileOptions) { o.incrementalMinAtoms = n }
 }
 
 // withTrackMinAtoms sets the domain size from which semi-naive evaluation

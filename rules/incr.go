@@ -30,9 +30,10 @@ type trailEntry struct {
 
 // incremental is the state of incremental evaluation in an instance.
 type incremental struct {
-	// chg[r] holds the tuples the current step added to r (allocated on
-	// first use); prev[r] is scratch for the old tuples of a relation whose
-	// stratum is recomputed whole.
+	// chg[r] holds the tuples the current step added to r; prev[r] is
+	// scratch for the old tuples of a relation whose stratum is recomputed
+	// whole. Both are allocated on first use, the arrays too: most
+	// instances (the corpora's small tests) never need most of them.
 	chg, prev []store
 	// changed[r] is set when chg[r] holds tuples, lost[r] when the current
 	// step removed tuples from r; pending lists the relations with either.
@@ -68,21 +69,24 @@ type incremental struct {
 	// acyclicity test the search reuses.
 	targets *relations.Set
 	cycles  relations.CycleTest
+	// recompute is set on domains too small for incremental updates to
+	// pay: a step then records only the changes of the orders and inputs
+	// on the trail, and the strata reading them are recomputed (now, or
+	// after an undo, when next needed).
+	recompute bool
 }
 
 // initIncremental sizes the per-relation and per-stratum arrays.
 func (in *Instance) initIncremental() {
 	inc := &in.inc
 	nr := len(in.p.rels)
-	inc.chg = make([]store, nr)
-	inc.prev = make([]store, nr)
 	inc.changed = make([]bool, nr)
 	inc.lost = make([]bool, nr)
 	inc.touched = make([]bool, len(in.p.strata))
-	inc.stage = make([]store, nr)
 	inc.isStaged = make([]bool, nr)
 	inc.baseHeld = make([]bool, len(in.p.checks))
 	inc.searchBase = -1
+	inc.recompute = in.n < in.p.options.incrementalMinAtoms
 }
 
 // resetIncremental forgets the trail and any step in progress, after an
@@ -120,6 +124,9 @@ func (in *Instance) forgetTrail() {
 // chgStore returns chg[r], allocating it on first use.
 func (in *Instance) chgStore(r relID) store {
 	inc := &in.inc
+	if inc.chg == nil {
+		inc.chg = make([]store, len(in.p.rels))
+	}
 	if inc.chg[r].arity == 0 {
 		inc.chg[r] = in.scratchStore(r)
 	}
@@ -128,6 +135,9 @@ func (in *Instance) chgStore(r relID) store {
 
 func (in *Instance) prevStore(r relID) store {
 	inc := &in.inc
+	if inc.prev == nil {
+		inc.prev = make([]store, len(in.p.rels))
+	}
 	if inc.prev[r].arity == 0 {
 		inc.prev[r] = in.scratchStore(r)
 	}
@@ -176,6 +186,9 @@ func (in *Instance) beginStep() {
 // markChanged notes that chg[r] holds tuples.
 func (in *Instance) markChanged(r relID) {
 	inc := &in.inc
+	// The version changes now, not at the end of the step: what is read
+	// by version (emptyRel, spans) must see the new tuples at once.
+	in.versions[r]++
 	if !inc.changed[r] && !inc.lost[r] {
 		inc.pending = append(inc.pending, r)
 	}
@@ -184,6 +197,7 @@ func (in *Instance) markChanged(r relID) {
 
 func (in *Instance) markLost(r relID) {
 	inc := &in.inc
+	in.versions[r]++
 	if !inc.changed[r] && !inc.lost[r] {
 		inc.pending = append(inc.pending, r)
 	}
@@ -197,7 +211,7 @@ func (in *Instance) touch(r relID) {
 		in.inc.touched[s] = true
 	}
 	for _, s := range in.p.search.deferredReaders[r] {
-		in.dirty[s] = true
+		in.dirty.set(s)
 	}
 }
 
@@ -207,6 +221,17 @@ func (in *Instance) touch(r relID) {
 func (in *Instance) propagate() {
 	inc := &in.inc
 	inc.atBase = false
+	if inc.recompute {
+		// Only orders and inputs change, and only they go on the trail;
+		// what reads them is recomputed when next read (current).
+		for _, r := range inc.pending {
+			in.inputChanged(r)
+			if inc.changed[r] {
+				in.recordTuples(r, false, inc.chg[r])
+			}
+		}
+		return
+	}
 	for _, r := range inc.pending {
 		in.touch(r)
 	}
@@ -231,6 +256,15 @@ func (in *Instance) propagate() {
 		if inc.changed[r] {
 			in.recordTuples(r, false, inc.chg[r])
 		}
+	}
+}
+
+// current brings the strata the search tests up to date where a step or an
+// undo left them to recompute (on small domains, incr.go): the search calls
+// it before it reads them.
+func (in *Instance) current() {
+	if in.inc.recompute {
+		in.runNeeded()
 	}
 }
 
@@ -266,7 +300,10 @@ func (in *Instance) updateStratum(s *stratum) {
 			}
 		}
 		for _, r := range s.rels {
-			if ch := inc.chg[r]; ch.arity != 0 && absorbStores(in, ch, in.stores[r]) {
+			if inc.chg == nil {
+				break
+			}
+			if ch := inc.chg[r]; ch.arity != 0 && absorbStores(in, ch, r) {
 				in.markChanged(r)
 			}
 		}
@@ -337,7 +374,7 @@ func (in *Instance) recordTuples(r relID, removed bool, st store) {
 				appendWords(int(i), row, base)
 			}
 		} else {
-			for i, row := range st.view {
+			for i, row := range in.rowsOf(st) {
 				appendWords(i, row, 0)
 			}
 		}
@@ -370,8 +407,9 @@ func (in *Instance) undo(m int) {
 		case 1:
 			undoWords(st.set.Bits().Words(), data, e.removed)
 		case 2:
+			view := in.relRows(e.rel)
 			for x := 0; x < len(data); x += 2 {
-				row := st.view[data[x]>>32]
+				row := view[data[x]>>32]
 				w := &row[data[x]&(1<<32-1)]
 				if e.removed {
 					*w |= data[x+1]
@@ -382,9 +420,13 @@ func (in *Instance) undo(m int) {
 		default:
 			undoTuples(st.tup, data, e.removed)
 		}
+		if inc.recompute {
+			in.inputChanged(e.rel)
+			continue
+		}
 		in.versions[e.rel]++
 		for _, s := range in.p.search.deferredReaders[e.rel] {
-			in.dirty[s] = true
+			in.dirty.set(s)
 		}
 	}
 	if m < len(inc.trail) {
@@ -422,9 +464,11 @@ func undoTuples(t *relations.Tuples, data []uint64, removed bool) {
 	t.DifferenceWith(gone)
 }
 
-// absorbStores removes from nx the tuples st holds and adds the rest to
-// st, reporting whether there were any: nx is left holding what is new.
-func absorbStores(in *Instance, nx, st store) bool {
+// absorbStores removes from nx the tuples relation r holds and adds the
+// rest to it, reporting whether there were any: nx is left holding what is
+// new.
+func absorbStores(in *Instance, nx store, r relID) bool {
+	st := in.stores[r]
 	if nx.track == nil {
 		nx.differenceWith(st)
 		if nx.isEmpty() {
@@ -434,7 +478,7 @@ func absorbStores(in *Instance, nx, st store) bool {
 		return true
 	}
 	tr := nx.track
-	sv := st.view
+	sv := in.relRows(r)
 	kept := tr.rows[:0]
 	for _, i := range tr.rows {
 		nrow, base := tr.span(i)
@@ -468,7 +512,7 @@ func addInto(in *Instance, dst, src store) {
 		dst.unionWith(src)
 		return
 	}
-	dv := dst.view
+	dv := in.rowsOf(dst)
 	if src.track != nil {
 		for _, i := range src.track.rows {
 			row, base := src.track.span(i)
@@ -477,7 +521,7 @@ func addInto(in *Instance, dst, src store) {
 		}
 		return
 	}
-	for i, row := range src.view {
+	for i, row := range in.rowsOf(src) {
 		if orRow(dv[i], row) {
 			dst.track.add(i, 0, len(row))
 		}

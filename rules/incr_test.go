@@ -122,7 +122,9 @@ func TestIncrementalMatchesFull(t *testing.T) {
 							evalModes[mi].name, step, name, got, want, src, dumpInputs(in, inputs))
 					}
 				}
-				if !held {
+				if !held || in.inc.recompute {
+					// Without incremental updates there are no changes of
+					// the derived relations to test the checks on.
 					continue
 				}
 				for _, c := range in.p.checks {

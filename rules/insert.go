@@ -123,6 +123,9 @@ func (in *Instance) insert(id relID, src store) {
 // lists r among the staged relations.
 func (in *Instance) stageStore(r relID) store {
 	inc := &in.inc
+	if inc.stage == nil {
+		inc.stage = make([]store, len(in.p.rels))
+	}
 	if inc.stage[r].arity == 0 {
 		inc.stage[r] = newStore(in.p.rels[r].arity, in.n)
 	}
@@ -188,7 +191,7 @@ func (in *Instance) settle() {
 	fromBase := inc.atBase
 	in.beginStep()
 	for _, r := range inc.staged {
-		if absorbStores(in, inc.stage[r], in.stores[r]) {
+		if absorbStores(in, inc.stage[r], r) {
 			addInto(in, in.chgStore(r), inc.stage[r])
 			in.markChanged(r)
 		}

@@ -19,12 +19,18 @@ type Instance struct {
 	stores []store
 	delta  []store // per relation of a recursive stratum, allocated on demand
 	next   []store
-	dirty  []bool // per stratum
+	dirty  strataBits
 	pool   tempPool
 	// rowMark is scratch for merging row lists, allocated on first use.
 	rowMark []bool
 	// views caches the row views of the relations evaluation touches.
 	views map[*relations.Rel][][]uint64
+	// relViews[r] caches views[stores[r].rel] (relRows).
+	relViews [][][]uint64
+	// emptyIs[r] says whether relation r was empty at its version
+	// emptyAt[r]-1 (emptyRel).
+	emptyAt []uint64
+	emptyIs []bool
 	// versions[r] changes whenever relation r may have changed, and spans
 	// caches the word spans of the rows of stored relations (rows.go).
 	versions []uint64
@@ -104,14 +110,12 @@ func (p *Program) NewInstance(dom *Domain) *Instance {
 			}
 		}
 	}
-	in.dirty = make([]bool, len(p.strata))
+	in.dirty = newStrataBits(len(p.strata))
 	in.runs = make([]int, len(p.strata))
 	in.initIncremental()
 	in.versions = make([]uint64, len(p.rels))
 	in.spans = make([]*spanCache, len(p.rels))
-	for i := range in.dirty {
-		in.dirty[i] = true
-	}
+	in.dirty.setAll(len(p.strata))
 	return in
 }
 
@@ -148,7 +152,7 @@ func (in *Instance) invalidate(r relID) {
 func (in *Instance) inputChanged(r relID) {
 	in.versions[r]++
 	for _, s := range in.p.readers[r] {
-		in.dirty[s] = true
+		in.dirty.set(s)
 	}
 }
 
@@ -266,10 +270,8 @@ func (in *Instance) Run() { in.err = in.RunContext(context.Background()) }
 // run is Run inside an evaluation that has its context set.
 func (in *Instance) run() {
 	in.settle()
-	for i := range in.p.strata {
-		if in.dirty[i] {
-			in.runDirty(i)
-		}
+	for i := in.dirty.nextIn(nil, 0); i >= 0; i = in.dirty.nextIn(nil, i+1) {
+		in.runDirty(i)
 	}
 }
 
@@ -277,7 +279,5 @@ func (in *Instance) run() {
 // evaluates the whole program (benchmarks use it to time one evaluation).
 func (in *Instance) Invalidate() {
 	in.forgetTrail()
-	for i := range in.dirty {
-		in.dirty[i] = true
-	}
+	in.dirty.setAll(len(in.p.strata))
 }

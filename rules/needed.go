@@ -12,9 +12,10 @@ import "github.com/ptxmm/ptxmm/datalog"
 type searchPlan struct {
 	// needed[s] is set for the strata a check or an order's pairs depend on.
 	needed []bool
-	// ancestors[s] is the set of strata s depends on, s excluded, as a bit
-	// set over stratum indices.
-	ancestors [][]uint64
+	// ancestors[s] is the set of strata s depends on, s excluded.
+	ancestors []strataBits
+	// neededBits holds the needed strata.
+	neededBits strataBits
 	// negReads[s] lists the relations s's rules read through a negation.
 	negReads [][]relID
 	// neededReaders[r] and deferredReaders[r] split the strata reading
@@ -27,10 +28,10 @@ func (p *Program) planSearch() {
 	sp := &p.search
 	n := len(p.strata)
 	words := (n + 63) / 64
-	sp.ancestors = make([][]uint64, n)
+	sp.ancestors = make([]strataBits, n)
 	sp.negReads = make([][]relID, n)
 	for _, s := range p.strata {
-		anc := make([]uint64, words)
+		anc := make(strataBits, words)
 		for _, r := range s.reads {
 			if t := p.rels[r].stratum; t >= 0 {
 				anc[t/64] |= 1 << (uint(t) % 64)
@@ -67,6 +68,12 @@ func (p *Program) planSearch() {
 	for _, op := range p.orders {
 		mark(op.over)
 	}
+	sp.neededBits = newStrataBits(n)
+	for i, nd := range sp.needed {
+		if nd {
+			sp.neededBits.set(i)
+		}
+	}
 	sp.neededReaders = make([][]int, len(p.rels))
 	sp.deferredReaders = make([][]int, len(p.rels))
 	for r, readers := range p.readers {
@@ -78,11 +85,6 @@ func (p *Program) planSearch() {
 			}
 		}
 	}
-}
-
-// isAncestor reports whether stratum s depends on stratum t.
-func (sp *searchPlan) isAncestor(s, t int) bool {
-	return sp.ancestors[s][t/64]&(1<<(uint(t)%64)) != 0
 }
 
 // freshen brings relation r up to date: it computes r's stratum and its
@@ -98,14 +100,18 @@ func (in *Instance) freshen(r relID) {
 	if s < 0 || in.p.rels[r].kind != datalog.RelDerived {
 		return
 	}
-	if !in.dirty[s] && !in.anyDirtyAncestor(s) {
+	anc := in.p.search.ancestors[s]
+	if !in.dirty.has(s) && in.dirty.nextIn(anc, 0) < 0 {
 		return
 	}
 	err := in.guarded(nil, func() {
-		for i := 0; i <= s; i++ {
-			if in.dirty[i] && (i == s || in.p.search.isAncestor(s, i)) {
-				in.runDirty(i)
-			}
+		// Running an ancestor marks its readers, later strata, dirty: the
+		// scan goes on from there.
+		for i := in.dirty.nextIn(anc, 0); i >= 0; i = in.dirty.nextIn(anc, i+1) {
+			in.runDirty(i)
+		}
+		if in.dirty.has(s) {
+			in.runDirty(s)
 		}
 	})
 	if err != nil {
@@ -113,32 +119,22 @@ func (in *Instance) freshen(r relID) {
 	}
 }
 
-func (in *Instance) anyDirtyAncestor(s int) bool {
-	for i := 0; i < s; i++ {
-		if in.dirty[i] && in.p.search.isAncestor(s, i) {
-			return true
-		}
-	}
-	return false
-}
-
 // runDirty recomputes dirty stratum i and marks its readers dirty.
 func (in *Instance) runDirty(i int) {
 	s := in.p.strata[i]
 	in.runStratum(s)
-	in.dirty[i] = false
+	in.dirty.unset(i)
 	in.runs[i]++
 	for _, d := range s.readers {
-		in.dirty[d] = true
+		in.dirty.set(d)
 	}
 }
 
 // runNeeded brings the strata the search tests up to date, leaving the
 // others dirty.
 func (in *Instance) runNeeded() {
-	for i := range in.p.strata {
-		if in.dirty[i] && in.p.search.needed[i] {
-			in.runDirty(i)
-		}
+	needed := in.p.search.neededBits
+	for i := in.dirty.nextIn(needed, 0); i >= 0; i = in.dirty.nextIn(needed, i+1) {
+		in.runDirty(i)
 	}
 }

@@ -60,9 +60,7 @@ func (in *Instance) RecordProvenance() {
 		p.next++
 		p.entries[head][k] = provEntry{rank: p.next, rule: rp}
 	}
-	for i := range in.dirty {
-		in.dirty[i] = true
-	}
+	in.dirty.setAll(len(in.p.strata))
 	in.Run()
 	in.record = nil
 }

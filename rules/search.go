@@ -124,8 +124,11 @@ func (in *Instance) startSearch() bool {
 	case inc.searchBase >= 0:
 		in.undo(inc.searchBase)
 	}
+	// Undoing leaves the strata it touched to recompute when the domain is
+	// small (incr.go).
+	in.runNeeded()
 	inc.searchBase = in.mark()
-	return inc.afterInsert
+	return inc.afterInsert && !inc.recompute
 }
 
 // restart empties the orders and the trail and brings the strata the search
@@ -165,13 +168,14 @@ func (s *solver) test() (bool, *checkPlan) {
 	in := s.in
 	s.result.Nodes++
 	in.poll()
+	in.current()
 	full, fromBase := s.full, s.fromBase
 	s.full, s.fromBase = false, false
 	for i, c := range in.p.checks {
 		if !c.monotone {
 			continue
 		}
-		whole := full && !(fromBase && in.inc.baseHeld[i])
+		whole := in.inc.recompute || (full && !(fromBase && in.inc.baseHeld[i]))
 		if (whole && in.violated(c)) || (!whole && in.violatedByStep(c)) {
 			return true, c
 		}
@@ -250,6 +254,7 @@ func (s *solver) expand(k, i int) bool {
 // host's tests of complete choices.
 func (s *solver) leaf() bool {
 	in := s.in
+	in.current()
 	for _, c := range in.p.checks {
 		if !c.monotone && in.violated(c) {
 			if s.cfg.noWitness {
@@ -415,6 +420,7 @@ func (s *solver) apply(k, pathBase, from, to int) bool {
 
 // fail records the violated checks of the current state.
 func (s *solver) fail(monotoneOnly bool) {
+	s.in.current()
 	for _, c := range s.in.p.checks {
 		if monotoneOnly && !c.monotone {
 			continue
@@ -440,6 +446,7 @@ func (s *solver) fail(monotoneOnly bool) {
 
 // pairsOf lists the unordered pairs of an order's "over" relation into buf.
 func (s *solver) pairsOf(op *orderPlan, buf [][2]int) [][2]int {
+	s.in.current()
 	over := s.in.stores[op.over].rel
 	for a, b := range over.All() {
 		if a < b || (a > b && !over.Has(b, a)) {
@@ -456,9 +463,12 @@ func (s *solver) pairsOf(op *orderPlan, buf [][2]int) [][2]int {
 // addToOrder adds the pairs of src to the order of op as they are (no
 // closure), the new ones going to the step's changes.
 func (in *Instance) addToOrder(op *orderPlan, src store) {
-	o, ch := in.stores[op.rel], in.chgStore(op.rel)
-	for i, row := range src.view {
-		orow, crow := o.view[i], ch.view[i]
+	ch := in.chgStore(op.rel)
+	ov, cv := in.relRows(op.rel), in.rowsOf(ch)
+	for i := range ov {
+		// Row by row from the relation itself: src may be the host's.
+		row := src.rel.Row(i).Words()
+		orow, crow := ov[i], cv[i]
 		lo, hi := len(row), 0
 		for k, y := range row {
 			if y &^= orow[k]; y != 0 {
@@ -483,7 +493,7 @@ func (in *Instance) addToOrder(op *orderPlan, src store) {
 func (in *Instance) orient(op *orderPlan, a, b int) {
 	o := in.stores[op.rel].rel
 	ch := in.chgStore(op.rel)
-	ov, cv := in.stores[op.rel].view, ch.view
+	ov, cv := in.relRows(op.rel), in.rowsOf(ch)
 	brow := ov[b]
 	bw, bbit := b>>6, uint64(1)<<(uint(b)&63)
 	for x := 0; x < in.n; x++ {

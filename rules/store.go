@@ -9,8 +9,6 @@ type store struct {
 	set   *relations.Set
 	rel   *relations.Rel
 	tup   *relations.Tuples
-	// view holds the row views of a binary relation.
-	view [][]uint64
 	// track, for the binary delta and next relations of recursive strata,
 	// lists the rows that may be non-empty (see rows.go).
 	track *rowTrack
@@ -22,7 +20,7 @@ type store struct {
 func newTrackedStore(arity, n, minAtoms int) store {
 	s := newStore(arity, n)
 	if arity == 2 && n >= minAtoms {
-		s.track = newRowTrack(s.rel, s.view)
+		s.track = newRowTrack(s.rel, rowView(s.rel))
 	}
 	return s
 }
@@ -32,8 +30,7 @@ func newStore(arity, n int) store {
 	case 1:
 		return store{arity: 1, set: relations.NewSet(n)}
 	case 2:
-		r := relations.NewRel(n)
-		return store{arity: 2, rel: r, view: rowView(r)}
+		return store{arity: 2, rel: relations.NewRel(n)}
 	default:
 		return store{arity: arity, tup: relations.NewTuples(arity)}
 	}
