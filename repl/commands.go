@@ -337,23 +337,9 @@ func (s *Session) printTree(w io.Writer, d *rules.Derivation, indent string, use
 	default:
 		fmt.Fprintf(w, "   [rule at %s]\n", d.Rule.Pos)
 	}
-	for _, c := range visibleChildren(d) {
+	for _, c := range d.VisibleChildren() {
 		s.printTree(w, c, indent+"  ", used)
 	}
-}
-
-// visibleChildren lifts the children of generated relations (named with a
-// $) up to their nearest named ancestor.
-func visibleChildren(d *rules.Derivation) []*rules.Derivation {
-	var out []*rules.Derivation
-	for _, c := range d.Children {
-		if strings.ContainsRune(c.Rel, '$') && c.Rule != nil {
-			out = append(out, visibleChildren(c)...)
-			continue
-		}
-		out = append(out, c)
-	}
-	return out
 }
 
 func (s *Session) cmdRelations(_ string, w io.Writer) error {

@@ -76,6 +76,21 @@ type Derivation struct {
 	Children []*Derivation
 }
 
+// VisibleChildren returns d's children with those of generated relations
+// (named with a $, from desugared relational definitions) replaced by their
+// own visible children, so that a tree shows only relations a user wrote.
+func (d *Derivation) VisibleChildren() []*Derivation {
+	var out []*Derivation
+	for _, c := range d.Children {
+		if strings.ContainsRune(c.Rel, '$') && c.Rule != nil {
+			out = append(out, c.VisibleChildren()...)
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
 // rankOf returns a tuple's rank: 0 for base tuples, the recorded rank for
 // derived ones, and -1 for tuples not in the relation.
 func (in *Instance) rankOf(r relID, t []int) int {

@@ -76,27 +76,13 @@ func derivationNode(m *checker.Model, d *rules.Derivation, count *int) *Derivati
 	default:
 		n.Rule = "rule at " + d.Rule.Pos.String()
 	}
-	for _, c := range visibleChildren(d) {
+	for _, c := range d.VisibleChildren() {
 		if *count > MaxDerivationNodes {
 			break
 		}
 		n.Children = append(n.Children, derivationNode(m, c, count))
 	}
 	return n
-}
-
-// visibleChildren lifts the children of generated relations (named with a
-// $) up to their nearest named ancestor.
-func visibleChildren(d *rules.Derivation) []*rules.Derivation {
-	var out []*rules.Derivation
-	for _, c := range d.Children {
-		if strings.ContainsRune(c.Rel, '$') && c.Rule != nil {
-			out = append(out, visibleChildren(c)...)
-			continue
-		}
-		out = append(out, c)
-	}
-	return out
 }
 
 // printDerivation prints the tree one tuple a line, as the REPL does.
