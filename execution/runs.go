@@ -152,6 +152,21 @@ func (s *state) setReg(name string, v *Sym) {
 }
 
 // errAt builds an enumeration error at a position.
+// foldConstant evaluates v now when both its operands are constants, so
+// that a register computed from constants is a constant, and an operation
+// the values do not support (arithmetic on an address) is an error at the
+// instruction.
+func foldConstant(v *Sym, in *litmus.Instr) (*Sym, error) {
+	if !v.a.IsConst() || !v.b.IsConst() {
+		return v, nil
+	}
+	c, _, err := v.eval(nil)
+	if err != nil {
+		return nil, errAt(in.Pos, "%v (in %q)", err, in.Text)
+	}
+	return constSym(c), nil
+}
+
 func errAt(pos source.Pos, format string, args ...any) error {
 	var l source.List
 	l.Add(pos, format, args...)
@@ -313,25 +328,17 @@ func (e *explorer) explore(s *state) error {
 			s.pc++
 		case litmus.OpArith:
 			a, b := e.operand(s, in.A), e.operand(s, in.B)
-			v := &Sym{kind: symArith, op: in.ArithOp, a: a, b: b, instr: in.Text, size: in.Type.Size, signed: in.Type.Signed}
-			if a.IsConst() && b.IsConst() {
-				c, _, err := v.eval(nil)
-				if err != nil {
-					return errAt(in.Pos, "%v (in %q)", err, in.Text)
-				}
-				v = constSym(c)
+			v, err := foldConstant(&Sym{kind: symArith, op: in.ArithOp, a: a, b: b, instr: in.Text, size: in.Type.Size, signed: in.Type.Signed}, in)
+			if err != nil {
+				return err
 			}
 			s.setReg(in.Dst, v)
 			s.pc++
 		case litmus.OpSetp:
 			a, b := e.operand(s, in.A), e.operand(s, in.B)
-			v := &Sym{kind: symCmp, op: in.Cmp, a: a, b: b}
-			if a.IsConst() && b.IsConst() {
-				c, _, err := v.eval(nil)
-				if err != nil {
-					return errAt(in.Pos, "%v (in %q)", err, in.Text)
-				}
-				v = constSym(c)
+			v, err := foldConstant(&Sym{kind: symCmp, op: in.Cmp, a: a, b: b}, in)
+			if err != nil {
+				return err
 			}
 			s.setReg(in.Dst, v)
 			s.pc++
