@@ -28,6 +28,8 @@ import (
 type warmStart struct {
 	orders []*relations.Rel // the saved orders, nil when none is saved
 	overs  []*relations.Rel // their over relations when saved
+	// phases are the saved orders by name, for rules.WithPhases.
+	phases map[string]*relations.Rel
 	// visits, tries and hits count the candidates seen, the warm starts
 	// tried and those that succeeded.
 	visits, tries, hits int
@@ -86,8 +88,10 @@ func (w *warmStart) save(m *Model, inst *rules.Instance) {
 	n := inst.Domain().Len()
 	if w.orders == nil || w.orders[0].N() != n {
 		w.orders, w.overs = make([]*relations.Rel, len(orders)), make([]*relations.Rel, len(orders))
-		for i := range orders {
+		w.phases = make(map[string]*relations.Rel, len(orders))
+		for i, o := range orders {
 			w.orders[i], w.overs[i] = relations.NewRel(n), relations.NewRel(n)
+			w.phases[o.Name] = w.orders[i]
 		}
 	}
 	for i, o := range orders {
@@ -103,19 +107,31 @@ func (w *warmStart) save(m *Model, inst *rules.Instance) {
 }
 
 // solve is Solve with a warm start: the saved orders first, the search
-// when they do not do; warm reports that the saved orders did. past is the
-// host's constraint on final writes (nil for none), also passed in opts.
-// Only a consistent verdict comes from the saved orders, so the failures
-// of an inconsistent candidate are always the search's.
+// when they do not do, trying the saved orders' directions first (phase
+// saving) when opts ask for no witnesses; warm reports that the consistent
+// choice the instance holds may depend on the candidates before (it may
+// not be the one the search finds first). past is the host's constraint on
+// final writes (nil for none), also passed in opts. Only a consistent
+// verdict comes from the saved orders, so the failures of an inconsistent
+// candidate are always the search's.
 func (r *modelRun) solve(s *session, inst *rules.Instance, past func(*rules.Instance) bool, opts ...rules.SolveOption) (sol rules.SolveResult, warm bool) {
-	if !s.opts.FullSearch && r.warm.try(r.m, inst, past) {
+	if s.opts.FullSearch {
+		return inst.Solve(opts...), false
+	}
+	if r.warm.try(r.m, inst, past) {
 		return rules.SolveResult{Consistent: true}, true
 	}
+	if r.warm.orders != nil {
+		// WithPhases is ignored with witnesses, which must be the
+		// search's own.
+		opts = append(opts, rules.WithPhases(r.warm.phases))
+		warm = true
+	}
 	sol = inst.Solve(opts...)
-	if sol.Consistent && sol.Err == nil && !s.opts.FullSearch {
+	if sol.Consistent && sol.Err == nil {
 		r.warm.save(r.m, inst)
 	}
-	return sol, false
+	return sol, warm
 }
 
 // firstRaise reports whether raised has a flag no execution raised before:

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/ptxmm/ptxmm/datalog"
+	"github.com/ptxmm/ptxmm/relations"
 	"github.com/ptxmm/ptxmm/source"
 )
 
@@ -88,6 +89,8 @@ type solveConfig struct {
 	finalTests []func(*Instance) bool
 	// noWitness skips building the witnesses of failed checks.
 	noWitness bool
+	// phases are orders whose directions the search tries first.
+	phases map[string]*relations.Rel
 }
 
 // WithoutWitnesses makes Solve report failed checks by name only: no
@@ -98,6 +101,17 @@ type solveConfig struct {
 // consistent choice found are the same, but Failures may name fewer checks.
 func WithoutWitnesses() SolveOption {
 	return func(c *solveConfig) { c.noWitness = true }
+}
+
+// WithPhases makes the search try first, at each pair it orients, the
+// direction the given order of the same name relates it in (where it does),
+// instead of the direction of the pair's smaller event first: the orders of
+// a similar candidate found consistent (a SAT solver's phase saving). The
+// verdict is the same; the consistent choice found, and the failures met,
+// can differ, so it is taken only with WithoutWitnesses. An order given
+// over another domain size is ignored.
+func WithPhases(orders map[string]*relations.Rel) SolveOption {
+	return func(c *solveConfig) { c.phases = orders }
 }
 
 // withFinalTest adds a test of complete choices that must also pass.

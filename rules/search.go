@@ -46,14 +46,26 @@ type solver struct {
 	kept []keptState
 	// forced is scratch for forced pairs.
 	forced [][2]int
+	// phase[k] is the order whose directions order k's dives take first
+	// (WithPhases), nil for the smaller event first.
+	phase []*relations.Rel
 }
 
-// decision is a pair of a dive's path: its index in the order's pairs, and
+// decision is a pair of a dive's path: its index in the order's pairs,
 // whether the first choice orients it (a total order) or leaves it
-// unrelated (a partial one).
+// unrelated (a partial one), and whether it orients it from the larger
+// event to the smaller (a phase says so).
 type decision struct {
-	j      int
-	orient bool
+	j           int
+	orient, rev bool
+}
+
+// first returns the direction a decision's first choice orients its pair.
+func (d decision) first(p [2]int) (int, int) {
+	if d.rev {
+		return p[1], p[0]
+	}
+	return p[0], p[1]
 }
 
 // keptState is a state on a dive's path: after its first idx choices, at
@@ -83,6 +95,7 @@ func (in *Instance) Solve(opts ...SolveOption) SolveResult {
 	}
 	s.result = SolveResult{}
 	clear(s.seen)
+	s.setPhases()
 	// A nested Solve (RaisedFlags searching from a host hook) must not
 	// share the scratch of the search that is running.
 	in.solve = nil
@@ -292,9 +305,13 @@ func (s *solver) dive(k, i int) bool {
 			continue
 		}
 		d := decision{j: j, orient: !op.order.Partial}
+		if d.orient && s.phase[k] != nil && s.phase[k].Has(b, a) {
+			d.rev = true
+		}
 		s.path = append(s.path, d)
 		if d.orient {
-			in.orient(op, a, b)
+			x, y := d.first(pairs[j])
+			in.orient(op, x, y)
 			oriented = true
 		}
 	}
@@ -332,6 +349,9 @@ func (s *solver) dive(k, i int) bool {
 		s.goTo(k, pathBase, keptBase, t-1)
 		d := s.path[pathBase+t-1]
 		a, b := pairs[d.j][0], pairs[d.j][1]
+		if d.rev {
+			a, b = b, a
+		}
 		alts := [2][2]int{{b, a}}
 		nalts := 1
 		if !d.orient {
@@ -411,11 +431,25 @@ func (s *solver) apply(k, pathBase, from, to int) bool {
 	for t := from; t < to; t++ {
 		d := s.path[pathBase+t]
 		if d.orient {
-			in.orient(op, pairs[d.j][0], pairs[d.j][1])
+			x, y := d.first(pairs[d.j])
+			in.orient(op, x, y)
 			any = true
 		}
 	}
 	return any
+}
+
+// setPhases resolves the orders of WithPhases to the program's orders,
+// leaving out those over another domain size.
+func (s *solver) setPhases() {
+	s.phase = s.phase[:0]
+	for _, op := range s.in.p.orders {
+		var ph *relations.Rel
+		if o := s.cfg.phases[s.in.p.rels[op.rel].name]; o != nil && o.N() == s.in.n && s.cfg.noWitness {
+			ph = o
+		}
+		s.phase = append(s.phase, ph)
+	}
 }
 
 // fail records the violated checks of the current state.
