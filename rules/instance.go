@@ -48,6 +48,10 @@ type Instance struct {
 	// runs counts the evaluations of each stratum, for the tests of
 	// incremental re-evaluation.
 	runs []int
+	// before holds the tuples of the stratum being recomputed from before,
+	// to tell whether its readers must be (runDirty, beforeStore).
+	before beforeStores
+	cutoff cutoffStats
 
 	// ctx is the context of the evaluation in progress (nil between
 	// evaluations), done its channel, and work the work done since the

@@ -145,12 +145,106 @@ func (in *Instance) runDirty(i int) {
 		}
 		return
 	}
+	cutoff := len(s.readers) > 0 && in.record == nil && in.cutoffWorth(i)
+	if cutoff {
+		for k, r := range s.rels {
+			in.beforeStore(k, in.p.rels[r].arity).copyFrom(in.stores[r])
+		}
+	}
 	in.runStratum(s)
 	in.dirty.unset(i)
 	in.runs[i]++
+	if cutoff {
+		in.cutoff.tries[i]++
+		if in.unchanged(s) {
+			// Its readers would compute what they hold (a new
+			// reads-from pair often changes nothing downstream of
+			// some strata).
+			in.cutoff.hits[i]++
+			return
+		}
+	}
 	for _, d := range s.readers {
 		in.dirty.set(d)
 	}
+}
+
+// beforeStores are the stores of beforeStore: by position in the stratum,
+// for sets and binary relations, and by position and arity for the others.
+type beforeStores struct {
+	sets, rels []store
+	tuples     map[[2]int]store
+}
+
+// cutoffStats count, per stratum, the recomputations compared with what
+// the stratum held before (tries) and those that found it unchanged
+// (hits): the comparison costs a copy of the stratum's relations, and pays
+// only where it spares the readers often enough.
+type cutoffStats struct {
+	tries, hits []int
+}
+
+// cutoffWorth reports whether to compare stratum i's relations before and
+// after it is recomputed: while it finds them unchanged at least once in
+// four, and once in 32 anyway to notice a change. Only on domains small
+// enough for a copy of every relation to cost little memory (those on
+// which rows are not tracked either).
+func (in *Instance) cutoffWorth(i int) bool {
+	if in.n >= in.p.options.trackMinAtoms {
+		return false
+	}
+	c := &in.cutoff
+	if c.tries == nil {
+		c.tries, c.hits = make([]int, len(in.p.strata)), make([]int, len(in.p.strata))
+	}
+	t := c.tries[i]
+	return t < 16 || 4*c.hits[i] >= t || in.runs[i]%32 == 0
+}
+
+// beforeStore returns the store that keeps the tuples of the k-th relation
+// of a stratum, of arity ar, from before the stratum is recomputed. The
+// stores are shared by all strata, one per position and arity, allocated
+// on first use: only one stratum is recomputed at a time.
+func (in *Instance) beforeStore(k, ar int) store {
+	b := &in.before
+	var list *[]store
+	switch ar {
+	case 1:
+		list = &b.sets
+	case 2:
+		list = &b.rels
+	default:
+		key := [2]int{k, ar}
+		st, ok := b.tuples[key]
+		if !ok {
+			if b.tuples == nil {
+				b.tuples = map[[2]int]store{}
+			}
+			st = newStore(ar, in.n)
+			b.tuples[key] = st
+		}
+		return st
+	}
+	for len(*list) <= k {
+		if ar == 1 {
+			in.growScratch(setBytes(in.n))
+		} else {
+			in.growScratch(relBytes(in.n))
+		}
+		*list = append(*list, newStore(ar, in.n))
+	}
+	return (*list)[k]
+}
+
+// unchanged reports whether every relation of stratum s holds what it held
+// before it was recomputed (beforeStore).
+func (in *Instance) unchanged(s *stratum) bool {
+	for k, r := range s.rels {
+		if !in.beforeStore(k, in.p.rels[r].arity).equal(in.stores[r]) {
+			return false
+		}
+	}
+	return true
 }
 
 // derivesNothing reports whether stratum s derives no tuple from the
