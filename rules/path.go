@@ -97,6 +97,10 @@ func (in *Instance) route(steps []*Derivation, a, b int, stop func(string) bool)
 		step     routeStep
 	}
 	best := map[[2]int]arc{}
+	// keys lists best's keys as first added: the breadth-first search
+	// follows the arcs in that order, so that of two shortest routes it
+	// takes the same one on every run (a map's order would vary).
+	var keys [][2]int
 	better := func(x, y *Derivation) bool {
 		if sx, sy := in.p.isEdge(x.Rel), in.p.isEdge(y.Rel); sx != sy {
 			return sx
@@ -105,7 +109,11 @@ func (in *Instance) route(steps []*Derivation, a, b int, stop func(string) bool)
 	}
 	add := func(from, to int, s routeStep) {
 		k := [2]int{from, to}
-		if old, ok := best[k]; !ok || better(s.d, old.step.d) {
+		old, ok := best[k]
+		if !ok {
+			keys = append(keys, k)
+		}
+		if !ok || better(s.d, old.step.d) {
 			best[k] = arc{from, to, s}
 		}
 	}
@@ -118,7 +126,8 @@ func (in *Instance) route(steps []*Derivation, a, b int, stop func(string) bool)
 		}
 	}
 	out := map[int][]arc{}
-	for _, e := range best {
+	for _, k := range keys {
+		e := best[k]
 		out[e.from] = append(out[e.from], e)
 	}
 	return breadthFirst(a, func(v int, yield func(routeStep, int)) {
