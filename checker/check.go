@@ -130,9 +130,12 @@ type session struct {
 	// from rejected candidates, and payoff where asking about partial
 	// candidates pays (search.go); leafConsistent is set when
 	// some model finds the candidate being evaluated consistent.
-	nogoods        *execution.Nogoods
-	payoff         *execution.Payoff
-	accepted       []int // the reads-from of the last partial candidate accepted
+	nogoods  *execution.Nogoods
+	payoff   *execution.Payoff
+	accepted []int // the reads-from of the last partial candidate accepted
+	// learning is set while learn asks about candidates it expects the
+	// models to reject.
+	learning       bool
 	leafConsistent bool
 }
 

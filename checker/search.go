@@ -146,6 +146,9 @@ func (s *session) learn(x *execution.Execution, rejected bool) {
 	}
 	saved := append([]int(nil), x.RF...)
 	defer copy(x.RF, saved)
+	// Most candidates asked about here are rejected (rules.WithRestarts).
+	s.learning = true
+	defer func() { s.learning = false }()
 	keep := reads[:0:0]
 	for i := len(reads) - 1; i >= 0; i-- {
 		r := reads[i]
@@ -186,6 +189,9 @@ func (s *session) acceptedWithout(x *execution.Execution, r int) bool {
 // the search from building more.
 func (r *modelRun) rejects(s *session, inst *rules.Instance, past func(*rules.Instance) bool) bool {
 	opts := []rules.SolveOption{s.withCtx, rules.WithoutWitnesses()}
+	if s.learning {
+		opts = append(opts, rules.WithRestarts())
+	}
 	if past != nil {
 		opts = append(opts, rules.WithPrune(past))
 	}

@@ -91,6 +91,8 @@ type solveConfig struct {
 	noWitness bool
 	// phases are orders whose directions the search tries first.
 	phases map[string]*relations.Rel
+	// restarts lets the search restart (restart.go).
+	restarts bool
 }
 
 // WithoutWitnesses makes Solve report failed checks by name only: no
@@ -112,6 +114,16 @@ func WithoutWitnesses() SolveOption {
 // over another domain size is ignored.
 func WithPhases(orders map[string]*relations.Rel) SolveOption {
 	return func(c *solveConfig) { c.phases = orders }
+}
+
+// WithRestarts lets the search go back to the start of an order's search
+// when both directions of a pair fail deep in it, and test the pair there on
+// its own: a pair failing both ways there ends the search at once, where
+// depth-first search would try every choice of the pairs before it
+// (restart.go). It pays where the host expects no consistent choice, and
+// wastes work where there is one. Taken only with WithoutWitnesses.
+func WithRestarts() SolveOption {
+	return func(c *solveConfig) { c.restarts = true }
 }
 
 // withFinalTest adds a test of complete choices that must also pass.

@@ -49,6 +49,20 @@ type solver struct {
 	// phase[k] is the order whose directions order k's dives take first
 	// (WithPhases), nil for the smaller event first.
 	phase []*relations.Rel
+	// pruned says that the last node failed its own test, before
+	// expanding anything.
+	pruned bool
+	// restart, when set, unwinds the search to the start of order
+	// restartOrder's search, to test the pair restartPair there: it
+	// failed both ways deeper in (restart.go). tested[k] lists the pairs
+	// order k's search tested so since it started; settled[k] is set once
+	// such a test found a pair failing neither way there, which ends the
+	// restarts of that search.
+	restart      bool
+	restartOrder int
+	restartPair  [2]int
+	tested       [][][2]int
+	settled      []bool
 }
 
 // decision is a pair of a dive's path: its index in the order's pairs,
@@ -96,6 +110,7 @@ func (in *Instance) Solve(opts ...SolveOption) SolveResult {
 	s.result = SolveResult{}
 	clear(s.seen)
 	s.setPhases()
+	s.restart = false
 	// A nested Solve (RaisedFlags searching from a host hook) must not
 	// share the scratch of the search that is running.
 	in.solve = nil
@@ -166,13 +181,17 @@ func (in *Instance) restart() {
 func (s *solver) node(k, i int) bool {
 	if s.cfg.noWitness {
 		if s.probe() {
+			s.pruned = true
 			return false
 		}
 	} else if pruned, _ := s.test(); pruned {
 		s.fail(true)
+		s.pruned = true
 		return false
 	}
-	return s.expand(k, i)
+	ok := s.expand(k, i)
+	s.pruned = false
+	return ok
 }
 
 // test evaluates the monotone checks and the host's prune on the current
@@ -226,7 +245,18 @@ func (s *solver) expand(k, i int) bool {
 	in.searching = op
 	if i == 0 {
 		s.pairs[k] = s.pairsOf(op, s.pairs[k][:0])
+		if s.restarts(op) {
+			return s.searchWithRestarts(k)
+		}
 	}
+	return s.orderSearch(k, i)
+}
+
+// orderSearch searches order k from pair index i on, the pairs its checks
+// force first.
+func (s *solver) orderSearch(k, i int) bool {
+	in := s.in
+	op := in.p.orders[k]
 	if s.cfg.noWitness && len(op.forcings) > 0 {
 		forced, ok := s.forcedPairs(op, s.pairs[k][i:])
 		if !ok {
@@ -253,7 +283,7 @@ func (s *solver) expand(k, i int) bool {
 				in.undo(m)
 				return false
 			}
-			if s.expand(k, i) {
+			if s.orderSearch(k, i) {
 				return true
 			}
 			in.undo(m)
@@ -366,6 +396,10 @@ func (s *solver) dive(k, i int) bool {
 				return true
 			}
 			in.undo(m)
+			if s.restart || d.orient && s.pruned && s.askRestart(k, pairs[d.j]) {
+				in.undo(m0)
+				return false
+			}
 		}
 	}
 	in.undo(m0)
