@@ -45,7 +45,9 @@ type Program struct {
 	rels   []*relInfo
 	byName map[string]relID
 	strata []*stratum
-	checks []*checkPlan
+	// numWays counts the ways of all forcings (ways.go).
+	numWays int
+	checks  []*checkPlan
 	// eventMonotone caches EventMonotone.
 	eventMonotone bool
 	// flags are the .flag and .undefined tests, evaluated on consistent

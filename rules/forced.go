@@ -7,185 +7,168 @@ import (
 
 // Some checks decide the direction of an order's pairs before the search
 // branches on them. For an order that must relate every pair, a monotone
-// check that the other direction fails outright (and fails in every larger
-// choice, being monotone) forces the pair. Two shapes of check are
-// recognised, from the rules:
+// check that one direction fails outright (and fails in every larger
+// choice, being monotone) forces the pair the other way, and a pair failing
+// both ways leaves no consistent choice.
 //
-//   - acyclic(X) where X contains the order (through rules that copy one
-//     relation into another, as unions do): b -> a closes a cycle when X
-//     already has a path from a to b, so such a pair is forced a -> b. This
-//     is coherence over program-ordered writes.
-//   - irreflexive(Z) where Z contains the order composed with a relation Y
-//     (or Y with the order): b -> a puts (a, a) in Z when Y relates a to b,
-//     so such a pair is forced a -> b. This is Fence-SC against causality.
+// Whether a direction fails outright is worked out from the rules, without
+// evaluating the program: the compiler finds the ways from the order to
+// each monotone check's relation, chains of rules each of which derives a
+// tuple of its head from one tuple of the relation before (a union copies
+// it, an intersection or a difference filters it, a composition extends it
+// with the tuples of the other relation; ways.go). Following every way
+// from the one new pair b -> a, over the relations as they are, gives
+// tuples the check's relation gains with it: the direction fails when one
+// of them closes a cycle with what the relation holds (acyclic), relates an
+// atom to itself (irreflexive), or exists at all (empty). The relations
+// only grow with the orders, so what the ways give is part of what the
+// direction adds, and a failure found so is a failure: coherence over
+// program-ordered writes, coherence against a read of a later write (from
+// -reads), and Fence-SC against causality are all found this way.
 
-// forcing is one check that forces pairs of an order.
+// forcing is a monotone check an order's pairs reach, with the ways they
+// reach it.
 type forcing struct {
 	check *checkPlan
-	// via is Y for the irreflexive shape; for the acyclic shape it is -1
-	// and the pairs follow the paths of the check's relation.
-	via relID
+	ways  []way
 }
 
 // planForcing finds, for every order that relates all its pairs, the
-// monotone checks that force some of them.
+// monotone checks its pairs reach through ways the forcing can follow.
 func (p *Program) planForcing() {
 	for _, op := range p.orders {
 		if op.order.Partial {
 			continue
 		}
 		for _, c := range p.checks {
-			if !c.monotone {
+			if !c.monotone || p.rels[c.rel].arity != 2 {
 				continue
 			}
-			copies := p.copiesInto(c.rel)
-			switch c.check.Kind {
-			case datalog.CheckAcyclic:
-				if copies[op.rel] {
-					op.forcings = append(op.forcings, forcing{check: c, via: -1})
+			if ws := p.waysTo(op.rel, c.rel); len(ws) > 0 {
+				for i := range ws {
+					ws[i].index = p.numWays
+					p.numWays++
 				}
-			case datalog.CheckIrreflexive:
-				for r := range copies {
-					for _, via := range p.composedWith(r, op.rel) {
-						op.forcings = append(op.forcings, forcing{check: c, via: via})
-					}
-				}
+				op.forcings = append(op.forcings, forcing{check: c, ways: ws})
 			}
 		}
 	}
-}
-
-// copiesInto returns the relations whose pairs r contains by rules of the
-// form r(X, Y) :- s(X, Y), transitively, r included.
-func (p *Program) copiesInto(r relID) map[relID]bool {
-	out := map[relID]bool{r: true}
-	stack := []relID{r}
-	for len(stack) > 0 {
-		x := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, rp := range p.rulesOf(x) {
-			if s, ok := copyRule(rp); ok && !out[s] {
-				out[s] = true
-				stack = append(stack, s)
-			}
-		}
-	}
-	return out
-}
-
-// rulesOf returns the rules defining a derived relation.
-func (p *Program) rulesOf(r relID) []*rulePlan {
-	st := p.rels[r].stratum
-	if st < 0 {
-		return nil
-	}
-	var out []*rulePlan
-	for _, rp := range p.strata[st].rules {
-		if rp.head == r {
-			out = append(out, rp)
-		}
-	}
-	return out
-}
-
-// copyRule matches h(X, Y) :- s(X, Y) with distinct variables.
-func copyRule(rp *rulePlan) (relID, bool) {
-	r := rp.rule
-	if len(r.Body) != 1 || len(r.Head.Args) != 2 {
-		return 0, false
-	}
-	a, ok := r.Body[0].(*datalog.Atom)
-	if !ok || a.Negated || len(a.Args) != 2 {
-		return 0, false
-	}
-	x, y, ok := twoVars(r.Head.Args)
-	if !ok {
-		return 0, false
-	}
-	bx, by, ok := twoVars(a.Args)
-	if !ok || bx != x || by != y {
-		return 0, false
-	}
-	return rp.litRel[0], true
-}
-
-// composedWith returns the relations Y of the rules of r of the form
-// r(X, Y) :- o(X, W), Y(W, Y) or r(X, Y) :- Y(X, W), o(W, Y).
-func (p *Program) composedWith(r, o relID) []relID {
-	var out []relID
-	for _, rp := range p.rulesOf(r) {
-		rule := rp.rule
-		if len(rule.Body) != 2 || len(rule.Head.Args) != 2 {
-			continue
-		}
-		a1, ok1 := rule.Body[0].(*datalog.Atom)
-		a2, ok2 := rule.Body[1].(*datalog.Atom)
-		if !ok1 || !ok2 || a1.Negated || a2.Negated || len(a1.Args) != 2 || len(a2.Args) != 2 {
-			continue
-		}
-		x, y, ok := twoVars(rule.Head.Args)
-		if !ok {
-			continue
-		}
-		l1, m1, ok1 := twoVars(a1.Args)
-		m2, r2, ok2 := twoVars(a2.Args)
-		if !ok1 || !ok2 || l1 != x || r2 != y || m1 != m2 || m1 == x || m1 == y {
-			continue
-		}
-		switch {
-		case rp.litRel[0] == o:
-			out = append(out, rp.litRel[1])
-		case rp.litRel[1] == o:
-			out = append(out, rp.litRel[0])
-		}
-	}
-	return out
-}
-
-// twoVars returns the names of two distinct variables.
-func twoVars(args []datalog.Term) (string, string, bool) {
-	if len(args) != 2 || args[0].Kind != datalog.TermVar || args[1].Kind != datalog.TermVar || args[0].Name == args[1].Name {
-		return "", "", false
-	}
-	return args[0].Name, args[1].Name, true
 }
 
 // forcedPairs lists the pairs among pairs that are unrelated in the order
-// and forced, each in its forced direction. It returns false when a pair is
-// forced both ways: every choice from the current one fails. The forcing
-// check is named as a failure then.
-func (s *solver) forcedPairs(op *orderPlan, pairs [][2]int) ([][2]int, bool) {
+// and forced, each in its forced direction. A pair forced both ways is
+// listed in one of them: the state the forced pairs lead to fails then.
+func (s *solver) forcedPairs(op *orderPlan, pairs [][2]int) [][2]int {
 	in := s.in
 	in.current()
 	o := in.stores[op.rel].rel
 	out := s.forced[:0]
 	defer func() { s.forced = out[:0] }()
+	// done marks the pairs an earlier check forced, which the later ones
+	// need not follow.
+	done := in.pool.rel()
+	defer in.pool.putRel(done)
 	for _, f := range op.forcings {
-		var rel *relations.Rel
-		if f.via < 0 {
-			rel = in.pool.rel()
-			rel.CopyFrom(in.stores[f.check.rel].rel)
-			rel.TransitiveClosure()
-			defer in.pool.putRel(rel)
-		} else {
-			rel = in.stores[f.via].rel
-		}
+		s.reach = nil
 		for _, p := range pairs {
 			a, b := p[0], p[1]
-			if o.Has(a, b) || o.Has(b, a) {
+			if o.Has(a, b) || o.Has(b, a) || done.Has(a, b) {
 				continue
 			}
-			ab, ba := rel.Has(a, b), rel.Has(b, a)
+			// Once one direction fails, the other is oriented without
+			// following its ways: if it fails too, the test of the state
+			// the forced pairs lead to says so.
+			ab := s.failsOutright(f, a, b)
+			ba := !ab && s.failsOutright(f, b, a)
 			switch {
-			case ab && ba:
-				s.named(f.check)
-				return nil, false
 			case ab:
-				out = append(out, [2]int{a, b})
-			case ba:
 				out = append(out, [2]int{b, a})
+			case ba:
+				out = append(out, [2]int{a, b})
+			}
+			if ab || ba {
+				done.Add(a, b)
 			}
 		}
+		if s.reach != nil {
+			in.pool.putRel(s.reach)
+			s.reach = nil
+		}
 	}
-	return out, true
+	return out
+}
+
+// failsOutright reports whether the pair a -> b of the order fails check
+// f whatever else is chosen: a tuple it adds to the check's relation along
+// one of f's ways fails the check. reach is the transitive closure of the
+// check's relation for an acyclic check.
+func (s *solver) failsOutright(f forcing, a, b int) bool {
+	for i := range f.ways {
+		w := &f.ways[i]
+		if !s.wayWorth(w) {
+			continue
+		}
+		if s.failsAlong(f, w, a, b) {
+			s.ways[w.index].hits++
+			return true
+		}
+	}
+	return false
+}
+
+// failsAlong reports whether the tuples the pair a -> b gives along way w
+// fail check f.
+func (s *solver) failsAlong(f forcing, w *way, a, b int) bool {
+	if f.check.check.Kind == datalog.CheckIrreflexive {
+		return s.in.followToDiagonal(w, a, b, &s.wayScratch)
+	}
+	for _, t := range s.in.follow(w, a, b, &s.wayScratch) {
+		x, y := t[0], t[1]
+		switch f.check.check.Kind {
+		case datalog.CheckAcyclic:
+			if x == y || s.reachOf(f).Has(y, x) {
+				return true
+			}
+		case datalog.CheckIrreflexive:
+			if x == y {
+				return true
+			}
+		default: // empty
+			return true
+		}
+	}
+	return false
+}
+
+// reachOf returns the transitive closure of the relation of acyclic
+// check f, computed on first use in a forcedPairs call (s.reach).
+func (s *solver) reachOf(f forcing) *relations.Rel {
+	if s.reach == nil {
+		s.reach = s.in.pool.rel()
+		s.reach.CopyFrom(s.in.stores[f.check.rel].rel)
+		s.reach.TransitiveClosure()
+	}
+	return s.reach
+}
+
+// wayStat counts the directions of pairs a search followed a way for, and
+// those it found failing along it.
+type wayStat struct {
+	tries, hits int
+}
+
+// wayWorth reports whether to follow way w. Following costs about as much
+// as the tuples it passes, a small part of a search node, and a failure
+// found spares nodes: most directions do not fail, but a way that finds a
+// failure for one direction in a thousand still pays. One that finds none
+// in its first 256 (a way through atomic operations in a test without
+// any, say) is followed one time in 256 only; a way skipped only finds
+// fewer forced pairs.
+func (s *solver) wayWorth(w *way) bool {
+	if len(s.ways) < s.in.p.numWays {
+		s.ways = make([]wayStat, s.in.p.numWays)
+	}
+	st := &s.ways[w.index]
+	st.tries++
+	return st.tries <= 256 || 1024*st.hits >= st.tries || st.tries%256 == 0
 }

@@ -51,7 +51,9 @@ type Instance struct {
 	// before holds the tuples of the stratum being recomputed from before,
 	// to tell whether its readers must be (runDirty, beforeStore).
 	before beforeStores
-	cutoff cutoffStats
+	// inverses caches the inverses the forced pairs' ways read (ways.go).
+	inverses map[relID]*inverseCache
+	cutoff   cutoffStats
 
 	// ctx is the context of the evaluation in progress (nil between
 	// evaluations), done its channel, and work the work done since the

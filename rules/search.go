@@ -44,8 +44,14 @@ type solver struct {
 	// on its way the search can return to.
 	path []decision
 	kept []keptState
-	// forced is scratch for forced pairs.
-	forced [][2]int
+	// forced is scratch for forced pairs, wayScratch for the ways they
+	// are found along (ways.go).
+	forced     [][2]int
+	wayScratch wayScratch
+	// ways are the statistics of the ways, kept across searches; reach
+	// is the closure of the acyclic check forcedPairs is at, once needed.
+	ways  []wayStat
+	reach *relations.Rel
 	// phase[k] is the order whose directions order k's dives take first
 	// (WithPhases), nil for the smaller event first.
 	phase []*relations.Rel
@@ -258,11 +264,7 @@ func (s *solver) orderSearch(k, i int) bool {
 	in := s.in
 	op := in.p.orders[k]
 	if s.cfg.noWitness && len(op.forcings) > 0 {
-		forced, ok := s.forcedPairs(op, s.pairs[k][i:])
-		if !ok {
-			return false
-		}
-		if len(forced) > 0 {
+		if forced := s.forcedPairs(op, s.pairs[k][i:]); len(forced) > 0 {
 			m := in.mark()
 			in.beginStep()
 			o := in.stores[op.rel].rel
