@@ -13,5 +13,6 @@
 // what makes checking thousands of candidate executions cheap. The package
 // also evaluates the named checks with witnesses, and searches the .order
 // relations (the run-time orders of a memory model) for a choice that makes
-// every check hold, pruning with checks that are monotone in the order.
+// every check hold, pruning with checks that are monotone in the order and
+// orienting first the pairs those checks decide (forced.go, ways.go).
 package rules
