@@ -100,7 +100,10 @@ type solveConfig struct {
 // failure, and a host that only wants the verdict does not need them.
 // Without witnesses the search also orients first the pairs a check forces
 // (forced.go), which skips choices that can only fail: the verdict and the
-// consistent choice found are the same, but Failures may name fewer checks.
+// consistent choice found are the same, but Failures names the checks that
+// failed in the states this search tested (several forced pairs oriented at
+// once, the end of a dive), which need not be states the depth-first
+// search visits.
 func WithoutWitnesses() SolveOption {
 	return func(c *solveConfig) { c.noWitness = true }
 }
