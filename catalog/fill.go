@@ -67,7 +67,15 @@ func NewFiller(m *datalog.Model) *Filler {
 // every candidate: it depends on the candidate's choices rather than only
 // on its runs, or (cbar) on what the enumeration computes only for a
 // complete candidate.
-func choiceRelation(name string) bool { return slices.Contains(ChoiceRelations(), name) }
+func choiceRelation(name string) bool {
+	// The names of ChoiceRelations, without building its slice: this runs
+	// for every input of every candidate.
+	switch name {
+	case "rf", "bar", "cbar", "MBAR_UNINIT":
+		return true
+	}
+	return false
+}
 
 // ChoiceRelations lists the catalog relations that are known only in part
 // before a candidate's reads-from is complete (FillPartial): rf itself,

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -84,4 +85,17 @@ exists (P1:r0 == 1)
  st.weak y, 1   | ld.weak r1, x  ;
 exists (P1:r0 == 1)
 `)), "nothing depends on values")
+}
+
+// TestChoiceRelationMatchesTheList: the test Fill applies to every input
+// names exactly the relations of ChoiceRelations.
+func TestChoiceRelationMatchesTheList(t *testing.T) {
+	list := ChoiceRelations()
+	for _, e := range Entries() {
+		assert.Equal(t, slices.Contains(list, e.Name), choiceRelation(e.Name), e.Name)
+	}
+	for _, name := range list {
+		_, ok := Lookup(name)
+		assert.True(t, ok, "%s is a catalog relation", name)
+	}
 }
