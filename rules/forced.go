@@ -36,6 +36,7 @@ type forcing struct {
 // planForcing finds, for every order that relates all its pairs, the
 // monotone checks its pairs reach through ways the forcing can follow.
 func (p *Program) planForcing() {
+	var readers map[relID][]bodyAtom
 	for _, op := range p.orders {
 		if op.order.Partial {
 			continue
@@ -44,7 +45,10 @@ func (p *Program) planForcing() {
 			if !c.monotone || p.rels[c.rel].arity != 2 {
 				continue
 			}
-			if ws := p.waysTo(op.rel, c.rel); len(ws) > 0 {
+			if readers == nil {
+				readers = p.wayReaders()
+			}
+			if ws := p.waysTo(op.rel, c.rel, readers); len(ws) > 0 {
 				for i := range ws {
 					ws[i].index = p.numWays
 					p.numWays++

@@ -14,11 +14,14 @@ import (
 // a bound variable with it, enumerates the one variable left free (a
 // composition).
 
-// maxWayLength and maxWays bound the search for ways: the PTX model's
-// longest is about ten rules, and a few dozen ways reach its checks.
+// maxWayLength, maxWays and maxWaySteps bound the search for ways: the PTX
+// model's longest is about sixteen rules, a few dozen ways reach its
+// checks, and finding them takes a few hundred steps; a model with many
+// long chains gets some of its ways, which only finds fewer forced pairs.
 const (
 	maxWayLength = 16
 	maxWays      = 64
+	maxWaySteps  = 20000
 )
 
 // way is a chain of steps, from the order to the check's relation, and
@@ -55,8 +58,8 @@ type wayAtom struct {
 }
 
 // waysTo returns the ways from order o to relation target, at most maxWays
-// of them.
-func (p *Program) waysTo(o, target relID) []way {
+// of them, found within maxWaySteps steps of the search for them.
+func (p *Program) waysTo(o, target relID, readers map[relID][]bodyAtom) []way {
 	if o == target {
 		return []way{{}} // the check's relation is the order: no step
 	}
@@ -66,40 +69,63 @@ func (p *Program) waysTo(o, target relID) []way {
 	}
 	var out []way
 	var path []wayStep
+	budget := maxWaySteps
 	var walk func(r relID)
 	walk = func(r relID) {
 		if len(out) >= maxWays || len(path) >= maxWayLength {
 			return
 		}
-		for _, s := range p.strata {
-			for _, rp := range s.rules {
-				if !reaches[rp.head] {
-					continue
-				}
-				for occ, l := range rp.rule.Body {
-					a, ok := l.(*datalog.Atom)
-					if !ok || a.Negated || rp.litRel[occ] != r || p.rels[rp.head].stratum == p.rels[r].stratum {
-						// Only non-recursive occurrences: a recursive rule
-						// adds to its head from the head itself, which the
-						// way's first tuples already are in.
-						continue
-					}
-					st, ok := p.planStep(rp, occ, o)
-					if !ok {
-						continue
-					}
-					path = append(path, st)
-					if rp.head == target {
-						out = append(out, way{steps: append([]wayStep(nil), path...)})
-					} else {
-						walk(rp.head)
-					}
-					path = path[:len(path)-1]
-				}
+		for _, ba := range readers[r] {
+			rp := ba.rp
+			if !reaches[rp.head] || budget <= 0 {
+				continue
 			}
+			budget--
+			st, ok := p.planStep(rp, ba.occ, o)
+			if !ok {
+				continue
+			}
+			path = append(path, st)
+			if rp.head == target {
+				out = append(out, way{steps: append([]wayStep(nil), path...)})
+			} else {
+				walk(rp.head)
+			}
+			path = path[:len(path)-1]
 		}
 	}
 	walk(o)
+	return out
+}
+
+// bodyAtom is a positive atom of a rule's body: the rule and the atom's
+// index in it.
+type bodyAtom struct {
+	rp  *rulePlan
+	occ int
+}
+
+// wayReaders lists, for each relation, the positive body atoms over it in
+// rules of a later stratum than its own: the steps a way can take from it.
+// A recursive rule's atoms over its own stratum are left out: it adds to
+// its head from the head itself, which a way's tuples are already in.
+func (p *Program) wayReaders() map[relID][]bodyAtom {
+	out := map[relID][]bodyAtom{}
+	for _, s := range p.strata {
+		for _, rp := range s.rules {
+			for occ, l := range rp.rule.Body {
+				a, ok := l.(*datalog.Atom)
+				if !ok || a.Negated {
+					continue
+				}
+				r := rp.litRel[occ]
+				if p.rels[r].stratum == p.rels[rp.head].stratum {
+					continue
+				}
+				out[r] = append(out[r], bodyAtom{rp: rp, occ: occ})
+			}
+		}
+	}
 	return out
 }
 
