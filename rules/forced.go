@@ -104,8 +104,7 @@ func (s *solver) forcedPairs(op *orderPlan, pairs [][2]int) [][2]int {
 
 // failsOutright reports whether the pair a -> b of the order fails check
 // f whatever else is chosen: a tuple it adds to the check's relation along
-// one of f's ways fails the check. reach is the transitive closure of the
-// check's relation for an acyclic check.
+// one of f's ways (those worth following) fails the check.
 func (s *solver) failsOutright(f forcing, a, b int) bool {
 	for i := range f.ways {
 		w := &f.ways[i]
@@ -126,18 +125,12 @@ func (s *solver) failsAlong(f forcing, w *way, a, b int) bool {
 	if f.check.check.Kind == datalog.CheckIrreflexive {
 		return s.in.followToDiagonal(w, a, b, &s.wayScratch)
 	}
-	for _, t := range s.in.follow(w, a, b, &s.wayScratch) {
-		x, y := t[0], t[1]
-		switch f.check.check.Kind {
-		case datalog.CheckAcyclic:
-			if x == y || s.reachOf(f).Has(y, x) {
-				return true
-			}
-		case datalog.CheckIrreflexive:
-			if x == y {
-				return true
-			}
-		default: // empty
+	tuples := s.in.follow(w.steps, a, b, &s.wayScratch)
+	if f.check.check.Kind != datalog.CheckAcyclic {
+		return len(tuples) > 0 // empty
+	}
+	for _, t := range tuples {
+		if x, y := t[0], t[1]; x == y || s.reachOf(f).Has(y, x) {
 			return true
 		}
 	}

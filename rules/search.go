@@ -380,10 +380,7 @@ func (s *solver) dive(k, i int) bool {
 	for t := top; t >= 1; t-- {
 		s.goTo(k, pathBase, keptBase, t-1)
 		d := s.path[pathBase+t-1]
-		a, b := pairs[d.j][0], pairs[d.j][1]
-		if d.rev {
-			a, b = b, a
-		}
+		a, b := d.first(pairs[d.j])
 		alts := [2][2]int{{b, a}}
 		nalts := 1
 		if !d.orient {

@@ -279,16 +279,16 @@ type wayScratch struct {
 // would pass more gives up, which only finds fewer forced pairs.
 const maxWayTuples = 8
 
-// follow returns the tuples the last relation of way w gains, as far as the
-// way tells, when its order gains the pair (a, b): each step applied to the
-// tuples of the step before, over the relations as they are, each tuple
-// once. The result lives in scratch until the next call; it is empty when
-// the way gives up.
-func (in *Instance) follow(w *way, a, b int, scratch *wayScratch) [][2]int {
+// follow returns the tuples the last relation of a way of steps gains, as
+// far as the way tells, when its order gains the pair (a, b): each step
+// applied to the tuples of the step before, over the relations as they
+// are, each tuple once. The result lives in scratch until the next call;
+// it is empty when the way gives up.
+func (in *Instance) follow(steps []wayStep, a, b int, scratch *wayScratch) [][2]int {
 	cur := append(scratch.cur[:0], [2]int{a, b})
 	next := scratch.next[:0]
-	for i := range w.steps {
-		st := &w.steps[i]
+	for i := range steps {
+		st := &steps[i]
 		next = in.stepTuples(st, cur, next[:0])
 		if st.free >= 0 && len(next) > 1 {
 			next = in.distinct(next, scratch)
@@ -332,7 +332,7 @@ func (in *Instance) followToDiagonal(w *way, a, b int, scratch *wayScratch) bool
 		return a == b
 	}
 	last := &w.steps[len(w.steps)-1]
-	tuples := in.follow(&way{steps: w.steps[:len(w.steps)-1]}, a, b, scratch)
+	tuples := in.follow(w.steps[:len(w.steps)-1], a, b, scratch)
 	h0, h1 := last.head[0], last.head[1]
 	var val [3]int
 	for _, t := range tuples {
@@ -381,19 +381,15 @@ func (in *Instance) stepTuples(st *wayStep, tuples [][2]int, out [][2]int) [][2]
 			}
 			continue
 		}
+		// The free variable's values: a row of the enumerating atom's
+		// relation, or a column (a row of its inverse).
 		other := val[st.enum.vars[1-st.enumAt]]
-		if st.enumAt == 1 {
-			row := in.stores[st.enum.rel].rel.Row(other)
-			for x, ok := row.NextSet(0); ok; x, ok = row.NextSet(x + 1) {
-				val[st.free] = int(x)
-				if in.filtersHold(st.filters, &val) {
-					out = appendTuple(out, val[st.head[0]], val[st.head[1]])
-				}
-			}
-			continue
+		rel := in.stores[st.enum.rel].rel
+		if st.enumAt == 0 {
+			rel = in.inverseOf(st.enum.rel)
 		}
-		col := in.inverseOf(st.enum.rel).Row(other)
-		for x, ok := col.NextSet(0); ok; x, ok = col.NextSet(x + 1) {
+		row := rel.Row(other)
+		for x, ok := row.NextSet(0); ok; x, ok = row.NextSet(x + 1) {
 			val[st.free] = int(x)
 			if in.filtersHold(st.filters, &val) {
 				out = appendTuple(out, val[st.head[0]], val[st.head[1]])
