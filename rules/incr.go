@@ -144,17 +144,26 @@ func (in *Instance) prevStore(r relID) store {
 	return inc.prev[r]
 }
 
-// scratchStore allocates a store for relation r, accounted against the
-// instance's limits.
+// scratchStore allocates a store for relation r, rows tracked, accounted
+// against the instance's limits.
 func (in *Instance) scratchStore(r relID) store {
-	ar := in.p.rels[r].arity
+	return in.accountedStore(in.p.rels[r].arity, true)
+}
+
+// accountedStore allocates a store of arity ar (rows tracked or not),
+// accounted against the instance's limits; a store of more columns grows
+// with its tuples, which the limits count as it does.
+func (in *Instance) accountedStore(ar int, tracked bool) store {
 	switch ar {
 	case 1:
 		in.growScratch(setBytes(in.n))
 	case 2:
 		in.growScratch(relBytes(in.n))
 	}
-	return newTrackedStore(ar, in.n, 0)
+	if tracked {
+		return newTrackedStore(ar, in.n, 0)
+	}
+	return newStore(ar, in.n)
 }
 
 // deltaStore is what a body atom substituted by its delta reads: the

@@ -49,8 +49,9 @@ type Instance struct {
 	// incremental re-evaluation.
 	runs []int
 	// before holds the tuples of the stratum being recomputed from before,
-	// to tell whether its readers must be (runDirty, beforeStore).
-	before beforeStores
+	// to tell whether its readers must be (runDirty): before[k] the stores
+	// of its k-th relation, one per arity (beforeStore).
+	before [][]store
 	// inverses caches the inverses the forced pairs' ways read (ways.go).
 	inverses map[relID]*inverseCache
 	cutoff   cutoffStats

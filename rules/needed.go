@@ -119,61 +119,56 @@ func (in *Instance) freshen(r relID) {
 	}
 }
 
-// runDirty recomputes dirty stratum i and marks its readers dirty.
+// runDirty recomputes dirty stratum i and marks its readers dirty, unless
+// it holds what it held before.
 func (in *Instance) runDirty(i int) {
 	s := in.p.strata[i]
+	changed := true
 	if in.derivesNothing(s) {
 		// Its relations stay empty whatever it reads (a test without
 		// tensor memory, say, leaves every tcgen05 stratum so): running
-		// it would only clear them, and when they are empty already its
-		// readers have nothing new to read from it.
+		// it would only clear them.
 		in.tick(strataWork)
-		in.dirty.unset(i)
-		in.runs[i]++
-		changed := false
-		for _, r := range s.rels {
-			if !in.stores[r].isEmpty() {
-				in.stores[r].clear()
-				in.versions[r]++
-				changed = true
+		changed = in.clearStratum(s)
+	} else {
+		cutoff := len(s.readers) > 0 && in.record == nil && in.cutoffWorth(i)
+		if cutoff {
+			for k, r := range s.rels {
+				in.beforeStore(k, in.p.rels[r].arity).copyFrom(in.stores[r])
 			}
 		}
-		if changed {
-			for _, d := range s.readers {
-				in.dirty.set(d)
+		in.runStratum(s)
+		if cutoff {
+			// A new reads-from pair often changes nothing downstream
+			// of some strata.
+			in.cutoff.tries[i]++
+			if in.unchanged(s) {
+				in.cutoff.hits[i]++
+				changed = false
 			}
 		}
-		return
 	}
-	cutoff := len(s.readers) > 0 && in.record == nil && in.cutoffWorth(i)
-	if cutoff {
-		for k, r := range s.rels {
-			in.beforeStore(k, in.p.rels[r].arity).copyFrom(in.stores[r])
-		}
-	}
-	in.runStratum(s)
 	in.dirty.unset(i)
 	in.runs[i]++
-	if cutoff {
-		in.cutoff.tries[i]++
-		if in.unchanged(s) {
-			// Its readers would compute what they hold (a new
-			// reads-from pair often changes nothing downstream of
-			// some strata).
-			in.cutoff.hits[i]++
-			return
+	if changed {
+		for _, d := range s.readers {
+			in.dirty.set(d)
 		}
-	}
-	for _, d := range s.readers {
-		in.dirty.set(d)
 	}
 }
 
-// beforeStores are the stores of beforeStore: by position in the stratum,
-// for sets and binary relations, and by position and arity for the others.
-type beforeStores struct {
-	sets, rels []store
-	tuples     map[[2]int]store
+// clearStratum empties the relations of stratum s and reports whether any
+// held tuples.
+func (in *Instance) clearStratum(s *stratum) bool {
+	changed := false
+	for _, r := range s.rels {
+		if !in.stores[r].isEmpty() {
+			in.stores[r].clear()
+			in.versions[r]++
+			changed = true
+		}
+	}
+	return changed
 }
 
 // cutoffStats count, per stratum, the recomputations compared with what
@@ -206,34 +201,17 @@ func (in *Instance) cutoffWorth(i int) bool {
 // stores are shared by all strata, one per position and arity, allocated
 // on first use: only one stratum is recomputed at a time.
 func (in *Instance) beforeStore(k, ar int) store {
-	b := &in.before
-	var list *[]store
-	switch ar {
-	case 1:
-		list = &b.sets
-	case 2:
-		list = &b.rels
-	default:
-		key := [2]int{k, ar}
-		st, ok := b.tuples[key]
-		if !ok {
-			if b.tuples == nil {
-				b.tuples = map[[2]int]store{}
-			}
-			st = newStore(ar, in.n)
-			b.tuples[key] = st
-		}
-		return st
+	for len(in.before) <= k {
+		in.before = append(in.before, nil)
 	}
-	for len(*list) <= k {
-		if ar == 1 {
-			in.growScratch(setBytes(in.n))
-		} else {
-			in.growScratch(relBytes(in.n))
+	for _, st := range in.before[k] {
+		if st.arity == ar {
+			return st
 		}
-		*list = append(*list, newStore(ar, in.n))
 	}
-	return (*list)[k]
+	st := in.accountedStore(ar, false)
+	in.before[k] = append(in.before[k], st)
+	return st
 }
 
 // unchanged reports whether every relation of stratum s holds what it held
