@@ -388,12 +388,16 @@ func (s *session) evaluate(x *execution.Execution) {
 	}
 }
 
+// witnessFree reports whether the check asks the models for verdicts only:
+// no explanation, and no host watching every candidate's failures.
+func (s *session) witnessFree() bool { return !s.opts.Explain && s.observe == nil }
+
 func (r *modelRun) evaluate(s *session, x *execution.Execution, state State) verdict {
 	inst := r.cur
 	r.res.Candidates++
 	r.res.Evaluated++
 	opts := []rules.SolveOption{s.withCtx}
-	if !s.opts.Explain && s.observe == nil {
+	if s.witnessFree() {
 		opts = append(opts, rules.WithoutWitnesses())
 	}
 	var past func(*rules.Instance) bool

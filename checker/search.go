@@ -37,7 +37,7 @@ func pruneModel(p *rules.Program) string {
 
 // pruning reports whether this check may abandon partial candidates.
 func (s *session) pruning() bool {
-	if s.opts.FullSearch || s.opts.Explain || s.observe != nil {
+	if s.opts.FullSearch || !s.witnessFree() {
 		return false
 	}
 	for _, r := range s.runs {

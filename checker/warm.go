@@ -108,7 +108,7 @@ func (w *warmStart) save(m *Model, inst *rules.Instance) {
 
 // solve is Solve with a warm start: the saved orders first, the search
 // when they do not do, trying the saved orders' directions first (phase
-// saving) when opts ask for no witnesses; warm reports that the consistent
+// saving) when the check asks for no witnesses; warm reports that the consistent
 // choice the instance holds may depend on the candidates before (it may
 // not be the one the search finds first). past is the host's constraint on
 // final writes (nil for none), also passed in opts. Only a consistent
@@ -121,9 +121,8 @@ func (r *modelRun) solve(s *session, inst *rules.Instance, past func(*rules.Inst
 	if r.warm.try(r.m, inst, past) {
 		return rules.SolveResult{Consistent: true}, true
 	}
-	if r.warm.orders != nil {
-		// WithPhases is ignored with witnesses, which must be the
-		// search's own.
+	if r.warm.orders != nil && s.witnessFree() {
+		// Witnesses must be the search's own: no phases then.
 		opts = append(opts, rules.WithPhases(r.warm.phases))
 		warm = true
 	}
