@@ -159,35 +159,8 @@ func (p *parser) parseThreadCell(toks []token, stop token, i, k int, t *Test) {
 			return
 		}
 		seen[w.text] = true
-		if w.text == "kernel" {
-			if !p.apiName(c, &th.Kernel, "the placement of "+want, "kernel") {
-				return
-			}
-			if c.done() {
-				break
-			}
-			if !c.accept(",") {
-				n := c.peek()
-				p.errorf(n.off, "expected ',' or the end of the placement of %s, found %s", want, n.describe())
-				return
-			}
-			continue
-		}
-		v, off, ok := p.intLit(c)
-		if !ok {
+		if !p.placementComponent(c, w.text, want, th) {
 			return
-		}
-		if v < 0 || v > 1<<20 {
-			p.errorf(off, "%s number %d is out of range", w.text, v)
-			return
-		}
-		switch w.text {
-		case "cta":
-			th.CTA = int(v)
-		case "gpu":
-			th.GPU = int(v)
-		default:
-			th.Cluster = int(v)
 		}
 		if c.done() {
 			break
@@ -210,6 +183,32 @@ func (p *parser) parseThreadCell(toks []token, stop token, i, k int, t *Test) {
 	// A thread that names no cluster gets one once every placement is
 	// known (placeClusters).
 	p.threads[i].clusterNamed = seen["cluster"]
+}
+
+// placementComponent parses the value of placement component name (cta,
+// gpu, cluster: a number; kernel: a name) of thread want into th, and
+// reports whether it could.
+func (p *parser) placementComponent(c *cursor, name, want string, th *Thread) bool {
+	if name == "kernel" {
+		return p.apiName(c, &th.Kernel, "the placement of "+want, "kernel")
+	}
+	v, off, ok := p.intLit(c)
+	if !ok {
+		return false
+	}
+	if v < 0 || v > 1<<20 {
+		p.errorf(off, "%s number %d is out of range", name, v)
+		return false
+	}
+	switch name {
+	case "cta":
+		th.CTA = int(v)
+	case "gpu":
+		th.GPU = int(v)
+	default:
+		th.Cluster = int(v)
+	}
+	return true
 }
 
 // parseRows parses the instruction rows, one cell per thread, up to the
