@@ -427,6 +427,19 @@ func (e *explorer) checkDevice(s *state, in *litmus.Instr, k string, st *hostStr
 	return nil
 }
 
+// eventTask adds the one-event task of kind (a record or a wait) that
+// call in's event enqueues on its stream, after the legacy stream's
+// barriers, and returns it.
+func (e *explorer) eventTask(s *state, in *litmus.Instr, kind TaskKind) int {
+	h, call := s.host, in.API
+	st := h.stream(call.Stream)
+	key := h.streamKey(call.Stream)
+	e.legacyBarriers(s, in, st, key)
+	t, _ := e.newTask(s, in, kind, call.Event, key, -1, false)
+	h.append(st, t, t)
+	return t
+}
+
 // api executes a CUDA runtime call and goes on exploring.
 func (e *explorer) api(s *state, in *litmus.Instr) error {
 	call := in.API
@@ -466,18 +479,9 @@ func (e *explorer) api(s *state, in *litmus.Instr) error {
 			return err
 		}
 	case litmus.APIEventRecord:
-		st := h.stream(call.Stream)
-		key := h.streamKey(call.Stream)
-		e.legacyBarriers(s, in, st, key)
-		r, _ := e.newTask(s, in, TaskRecord, call.Event, key, -1, false)
-		h.append(st, r, r)
-		h.records[call.Event] = r
+		h.records[call.Event] = e.eventTask(s, in, TaskRecord)
 	case litmus.APIStreamWaitEvent:
-		st := h.stream(call.Stream)
-		key := h.streamKey(call.Stream)
-		e.legacyBarriers(s, in, st, key)
-		w, _ := e.newTask(s, in, TaskWaitEvent, call.Event, key, -1, false)
-		h.append(st, w, w)
+		w := e.eventTask(s, in, TaskWaitEvent)
 		if r, ok := h.records[call.Event]; ok {
 			h.rel.EventWait = append(h.rel.EventWait, [2]int{r, w})
 		}
