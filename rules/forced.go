@@ -69,9 +69,18 @@ func (s *solver) forcedPairs(op *orderPlan, pairs [][2]int) [][2]int {
 	out := s.forced[:0]
 	defer func() { s.forced = out[:0] }()
 	// done marks the pairs an earlier check forced, which the later ones
-	// need not follow.
-	done := in.pool.rel()
-	defer in.pool.putRel(done)
+	// need not follow; the marks are taken off again at the end (out
+	// lists them), which costs less than clearing the relation.
+	if s.done == nil || s.done.N() != in.n {
+		in.growScratch(relBytes(in.n))
+		s.done = relations.NewRel(in.n)
+	}
+	done := s.done
+	defer func() {
+		for _, p := range out {
+			done.Remove(min(p[0], p[1]), max(p[0], p[1]))
+		}
+	}()
 	for _, f := range op.forcings {
 		s.reach = nil
 		for _, p := range pairs {
