@@ -118,8 +118,9 @@ func HerdLog(w io.Writer, r *checker.Result, o LogOptions) {
 	}
 	order := herdOrder(t, r.Observables)
 	fmt.Fprintf(w, "States %d\n", len(r.States))
+	states := newHerdStatePrinter(r, order)
 	for _, s := range herdStates(r, order) {
-		fmt.Fprintln(w, herdStateLine(r, order, s))
+		w.Write(append(states.line(s), '\n'))
 	}
 	fmt.Fprintln(w, validation(r))
 	kind, prop, hasCond := Condition(t)

@@ -1,8 +1,10 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -208,9 +210,9 @@ func herdValue(l *execution.Layout, v checker.Val) string {
 	return strconv.FormatInt(v.V.N, 10)
 }
 
-// valueLess orders values as herd7 does: numbers by value, before symbolic
-// values (addresses, by name), before no value.
-func valueLess(l *execution.Layout, a, b checker.Val) bool {
+// compareValues orders values as herd7 does: numbers by value, before
+// symbolic values (addresses, by name), before no value.
+func compareValues(l *execution.Layout, a, b checker.Val) int {
 	rank := func(v checker.Val) int {
 		switch {
 		case !v.Defined:
@@ -220,40 +222,74 @@ func valueLess(l *execution.Layout, a, b checker.Val) bool {
 		}
 		return 0
 	}
-	if ra, rb := rank(a), rank(b); ra != rb {
-		return ra < rb
+	if c := cmp.Compare(rank(a), rank(b)); c != 0 || !a.Defined {
+		return c
 	}
 	if a.V.IsAddr {
-		return l.AddrNames()[a.V.N] < l.AddrNames()[b.V.N]
+		return cmp.Compare(l.AddrNames()[a.V.N], l.AddrNames()[b.V.N])
 	}
-	return a.V.N < b.V.N
+	return cmp.Compare(a.V.N, b.V.N)
 }
 
-// herdStateLine prints a state as herd logs do: "0:r0=1; 1:r1=0; x=2;".
-func herdStateLine(r *checker.Result, order []int, s checker.State) string {
-	parts := make([]string, len(order))
+// herdStatePrinter prints states as herd logs do: "0:r0=1; 1:r1=0; x=2;".
+// It names the observables once per result, since a log may list
+// millions of states of one test.
+type herdStatePrinter struct {
+	layout *execution.Layout
+	order  []int
+	// prefixes[k] is "NAME=" for the k-th observable in herd's order.
+	prefixes []string
+	buf      []byte
+}
+
+func newHerdStatePrinter(r *checker.Result, order []int) *herdStatePrinter {
 	thread := herdThread(r.Test)
+	p := &herdStatePrinter{layout: r.Layout, order: order, prefixes: make([]string, len(order))}
 	for k, i := range order {
-		parts[k] = herdLoc(thread, r.Observables[i]) + "=" + herdValue(r.Layout, s[i]) + ";"
+		p.prefixes[k] = herdLoc(thread, r.Observables[i]) + "="
 	}
-	return strings.Join(parts, " ")
+	return p
+}
+
+// line returns state s as one line, without its newline; the bytes are
+// valid until the next call.
+func (p *herdStatePrinter) line(s checker.State) []byte {
+	b := p.buf[:0]
+	for k, i := range p.order {
+		if k > 0 {
+			b = append(b, ' ')
+		}
+		b = append(b, p.prefixes[k]...)
+		b = p.appendValue(b, s[i])
+		b = append(b, ';')
+	}
+	p.buf = b
+	return b
+}
+
+func (p *herdStatePrinter) appendValue(b []byte, v checker.Val) []byte {
+	if v.Defined && !v.V.IsAddr {
+		return strconv.AppendInt(b, v.V.N, 10)
+	}
+	return append(b, herdValue(p.layout, v)...)
+}
+
+// herdStateLine prints one state as herd logs do.
+func herdStateLine(r *checker.Result, order []int, s checker.State) string {
+	return string(newHerdStatePrinter(r, order).line(s))
 }
 
 // herdStates returns the states sorted as herd7 sorts them: by the values
 // of the observables in herd's order.
 func herdStates(r *checker.Result, order []int) []checker.State {
-	out := append([]checker.State(nil), r.States...)
-	sort.SliceStable(out, func(a, b int) bool {
+	out := slices.Clone(r.States)
+	slices.SortStableFunc(out, func(a, b checker.State) int {
 		for _, i := range order {
-			x, y := out[a][i], out[b][i]
-			if valueLess(r.Layout, x, y) {
-				return true
-			}
-			if valueLess(r.Layout, y, x) {
-				return false
+			if c := compareValues(r.Layout, a[i], b[i]); c != 0 {
+				return c
 			}
 		}
-		return false
+		return 0
 	})
 	return out
 }
