@@ -54,7 +54,9 @@ type Instance struct {
 	before [][]store
 	// inverses caches the inverses the forced pairs' ways read (ways.go).
 	inverses map[relID]*inverseCache
-	cutoff   cutoffStats
+	// cutoff and nothing count how often the unchanged-stratum cutoff
+	// and the test for strata that derive nothing pay (runDirty).
+	cutoff, nothing payoff
 
 	// ctx is the context of the evaluation in progress (nil between
 	// evaluations), done its channel, and work the work done since the

@@ -124,10 +124,11 @@ func (in *Instance) freshen(r relID) {
 func (in *Instance) runDirty(i int) {
 	s := in.p.strata[i]
 	changed := true
-	if in.derivesNothing(s) {
+	if in.derivesNothingWorth(i) && in.derivesNothing(s) {
 		// Its relations stay empty whatever it reads (a test without
 		// tensor memory, say, leaves every tcgen05 stratum so): running
 		// it would only clear them.
+		in.nothing.hit(i)
 		in.tick(strataWork)
 		changed = in.clearStratum(s)
 	} else {
@@ -138,14 +139,11 @@ func (in *Instance) runDirty(i int) {
 			}
 		}
 		in.runStratum(s)
-		if cutoff {
+		if cutoff && in.unchanged(s) {
 			// A new reads-from pair often changes nothing downstream
 			// of some strata.
-			in.cutoff.tries[i]++
-			if in.unchanged(s) {
-				in.cutoff.hits[i]++
-				changed = false
-			}
+			in.cutoff.hit(i)
+			changed = false
 		}
 	}
 	in.dirty.unset(i)
@@ -171,29 +169,46 @@ func (in *Instance) clearStratum(s *stratum) bool {
 	return changed
 }
 
-// cutoffStats count, per stratum, the recomputations compared with what
-// the stratum held before (tries) and those that found it unchanged
-// (hits): the comparison costs a copy of the stratum's relations, and pays
-// only where it spares the readers often enough.
-type cutoffStats struct {
+// payoff counts, per stratum, the times a shortcut was tried (tries) and
+// those it paid (hits), to try it only while it pays at least once in
+// four tries, and once in 32 runs anyway to notice a change. Both
+// shortcuts below cost something on every run of every stratum, which
+// adds up over the hundreds of thousands of runs of a big search.
+type payoff struct {
 	tries, hits []int
 }
 
+// worth reports whether to try the shortcut on stratum i, counting the
+// try; runs is the stratum's count of runs.
+func (p *payoff) worth(i, strata, runs int) bool {
+	if p.tries == nil {
+		p.tries, p.hits = make([]int, strata), make([]int, strata)
+	}
+	t := p.tries[i]
+	if t < 16 || 4*p.hits[i] >= t || runs%32 == 0 {
+		p.tries[i]++
+		return true
+	}
+	return false
+}
+
+// hit records that the shortcut tried on stratum i paid.
+func (p *payoff) hit(i int) { p.hits[i]++ }
+
 // cutoffWorth reports whether to compare stratum i's relations before and
-// after it is recomputed: while it finds them unchanged at least once in
-// four, and once in 32 anyway to notice a change. Only on domains small
-// enough for a copy of every relation to cost little memory (those on
-// which rows are not tracked either).
+// after it is recomputed, which spares its readers when they are the same
+// and costs a copy of them. Only on domains small enough for a copy of
+// every relation to cost little memory (those on which rows are not
+// tracked either).
 func (in *Instance) cutoffWorth(i int) bool {
-	if in.n >= in.p.options.trackMinAtoms {
-		return false
-	}
-	c := &in.cutoff
-	if c.tries == nil {
-		c.tries, c.hits = make([]int, len(in.p.strata)), make([]int, len(in.p.strata))
-	}
-	t := c.tries[i]
-	return t < 16 || 4*c.hits[i] >= t || in.runs[i]%32 == 0
+	return in.n < in.p.options.trackMinAtoms && in.cutoff.worth(i, len(in.p.strata), in.runs[i])
+}
+
+// derivesNothingWorth reports whether to test whether stratum i derives
+// nothing before running it: the test spares the run of a stratum over
+// empty inputs, and is wasted on one whose inputs are never empty.
+func (in *Instance) derivesNothingWorth(i int) bool {
+	return in.nothing.worth(i, len(in.p.strata), in.runs[i])
 }
 
 // beforeStore returns the store that keeps the tuples of the k-th relation
