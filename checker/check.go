@@ -105,7 +105,10 @@ type session struct {
 	slots    []finalSlot // the segments of the observed locations (finals.go)
 	ranges   [][2]int    // the slots of each observable
 	finalBuf []int       // the final write chosen for each slot
-	runs     []*modelRun
+	// regs are the observed registers looked up in the last candidate's
+	// runs (zero entries for locations), for state.
+	regs []execution.RegisterRef
+	runs []*modelRun
 	// observe, when set, sees every candidate with every model's verdict.
 	observe func(x *execution.Execution, st State, vs []verdict)
 	// stopped is set when StopAtWitness found its witness.
@@ -208,6 +211,7 @@ func (s *session) check(start time.Time) error {
 		}
 	}
 	s.finalBuf = make([]int, len(s.slots))
+	s.regs = make([]execution.RegisterRef, len(obs))
 	if err := s.reserveMemory(); err != nil {
 		return err
 	}
@@ -493,7 +497,8 @@ func (s *session) state(x *execution.Execution) State {
 			st[i] = Val{Defined: true, V: x.FinalValue(o.Loc, s.finalBuf[r[0]:r[1]])}
 			continue
 		}
-		if v, ok := x.Reg(o.Thread, o.Reg); ok {
+		s.regs[i] = x.Register(s.regs[i], o.Thread, o.Reg)
+		if v, ok := x.RegisterValue(s.regs[i]); ok {
 			st[i] = Val{Defined: true, V: v}
 		}
 	}

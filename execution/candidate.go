@@ -98,12 +98,36 @@ func (x *Execution) Label(i int) string { return x.Events[i].Label(x.Test, x.Lay
 // writing it. A thread blocked at a barrier has no value for a register it
 // had not written (ok is false).
 func (x *Execution) Reg(t int, name string) (Value, bool) {
+	return x.RegisterValue(x.Register(RegisterRef{}, t, name))
+}
+
+// RegisterRef is a thread's register looked up in the thread's run, so
+// that reading it in each candidate of one combination of runs (a search
+// visits thousands) does not look it up by name again.
+type RegisterRef struct {
+	thread int
+	name   string
+	run    *Run
+	sym    *Sym // nil for a register the run never wrote
+}
+
+// Register returns the reference to register name of thread t in x's run
+// of the thread: ref itself when it was made for the same register and
+// run.
+func (x *Execution) Register(ref RegisterRef, t int, name string) RegisterRef {
 	r := x.Runs[t]
-	s, ok := r.Regs[name]
-	if !ok {
-		return Int(0), r.Status == Finished || r.Done
+	if ref.run == r && ref.thread == t && ref.name == name {
+		return ref
 	}
-	v, ok, err := s.eval(x.readValue(t))
+	return RegisterRef{thread: t, name: name, run: r, sym: r.Regs[name]}
+}
+
+// RegisterValue is Reg for a register Register looked up in x's runs.
+func (x *Execution) RegisterValue(ref RegisterRef) (Value, bool) {
+	if ref.sym == nil {
+		return Int(0), ref.run.Status == Finished || ref.run.Done
+	}
+	v, ok, err := ref.sym.eval(x.readValue(ref.thread))
 	if err != nil || !ok {
 		return Int(0), false
 	}
