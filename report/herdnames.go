@@ -198,16 +198,16 @@ func splitNumber(s string) (string, int, bool) {
 	return s[:i], n, err == nil
 }
 
-// herdValue prints an observed value: a number, a location's name for an
-// address, Undefined for no value.
-func herdValue(l *execution.Layout, v checker.Val) string {
+// appendHerdValue appends an observed value as herd logs print it: a
+// number, a location's name for an address, Undefined for no value.
+func appendHerdValue(b []byte, l *execution.Layout, v checker.Val) []byte {
 	switch {
 	case !v.Defined:
-		return Undefined
+		return append(b, Undefined...)
 	case v.V.IsAddr:
-		return l.AddrNames()[v.V.N]
+		return append(b, l.AddrNames()[v.V.N]...)
 	}
-	return strconv.FormatInt(v.V.N, 10)
+	return strconv.AppendInt(b, v.V.N, 10)
 }
 
 // compareValues orders values as herd7 does: numbers by value, before
@@ -260,18 +260,11 @@ func (p *herdStatePrinter) line(s checker.State) []byte {
 			b = append(b, ' ')
 		}
 		b = append(b, p.prefixes[k]...)
-		b = p.appendValue(b, s[i])
+		b = appendHerdValue(b, p.layout, s[i])
 		b = append(b, ';')
 	}
 	p.buf = b
 	return b
-}
-
-func (p *herdStatePrinter) appendValue(b []byte, v checker.Val) []byte {
-	if v.Defined && !v.V.IsAddr {
-		return strconv.AppendInt(b, v.V.N, 10)
-	}
-	return append(b, herdValue(p.layout, v)...)
 }
 
 // herdStateLine prints one state as herd logs do.
