@@ -121,6 +121,7 @@ func (p *Program) NewInstance(dom *Domain) *Instance {
 	}
 	in.dirty = newStrataBits(len(p.strata))
 	in.runs = make([]int, len(p.strata))
+	in.cutoff, in.nothing = newPayoff(len(p.strata)), newPayoff(len(p.strata))
 	in.initIncremental()
 	in.versions = make([]uint64, len(p.rels))
 	in.spans = make([]*spanCache, len(p.rels))

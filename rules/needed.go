@@ -178,12 +178,13 @@ type payoff struct {
 	tries, hits []int
 }
 
+func newPayoff(strata int) payoff {
+	return payoff{tries: make([]int, strata), hits: make([]int, strata)}
+}
+
 // worth reports whether to try the shortcut on stratum i, counting the
 // try; runs is the stratum's count of runs.
-func (p *payoff) worth(i, strata, runs int) bool {
-	if p.tries == nil {
-		p.tries, p.hits = make([]int, strata), make([]int, strata)
-	}
+func (p *payoff) worth(i, runs int) bool {
 	t := p.tries[i]
 	if t < 16 || 4*p.hits[i] >= t || runs%32 == 0 {
 		p.tries[i]++
@@ -201,14 +202,14 @@ func (p *payoff) hit(i int) { p.hits[i]++ }
 // every relation to cost little memory (those on which rows are not
 // tracked either).
 func (in *Instance) cutoffWorth(i int) bool {
-	return in.n < in.p.options.trackMinAtoms && in.cutoff.worth(i, len(in.p.strata), in.runs[i])
+	return in.n < in.p.options.trackMinAtoms && in.cutoff.worth(i, in.runs[i])
 }
 
 // derivesNothingWorth reports whether to test whether stratum i derives
 // nothing before running it: the test spares the run of a stratum over
 // empty inputs, and is wasted on one whose inputs are never empty.
 func (in *Instance) derivesNothingWorth(i int) bool {
-	return in.nothing.worth(i, len(in.p.strata), in.runs[i])
+	return in.nothing.worth(i, in.runs[i])
 }
 
 // beforeStore returns the store that keeps the tuples of the k-th relation
