@@ -122,26 +122,22 @@ func (in *Instance) forgetTrail() {
 }
 
 // chgStore returns chg[r], allocating it on first use.
-func (in *Instance) chgStore(r relID) store {
-	inc := &in.inc
-	if inc.chg == nil {
-		inc.chg = make([]store, len(in.p.rels))
-	}
-	if inc.chg[r].arity == 0 {
-		inc.chg[r] = in.scratchStore(r)
-	}
-	return inc.chg[r]
-}
+func (in *Instance) chgStore(r relID) store { return in.lazyScratch(&in.inc.chg, r) }
 
-func (in *Instance) prevStore(r relID) store {
-	inc := &in.inc
-	if inc.prev == nil {
-		inc.prev = make([]store, len(in.p.rels))
+// prevStore returns prev[r], allocating it on first use.
+func (in *Instance) prevStore(r relID) store { return in.lazyScratch(&in.inc.prev, r) }
+
+// lazyScratch returns (*stores)[r], allocating the slice (one entry per
+// relation) and relation r's scratch store on first use: most relations
+// never need one.
+func (in *Instance) lazyScratch(stores *[]store, r relID) store {
+	if *stores == nil {
+		*stores = make([]store, len(in.p.rels))
 	}
-	if inc.prev[r].arity == 0 {
-		inc.prev[r] = in.scratchStore(r)
+	if (*stores)[r].arity == 0 {
+		(*stores)[r] = in.scratchStore(r)
 	}
-	return inc.prev[r]
+	return (*stores)[r]
 }
 
 // scratchStore allocates a store for relation r, rows tracked, accounted
