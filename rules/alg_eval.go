@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"math/bits"
+
 	"github.com/ptxmm/ptxmm/relations"
 )
 
@@ -130,6 +132,9 @@ func (in *Instance) evalNode(n *node, rp *rulePlan, deltaOcc int) value {
 		}
 		return in.evalNode(n.a, rp, deltaOcc)
 	case nCompose:
+		if n.a.kind == nInverse {
+			return in.composeInverse(n, rp, deltaOcc)
+		}
 		a := in.evalNode(n.a, rp, deltaOcc)
 		b := in.evalNode(n.b, rp, deltaOcc)
 		dst := in.pool.rel()
@@ -311,9 +316,7 @@ func (in *Instance) combine(kind nodeKind, a *value, b value) {
 			}
 		}
 	case a.sparse && b.sparse:
-		if in.rowMark == nil {
-			in.rowMark = make([]bool, in.n)
-		}
+		in.rowMarks()
 		for _, i := range a.rows {
 			in.rowMark[i] = true
 		}
@@ -352,7 +355,7 @@ func (in *Instance) evalRuleInto(rp *rulePlan, deltaOcc int, dst store) {
 		in.evalJoin(rp, deltaOcc, dst)
 		return
 	}
-	if n := rp.alg; n.kind == nCompose && in.record == nil {
+	if n := rp.alg; n.kind == nCompose && n.a.kind != nInverse && in.record == nil {
 		// A composition at the root is composed straight into dst, with
 		// no scratch relation to fill, union and clear.
 		a := in.evalNode(n.a, rp, deltaOcc)
@@ -411,4 +414,58 @@ func (in *Instance) recordValue(rp *rulePlan, v value, dst store) {
 			in.record(rp, rp.head, []int{i, j})
 		}
 	}
+}
+
+// rowMarks returns the scratch marks for merging row lists, all false.
+func (in *Instance) rowMarks() []bool {
+	if in.rowMark == nil {
+		in.rowMark = make([]bool, in.n)
+	}
+	return in.rowMark
+}
+
+// composeInverse evaluates a^-1 ; b without transposing a: each pair
+// (z, x) of a ORs row z of b into row x. A relation's inverse composed
+// with another is how from-reads and its kin read (rf(Z, X), co(Z, Y)),
+// and a transpose per evaluation cost more than the composition.
+func (in *Instance) composeInverse(n *node, rp *rulePlan, deltaOcc int) value {
+	a := in.evalNode(n.a.a, rp, deltaOcc)
+	b := in.evalNode(n.b, rp, deltaOcc)
+	dst := in.pool.rel()
+	rows := in.pool.rowList()
+	dv, av, bv := in.view(dst), in.viewOf(a), in.viewOf(b)
+	mark := in.rowMarks()
+	each := func(z int) {
+		brow := bv[z]
+		if zeroRow(brow) {
+			return
+		}
+		in.tick(len(av[z]))
+		for k, w := range av[z] {
+			for w != 0 {
+				x := k<<6 | bits.TrailingZeros64(w)
+				w &= w - 1
+				orRow(dv[x], brow)
+				if !mark[x] {
+					mark[x] = true
+					rows = append(rows, int32(x))
+				}
+			}
+		}
+	}
+	if a.sparse {
+		for _, z := range a.rows {
+			each(int(z))
+		}
+	} else {
+		for z := range av {
+			each(z)
+		}
+	}
+	for _, x := range rows {
+		mark[x] = false
+	}
+	in.release(a)
+	in.release(b)
+	return value{rel: dst, owned: true, sparse: true, rows: rows}
 }

@@ -83,6 +83,10 @@ func (s *solver) forcedPairs(op *orderPlan, pairs [][2]int) [][2]int {
 	}()
 	for _, f := range op.forcings {
 		s.reach = nil
+		ways := s.worthWays(f)
+		if len(ways) == 0 {
+			continue
+		}
 		for _, p := range pairs {
 			a, b := p[0], p[1]
 			if o.Has(a, b) || o.Has(b, a) || done.Has(a, b) {
@@ -91,8 +95,8 @@ func (s *solver) forcedPairs(op *orderPlan, pairs [][2]int) [][2]int {
 			// Once one direction fails, the other is oriented without
 			// following its ways: if it fails too, the test of the state
 			// the forced pairs lead to says so.
-			ab := s.failsOutright(f, a, b)
-			ba := !ab && s.failsOutright(f, b, a)
+			ab := s.failsOutright(f, ways, a, b)
+			ba := !ab && s.failsOutright(f, ways, b, a)
 			switch {
 			case ab:
 				out = append(out, [2]int{b, a})
@@ -113,13 +117,10 @@ func (s *solver) forcedPairs(op *orderPlan, pairs [][2]int) [][2]int {
 
 // failsOutright reports whether the pair a -> b of the order fails check
 // f whatever else is chosen: a tuple it adds to the check's relation along
-// one of f's ways (those worth following) fails the check.
-func (s *solver) failsOutright(f forcing, a, b int) bool {
-	for i := range f.ways {
-		w := &f.ways[i]
-		if !s.wayWorth(w) {
-			continue
-		}
+// one of ways (f's, those worth following) fails the check.
+func (s *solver) failsOutright(f forcing, ways []*way, a, b int) bool {
+	for _, w := range ways {
+		s.ways[w.index].follows++
 		if s.failsAlong(f, w, a, b) {
 			s.ways[w.index].hits++
 			return true
@@ -157,24 +158,34 @@ func (s *solver) reachOf(f forcing) *relations.Rel {
 	return s.reach
 }
 
-// wayStat counts the directions of pairs a search followed a way for, and
-// those it found failing along it.
+// wayStat counts the forcedPairs calls that considered a way, the
+// directions of pairs it was followed for, and those it found failing.
 type wayStat struct {
-	tries, hits int
+	calls, follows, hits int
 }
 
-// wayWorth reports whether to follow way w. Following costs about as much
-// as the tuples it passes, a small part of a search node, and a failure
-// found spares nodes: most directions do not fail, but a way that finds a
-// failure for one direction in a thousand still pays. One that finds none
-// in its first 256 (a way through atomic operations in a test without
-// any, say) is followed one time in 256 only; a way skipped only finds
-// fewer forced pairs.
-func (s *solver) wayWorth(w *way) bool {
+// worthWays returns the ways of forcing f worth following in one
+// forcedPairs call. Following a way costs about as much as the tuples it
+// passes, a small part of a search node, and a failure found spares nodes:
+// most directions do not fail, but a way that finds a failure for one
+// direction in a thousand still pays. One that finds none in its first 64
+// directions (a way through atomic operations in a test without any, say)
+// is followed in one call of 256 only; a way skipped only finds fewer
+// forced pairs. Deciding per call, not per direction, keeps a model with
+// hundreds of ways (the PTX model's checks are reached from fence_sc along
+// many chains of cause) from spending its search on asking.
+func (s *solver) worthWays(f forcing) []*way {
 	if len(s.ways) < s.in.p.numWays {
 		s.ways = make([]wayStat, s.in.p.numWays)
 	}
-	st := &s.ways[w.index]
-	st.tries++
-	return st.tries <= 256 || 1024*st.hits >= st.tries || st.tries%256 == 0
+	s.active = s.active[:0]
+	for i := range f.ways {
+		w := &f.ways[i]
+		st := &s.ways[w.index]
+		st.calls++
+		if st.follows < 64 || 1024*st.hits >= st.follows || st.calls%256 == 0 {
+			s.active = append(s.active, w)
+		}
+	}
+	return s.active
 }

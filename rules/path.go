@@ -87,10 +87,12 @@ type routeStep struct {
 	inverse bool
 }
 
-// route finds a shortest chain of body tuples from a to b (non-empty when a
-// equals b), preferring, among tuples joining the same two values, one of a
+// route finds a chain of body tuples from a to b (non-empty when a equals
+// b), preferring, among tuples joining the same two values, one of a
 // relation the model lists in .edges (its own vocabulary), and then the one
-// derived last.
+// derived last. Among chains, it prefers the same (chooseRoute), so that a
+// rule written as one conjunction of chains (datalog's inlining) is
+// explained as the relation per operator it replaces was.
 func (in *Instance) route(steps []*Derivation, a, b int, stop func(string) bool) ([]routeStep, bool) {
 	type arc struct {
 		from, to int
@@ -129,6 +131,13 @@ func (in *Instance) route(steps []*Derivation, a, b int, stop func(string) bool)
 	for _, k := range keys {
 		e := best[k]
 		out[e.from] = append(out[e.from], e)
+	}
+	if len(keys) <= maxRouteArcs {
+		return in.chooseRoute(a, b, func(v int, yield func(routeStep, int)) {
+			for _, e := range out[v] {
+				yield(e.step, e.to)
+			}
+		})
 	}
 	return breadthFirst(a, func(v int, yield func(routeStep, int)) {
 		for _, e := range out[v] {
