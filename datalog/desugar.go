@@ -122,11 +122,44 @@ func (a *analyzer) desugarInto(name string, e Expr, ar int, owner string) bool {
 		add(atom(name, pos, hv...), body...)
 		return true
 	case *Binary:
+		if e.Op == OpUnion && a.exprArity(e.L, ar) == ar && a.exprArity(e.R, ar) == ar {
+			return a.desugarUnion(name, e, ar, owner, add)
+		}
+		if a.inlinable(e, ar) {
+			return a.desugarConj(name, e, ar, owner, add)
+		}
 		return a.desugarBinary(name, e, ar, owner, add, X, Y, Z)
 	case *Unary:
+		if a.inlinable(e, ar) {
+			return a.desugarConj(name, e, ar, owner, add)
+		}
 		return a.desugarUnary(name, e, ar, owner, add, X, Y, Z)
 	}
 	return false
+}
+
+// desugarUnion adds a rule per operand of a union (and of the unions among
+// its operands), each written as a conjunction where it can be (inline.go).
+func (a *analyzer) desugarUnion(name string, e *Binary, ar int, owner string, add func(*Atom, ...Literal)) bool {
+	ok := true
+	for _, d := range a.unionOperands(e, ar) {
+		if !a.desugarConj(name, d, ar, owner, add) {
+			ok = false
+		}
+	}
+	return ok
+}
+
+// desugarConj adds one rule defining name as e, written as a conjunction
+// of literals (inline.go).
+func (a *analyzer) desugarConj(name string, e Expr, ar int, owner string, add func(*Atom, ...Literal)) bool {
+	hv := headVars(ar, e.Position())
+	b := &ruleBody{a: a, owner: owner, vars: ar}
+	if !b.conj(e, hv) {
+		return false
+	}
+	add(atom(name, e.Position(), hv...), b.lits...)
+	return true
 }
 
 func (a *analyzer) desugarBinary(name string, e *Binary, ar int, owner string, add func(*Atom, ...Literal), X, Y, Z Term) bool {
