@@ -151,7 +151,6 @@ func (s *state) setReg(name string, v *Sym) {
 	s.defLog = append(s.defLog, name)
 }
 
-// errAt builds an enumeration error at a position.
 // foldConstant evaluates v now when both its operands are constants, so
 // that a register computed from constants is a constant, and an operation
 // the values do not support (arithmetic on an address) is an error at the
@@ -167,6 +166,7 @@ func foldConstant(v *Sym, in *litmus.Instr) (*Sym, error) {
 	return constSym(c), nil
 }
 
+// errAt builds an enumeration error at a position.
 func errAt(pos source.Pos, format string, args ...any) error {
 	var l source.List
 	l.Add(pos, format, args...)
