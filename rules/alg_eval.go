@@ -316,20 +316,20 @@ func (in *Instance) combine(kind nodeKind, a *value, b value) {
 			}
 		}
 	case a.sparse && b.sparse:
-		in.rowMarks()
+		mark := in.rowMarks()
 		for _, i := range a.rows {
-			in.rowMark[i] = true
+			mark[i] = true
 		}
 		own := len(a.rows)
 		av, bv := in.view(a.rel), in.viewOf(b)
 		for _, i := range b.rows {
 			orRow(av[i], bv[i])
-			if !in.rowMark[i] {
+			if !mark[i] {
 				a.rows = append(a.rows, i)
 			}
 		}
 		for _, i := range a.rows[:own] {
-			in.rowMark[i] = false
+			mark[i] = false
 		}
 	default:
 		in.densify(a)

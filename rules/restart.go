@@ -84,10 +84,7 @@ func (s *solver) searchWithRestarts(k int) bool {
 			s.settled[k] = true
 			continue
 		}
-		in.beginStep()
-		in.orient(op, p[0], p[1])
-		in.propagate()
-		if s.probe() {
+		if s.orientAndProbe(op, p[0], p[1]) {
 			in.undo(m)
 			return false
 		}
@@ -97,12 +94,18 @@ func (s *solver) searchWithRestarts(k int) bool {
 // failsWith reports whether orienting a -> b in order op, alone, fails a
 // monotone check; the state is left as it was.
 func (s *solver) failsWith(op *orderPlan, a, b int) bool {
+	m := s.in.mark()
+	failed := s.orientAndProbe(op, a, b)
+	s.in.undo(m)
+	return failed
+}
+
+// orientAndProbe orients a -> b in order op as one step and reports
+// whether a monotone check fails then; the step stays on the trail.
+func (s *solver) orientAndProbe(op *orderPlan, a, b int) bool {
 	in := s.in
-	m := in.mark()
 	in.beginStep()
 	in.orient(op, a, b)
 	in.propagate()
-	failed := s.probe()
-	in.undo(m)
-	return failed
+	return s.probe()
 }
