@@ -122,8 +122,8 @@ func (a *analyzer) desugarInto(name string, e Expr, ar int, owner string) bool {
 		add(atom(name, pos, hv...), body...)
 		return true
 	case *Binary:
-		if e.Op == OpUnion && a.exprArity(e.L, ar) == ar && a.exprArity(e.R, ar) == ar {
-			return a.desugarUnion(name, e, ar, owner, add)
+		if ops := a.unionOperands(e, ar); len(ops) > 1 {
+			return a.desugarUnion(name, ops, ar, owner, add)
 		}
 		if a.inlinable(e, ar) {
 			return a.desugarConj(name, e, ar, owner, add)
@@ -138,11 +138,11 @@ func (a *analyzer) desugarInto(name string, e Expr, ar int, owner string) bool {
 	return false
 }
 
-// desugarUnion adds a rule per operand of a union (and of the unions among
-// its operands), each written as a conjunction where it can be (inline.go).
-func (a *analyzer) desugarUnion(name string, e *Binary, ar int, owner string, add func(*Atom, ...Literal)) bool {
+// desugarUnion adds a rule per operand of a union (unionOperands), each
+// written as a conjunction where it can be (inline.go).
+func (a *analyzer) desugarUnion(name string, ops []Expr, ar int, owner string, add func(*Atom, ...Literal)) bool {
 	ok := true
-	for _, d := range a.unionOperands(e, ar) {
+	for _, d := range ops {
 		if !a.desugarConj(name, d, ar, owner, add) {
 			ok = false
 		}
