@@ -151,8 +151,15 @@ func (in *Instance) evalNode(n *node, rp *rulePlan, deltaOcc int) value {
 		in.release(b)
 		return v
 	case nInter, nUnion, nDiff:
-		a := in.own(in.evalNode(n.a, rp, deltaOcc))
+		a := in.evalNode(n.a, rp, deltaOcc)
 		b := in.evalNode(n.b, rp, deltaOcc)
+		if n.kind == nInter && b.sparse && !a.sparse {
+			// The intersection is a copy of one operand filtered by the
+			// other: copying the one with rows listed visits only those
+			// (ms & rf copies rf's rows, not every row of ms).
+			a, b = b, a
+		}
+		a = in.own(a)
 		if a.set != nil {
 			switch n.kind {
 			case nInter:

@@ -13,11 +13,14 @@ type checkPlan struct {
 	// .order relation through a negation, so that a violation found with a
 	// partial choice of the orders survives every completion of it.
 	monotone bool
+	// slot numbers the checks and flags together, for the cache of their
+	// verdicts (Instance.verdicts).
+	slot int
 }
 
 func (p *Program) compileChecks() {
-	for _, c := range p.model.Checks {
-		cp := &checkPlan{check: c, rel: p.byName[c.Rel]}
+	for i, c := range p.model.Checks {
+		cp := &checkPlan{check: c, rel: p.byName[c.Rel], slot: i}
 		if c.Mode == datalog.ModeAxiom {
 			p.checks = append(p.checks, cp)
 		} else {
@@ -75,9 +78,30 @@ func (in *Instance) evalCheck(c *checkPlan) CheckResult {
 	return res
 }
 
-// violated is a cheap test of a check that skips building a witness.
+// violated is a cheap test of a check that skips building a witness. The
+// answer is kept until the check's relation changes (its version): most
+// checks read relations a new candidate's reads-from leaves as they were.
 func (in *Instance) violated(c *checkPlan) bool {
 	in.freshenCheck(c)
+	if in.verdicts == nil {
+		in.verdicts = make([]checkVerdict, len(in.p.model.Checks))
+	}
+	v := &in.verdicts[c.slot]
+	if at := in.versions[c.rel] + 1; v.at != at {
+		v.at, v.violated = at, in.violatedNow(c)
+	}
+	return v.violated
+}
+
+// checkVerdict is a check's violated answer at version at-1 of its
+// relation (0: none yet).
+type checkVerdict struct {
+	at       uint64
+	violated bool
+}
+
+// violatedNow tests a check on its relation as it is.
+func (in *Instance) violatedNow(c *checkPlan) bool {
 	st := in.stores[c.rel]
 	switch c.check.Kind {
 	case datalog.CheckAcyclic:

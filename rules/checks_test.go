@@ -143,3 +143,44 @@ func TestCheckResultFields(t *testing.T) {
 		assert.Nil(t, r.Witness)
 	}
 }
+
+// TestVerdictsFollowChanges changes a check's relation back and forth on
+// one instance: violated keeps its answer only while the relation's
+// version stays, so each change must show in AllHold.
+func TestVerdictsFollowChanges(t *testing.T) {
+	src := `
+.decl e(x, y)
+.input e
+.decl f(x, y)
+.input f
+.check acyc: acyclic(e)
+.check irr: irreflexive(e ; f)
+.check none: empty(e & f)
+`
+	forModes(t, func(t *testing.T, opts []CompileOption) {
+		p := compileSrc(t, src, opts...)
+		in := newInst(t, p, "a", "b", "c")
+		setFacts(t, in, "f", "b,a")
+		steps := []struct {
+			name  string
+			e     []string
+			holds bool
+		}{
+			{"a chain", []string{"a,c", "c,b"}, true},
+			{"a cycle", []string{"a,c", "c,a"}, false},
+			{"the chain again", []string{"a,c", "c,b"}, true},
+			{"e ; f reflexive", []string{"a,b"}, false},
+			{"nothing", nil, true},
+			{"e meets f", []string{"b,a"}, false},
+		}
+		for _, st := range steps {
+			setFacts(t, in, "e", st.e...)
+			assert.Equal(t, st.holds, in.AllHold(), st.name)
+			for _, r := range in.Checks() {
+				if !r.Holds {
+					assert.False(t, st.holds, "%s: %s fails", st.name, r.Name)
+				}
+			}
+		}
+	})
+}

@@ -11,7 +11,7 @@ func (in *Instance) runStratum(s *stratum) {
 	switch {
 	case s.closure != nil && in.record == nil:
 		in.runClosure(s.closure)
-	case !s.recursive:
+	case !s.recursive || in.recursionIdle(s):
 		for _, rp := range s.rules {
 			in.evalRuleInto(rp, -1, in.stores[rp.head])
 		}

@@ -31,6 +31,8 @@ type Instance struct {
 	// emptyAt[r]-1 (emptyRel).
 	emptyAt []uint64
 	emptyIs []bool
+	// verdicts caches what violated answers for each check and flag.
+	verdicts []checkVerdict
 	// versions[r] changes whenever relation r may have changed, and spans
 	// caches the word spans of the rows of stored relations (rows.go).
 	versions []uint64

@@ -1,6 +1,10 @@
 package rules
 
-import "github.com/ptxmm/ptxmm/datalog"
+import (
+	"slices"
+
+	"github.com/ptxmm/ptxmm/datalog"
+)
 
 // The order search evaluates only what it tests: the strata the checks and
 // the orders' pairs depend on. The others (the flags' and whatever no check
@@ -248,21 +252,60 @@ func (in *Instance) unchanged(s *stratum) bool {
 func (in *Instance) derivesNothing(s *stratum) bool {
 	in.cur = s.index
 	for _, rp := range s.rules {
-		if len(rp.recOccs) > 0 {
-			continue
-		}
-		empty := false
-		for _, r := range rp.positive {
-			if in.p.rels[r].stratum < s.index && in.emptyRel(r) {
-				empty = true
-				break
-			}
-		}
-		if !empty {
+		if len(rp.recOccs) == 0 && !in.starved(rp, s.index) {
 			return false
 		}
 	}
 	return true
+}
+
+// recursionIdle reports whether no rule of recursive stratum s that reads
+// the stratum's own relations can derive anything: one pass over the other
+// rules then computes the stratum, with no semi-naive rounds. A rule
+// derives nothing when it has a positive atom over an empty relation of an
+// earlier stratum, or over one of s that only such rules derive; in
+// observation order, obs = (ms & rf) | (obs ; rmw ; obs), a test without
+// read-modify-writes leaves both recursive rules so.
+func (in *Instance) recursionIdle(s *stratum) bool {
+	var buf [8]relID
+	live := buf[:0] // the relations of s that some rule may derive
+	feeds := func(rp *rulePlan) bool {
+		if in.starved(rp, s.index) {
+			return false
+		}
+		for _, occ := range rp.recOccs {
+			if !slices.Contains(live, rp.litRel[occ]) {
+				return false
+			}
+		}
+		return true
+	}
+	for grew := true; grew; {
+		grew = false
+		for _, rp := range s.rules {
+			if !slices.Contains(live, rp.head) && feeds(rp) {
+				live = append(live, rp.head)
+				grew = true
+			}
+		}
+	}
+	for _, rp := range s.rules {
+		if len(rp.recOccs) > 0 && feeds(rp) {
+			return false
+		}
+	}
+	return true
+}
+
+// starved reports whether rule rp of stratum i has a positive atom over an
+// empty relation of an earlier stratum, and so derives nothing.
+func (in *Instance) starved(rp *rulePlan, i int) bool {
+	for _, r := range rp.positive {
+		if in.p.rels[r].stratum < i && in.emptyRel(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // runNeeded brings the strata the search tests up to date, leaving the
