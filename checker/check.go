@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -108,7 +109,12 @@ type session struct {
 	// regs are the observed registers looked up in the last candidate's
 	// runs (zero entries for locations), for state.
 	regs []execution.RegisterRef
-	runs []*modelRun
+	// stateBuf holds the state of the candidate being evaluated, and
+	// keyBuf its key: what keeps one is a copy (State.clone), as most
+	// states were seen before.
+	stateBuf State
+	keyBuf   []byte
+	runs     []*modelRun
 	// observe, when set, sees every candidate with every model's verdict.
 	observe func(x *execution.Execution, st State, vs []verdict)
 	// stopped is set when StopAtWitness found its witness.
@@ -380,6 +386,7 @@ func (s *session) evaluateAll(x *execution.Execution) error {
 // choice of final writes and records the outcomes.
 func (s *session) evaluate(x *execution.Execution) {
 	state := s.state(x)
+	s.keyBuf = state.appendKey(s.keyBuf[:0])
 	vs := make([]verdict, len(s.runs))
 	for i, r := range s.runs {
 		vs[i] = r.evaluate(s, x, state)
@@ -388,7 +395,7 @@ func (s *session) evaluate(x *execution.Execution) {
 		}
 	}
 	if s.observe != nil {
-		s.observe(x, state, vs)
+		s.observe(x, state.clone(), vs)
 	}
 }
 
@@ -460,7 +467,7 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State) ver
 			}
 		}
 	}
-	key := state.key()
+	key := s.keyBuf
 	if sol.Consistent {
 		r.res.Consistent++
 		if s.t.Condition != nil {
@@ -473,16 +480,16 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State) ver
 		if s.opts.StopAtWitness && decides(s.t, s.obs, state) {
 			s.stopped = true
 		}
-		if !r.seen[key] {
-			r.seen[key] = true
-			r.res.States = append(r.res.States, state)
+		if !r.seen[string(key)] {
+			r.seen[string(key)] = true
+			r.res.States = append(r.res.States, state.clone())
 		}
 		r.assertionCounts(s.t, s.obs, state)
 		return v
 	}
-	if s.opts.Explain && noFinalState(x) == "" && !r.forbid[key] && len(sol.Failures) > 0 {
-		r.forbid[key] = true
-		r.res.Forbidden = append(r.res.Forbidden, Forbidden{State: state, Failures: sol.Failures,
+	if s.opts.Explain && noFinalState(x) == "" && !r.forbid[string(key)] && len(sol.Failures) > 0 {
+		r.forbid[string(key)] = true
+		r.res.Forbidden = append(r.res.Forbidden, Forbidden{State: state.clone(), Failures: sol.Failures,
 			Execution: x.Clone(), Finals: append([]int(nil), s.finalBuf...)})
 	}
 	return v
@@ -490,7 +497,10 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State) ver
 
 // state reads the observed final values of a candidate.
 func (s *session) state(x *execution.Execution) State {
-	st := make(State, len(s.obs))
+	if s.stateBuf == nil {
+		s.stateBuf = make(State, len(s.obs))
+	}
+	st := s.stateBuf
 	for i, o := range s.obs {
 		if o.IsLoc {
 			r := s.ranges[i]
@@ -498,12 +508,14 @@ func (s *session) state(x *execution.Execution) State {
 			continue
 		}
 		s.regs[i] = x.Register(s.regs[i], o.Thread, o.Reg)
-		if v, ok := x.RegisterValue(s.regs[i]); ok {
-			st[i] = Val{Defined: true, V: v}
-		}
+		v, ok := x.RegisterValue(s.regs[i])
+		st[i] = Val{Defined: ok, V: v}
 	}
 	return st
 }
+
+// clone returns a copy of s that outlives the session's buffer.
+func (s State) clone() State { return slices.Clone(s) }
 
 // assertionCounts tallies, per assertion, whether every and whether some
 // consistent execution satisfies it; verdicts turns the tallies into outcomes.

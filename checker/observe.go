@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"encoding/binary"
 	"fmt"
 	"sort"
 	"strings"
@@ -34,17 +35,34 @@ type Val struct {
 // State is a final state: one value per observable.
 type State []Val
 
-func (s State) key() string {
-	var b strings.Builder
+// key identifies a state among others of the same test, for maps.
+func (s State) key() string { return string(s.appendKey(nil)) }
+
+// appendKey appends the key of s to buf: each value's fields in binary,
+// which every candidate's state costs much less to build than to print.
+func (s State) appendKey(buf []byte) []byte {
 	for _, v := range s {
 		if !v.Defined {
-			b.WriteString("?;")
+			buf = append(buf, 0)
 			continue
 		}
-		b.WriteString(v.V.Format(nil))
-		b.WriteByte(';')
+		x := v.V
+		switch {
+		case x.IsMBar:
+			buf = append(buf, 3)
+			for _, f := range [...]int32{x.MBar.Phase, x.MBar.Expected, x.MBar.Pending, x.MBar.Tx} {
+				buf = binary.AppendVarint(buf, int64(f))
+			}
+		case x.IsAddr:
+			buf = append(buf, 2)
+			buf = binary.AppendVarint(buf, x.N)
+			buf = binary.AppendVarint(buf, int64(x.Remote))
+		default:
+			buf = append(buf, 1)
+			buf = binary.AppendVarint(buf, x.N)
+		}
 	}
-	return b.String()
+	return buf
 }
 
 // observables collects what a test looks at, registers first (by thread,
