@@ -127,11 +127,26 @@ func (x *Execution) RegisterValue(ref RegisterRef) (Value, bool) {
 	if ref.sym == nil {
 		return Int(0), ref.run.Status == Finished || ref.run.Done
 	}
-	v, ok, err := ref.sym.eval(x.readValue(ref.thread))
+	v, ok, err := x.symValue(ref.sym, ref.thread)
 	if err != nil || !ok {
 		return Int(0), false
 	}
 	return v, true
+}
+
+// symValue evaluates a value of thread t's run on the values its reads
+// returned. A constant (most stores' values) and a read (most observed
+// registers) are answered directly: every candidate asks for them, and
+// building the lookup function for eval cost more than the answer.
+func (x *Execution) symValue(sym *Sym, t int) (Value, bool, error) {
+	switch sym.kind {
+	case symConst:
+		return sym.val, true, nil
+	case symRead:
+		g := x.ThreadStart[t] + sym.read
+		return x.Events[g].Value, x.known[g], nil
+	}
+	return sym.eval(x.readValue(t))
 }
 
 // readValue returns the value lookup of thread t's reads.
@@ -408,7 +423,7 @@ func (s *comboSearch) writeValue(w int) (Value, bool) {
 	if ev.Thread < 0 {
 		return ev.Value, true
 	}
-	v, ok, err := ev.Sym.eval(x.readValue(ev.Thread))
+	v, ok, err := x.symValue(ev.Sym, ev.Thread)
 	if err != nil {
 		s.err = errAt(ev.Instr.Pos, "%v (in %q)", err, ev.Instr.Text)
 		s.stop = true
