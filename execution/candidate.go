@@ -216,6 +216,9 @@ type comboSearch struct {
 	x       *Execution
 	reads   []int
 	choices [][]int
+	// writes are the threads' writes, whose values complete computes for
+	// every candidate.
+	writes []int
 	// updates marks the reads of mbarrier updates, which read from
 	// distinct writes (see mbarrierChainsHold); takenBy[w] is the update
 	// read that reads write w, or -1.
@@ -315,6 +318,9 @@ func (a *Analysis) newComboSearch(x *Execution) *comboSearch {
 		}
 	}
 	for i, ev := range x.Events {
+		if ev.Kind == KindWrite && ev.Thread >= 0 {
+			s.writes = append(s.writes, i)
+		}
 		if ev.Kind != KindRead {
 			continue
 		}
@@ -496,14 +502,12 @@ func (s *comboSearch) complete() [][][]int {
 			x.Events[r].Value = Int(0)
 		}
 	}
-	for i := range x.Events {
-		ev := &x.Events[i]
-		if ev.Kind == KindWrite && ev.Thread >= 0 {
-			if v, ok := s.writeValue(i); ok {
-				ev.Value = v
-			} else {
-				ev.Value = Int(0)
-			}
+	for _, w := range s.writes {
+		ev := &x.Events[w]
+		if v, ok := s.writeValue(w); ok {
+			ev.Value = v
+		} else {
+			ev.Value = Int(0)
 		}
 	}
 	if s.stop || !s.mbarrierChainsHold() {

@@ -24,11 +24,15 @@ type ClusterPhase struct {
 // candidate, and reports whether the threads' runs agree with them: a run
 // passes a wait exactly when the wait's phase completes.
 func clusterPhases(t *litmus.Test, x *Execution) ([]ClusterPhase, bool) {
+	// Every candidate asks: most tests have no cluster barrier, and learn
+	// so before any map is made.
+	if !hasClusterBarrier(x) {
+		return nil, true
+	}
 	type clusterKey struct{ gpu, cluster int }
 	arrives := map[int][]int{} // thread -> its arrive events
 	members := map[clusterKey][]int{}
 	var keys []clusterKey
-	any := false
 	for ti, th := range t.Threads {
 		k := clusterKey{th.GPU, th.Cluster}
 		if _, ok := members[k]; !ok {
@@ -37,17 +41,10 @@ func clusterPhases(t *litmus.Test, x *Execution) ([]ClusterPhase, bool) {
 		members[k] = append(members[k], ti)
 		base := x.ThreadStart[ti]
 		for i := range x.Runs[ti].Events {
-			ev := &x.Events[base+i]
-			if ev.Kind == KindBarrier && ev.Instr.Op == litmus.OpClusterBarrier {
-				any = true
-				if !ev.BarSync {
-					arrives[ti] = append(arrives[ti], base+i)
-				}
+			if ev := &x.Events[base+i]; isClusterBarrier(ev) && !ev.BarSync {
+				arrives[ti] = append(arrives[ti], base+i)
 			}
 		}
-	}
-	if !any {
-		return nil, true
 	}
 	var phases []ClusterPhase
 	for _, k := range keys {
@@ -122,4 +119,18 @@ func (x *Execution) Stuck() []string {
 		out = append(out, x.Test.Threads[t].Name+": "+at.Text)
 	}
 	return out
+}
+
+// isClusterBarrier reports whether ev is a barrier.cluster arrive or wait.
+func isClusterBarrier(ev *Event) bool {
+	return ev.Kind == KindBarrier && ev.Instr.Op == litmus.OpClusterBarrier
+}
+
+func hasClusterBarrier(x *Execution) bool {
+	for i := range x.Events {
+		if isClusterBarrier(&x.Events[i]) {
+			return true
+		}
+	}
+	return false
 }
