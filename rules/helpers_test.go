@@ -208,15 +208,11 @@ func stratumOf(t testing.TB, p *Program, name string) int {
 
 // rulePlansOf returns the plans of the rules whose head is name.
 func rulePlansOf(p *Program, name string) []*rulePlan {
-	var out []*rulePlan
-	for _, s := range p.strata {
-		for _, rp := range s.rules {
-			if p.rels[rp.head].name == name {
-				out = append(out, rp)
-			}
-		}
+	id, ok := p.byName[name]
+	if !ok {
+		return nil
 	}
-	return out
+	return p.rulesOf(id)
 }
 
 // chainRel is the path 0 -> 1 -> ... -> n-1.

@@ -132,18 +132,15 @@ func (in *Instance) route(steps []*Derivation, a, b int, stop func(string) bool)
 		e := best[k]
 		out[e.from] = append(out[e.from], e)
 	}
-	if len(keys) <= maxRouteArcs {
-		return in.chooseRoute(a, b, func(v int, yield func(routeStep, int)) {
-			for _, e := range out[v] {
-				yield(e.step, e.to)
-			}
-		})
-	}
-	return breadthFirst(a, func(v int, yield func(routeStep, int)) {
+	succ := func(v int, yield func(routeStep, int)) {
 		for _, e := range out[v] {
 			yield(e.step, e.to)
 		}
-	}, func(v int) bool { return v == b })
+	}
+	if len(keys) <= maxRouteArcs {
+		return in.chooseRoute(a, b, succ)
+	}
+	return breadthFirst(a, succ, func(v int) bool { return v == b })
 }
 
 // isEdge reports whether the model lists a relation in .edges.
