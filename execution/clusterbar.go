@@ -126,6 +126,7 @@ func isClusterBarrier(ev *Event) bool {
 	return ev.Kind == KindBarrier && ev.Instr.Op == litmus.OpClusterBarrier
 }
 
+// hasClusterBarrier reports whether some event of x is a barrier.cluster.
 func hasClusterBarrier(x *Execution) bool {
 	for i := range x.Events {
 		if isClusterBarrier(&x.Events[i]) {
