@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/ptxmm/ptxmm/catalog"
 	"github.com/ptxmm/ptxmm/execution"
 	"github.com/ptxmm/ptxmm/litmus"
 	"github.com/ptxmm/ptxmm/rules"
@@ -111,6 +112,17 @@ func (s *session) releaseMemory() {
 // memory limit, dropping the cached instances of other sizes first when
 // keeping them all would not fit.
 func (r *modelRun) newInstance(n int) (*rules.Instance, error) {
+	in, err := r.newLimitedInstance(n)
+	if err != nil {
+		return nil, err
+	}
+	// What changes between the candidates of a combination of runs.
+	in.SetVarying(catalog.ChoiceRelations()...)
+	return in, nil
+}
+
+// newLimitedInstance makes the instance within the memory the test may take.
+func (r *modelRun) newLimitedInstance(n int) (*rules.Instance, error) {
 	if r.maxBytes <= 0 {
 		return r.m.Program.NewInstance(eventDomain(n)), nil
 	}

@@ -19,15 +19,23 @@ func (p *Program) Flags() []*datalog.Check {
 // holds under the solution found, the orders are searched again for a
 // consistent choice that fails it, so afterwards the instance holds some
 // choice of the orders that need not be consistent. The opts (host
-// constraints) apply to that search too.
+// constraints) apply to that search too. A flag that holds on every value
+// of the inputs SetVarying names is not evaluated (flagbound.go).
 func (in *Instance) RaisedFlags(opts ...SolveOption) []CheckResult {
 	if len(in.p.flags) == 0 {
 		return nil
 	}
 	in.Run()
+	if in.bounds != nil && in.err == nil {
+		in.decideBounds()
+		in.Run()
+	}
 	var out []CheckResult
 	var pending []*checkPlan
-	for _, f := range in.p.flags {
+	for i, f := range in.p.flags {
+		if in.beyondReach(i) {
+			continue
+		}
 		if in.violated(f) {
 			out = append(out, in.evalCheck(f))
 		} else if in.p.dependsOnOrders(f.rel) {
@@ -48,9 +56,10 @@ func (in *Instance) RaisedFlags(opts ...SolveOption) []CheckResult {
 
 // mayRaise bounds a flag that depends on the orders without searching
 // them, when the flag's relation grows (or shrinks) with every order: it is
-// evaluated with each order at its largest (every pair of its "over"
-// relation, both ways) or smallest (empty), which contains every value it
-// takes under an actual choice. If the test holds there, no choice raises
+// evaluated with each order at its largest (largestOrder: every pair of its
+// "over" relation, both ways, and what they relate transitively) or
+// smallest (empty), which contains every value it takes under an actual
+// choice. If the test holds there, no choice raises
 // it. The instance's orders are changed.
 func (in *Instance) mayRaise(f *checkPlan) bool {
 	grows, shrinks := true, true
@@ -81,7 +90,7 @@ func (in *Instance) mayRaise(f *checkPlan) bool {
 		in.Run()
 		o := in.stores[op.rel].rel
 		if grows {
-			o.CopyFrom(in.stores[op.over].rel)
+			o.CopyFrom(in.largestOrder(op))
 		} else {
 			o.Clear()
 		}
@@ -91,13 +100,19 @@ func (in *Instance) mayRaise(f *checkPlan) bool {
 	return in.violated(f)
 }
 
-// atBound reports whether every order already holds its bound: every
-// pair of its "over" relation (grows), or none.
+// atBound reports whether every order already holds its bound: its
+// largest value (grows), or nothing.
 func (in *Instance) atBound(grows bool) bool {
 	for _, op := range in.p.orders {
-		in.freshen(op.over)
 		o := in.stores[op.rel].rel
-		if grows && !o.Equal(in.stores[op.over].rel) || !grows && !o.IsEmpty() {
+		if !grows && !o.IsEmpty() {
+			return false
+		}
+		if !grows {
+			continue
+		}
+		in.freshen(op.over)
+		if !o.Equal(in.largestOrder(op)) {
 			return false
 		}
 	}
@@ -116,7 +131,7 @@ func (in *Instance) mayRaiseFromTrail(f *checkPlan, grows bool) bool {
 			for _, op := range in.p.orders {
 				in.current()
 				in.beginStep()
-				in.addToOrder(op, in.stores[op.over])
+				in.addToOrder(op, store{arity: 2, rel: in.largestOrder(op)})
 				in.propagate()
 			}
 		}

@@ -84,6 +84,12 @@ type Instance struct {
 	inc incremental
 	// solve is the scratch of the order search, kept between searches.
 	solve *solver
+	// varying are the inputs SetVarying names, and bounds what is known of
+	// each flag's bound over them (flagbound.go).
+	varying []relID
+	bounds  []flagBound
+	// largest caches each order's largest value (orderbound.go).
+	largest []largestCache
 }
 
 // NewInstance prepares an evaluation over dom. It adds the program's

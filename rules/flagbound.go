@@ -1,0 +1,219 @@
+package rules
+
+import "github.com/ptxmm/ptxmm/datalog"
+
+// A host that evaluates many candidates of one set of inputs, differing
+// only in a few "varying" relations (the reads-from of one combination of
+// thread runs), asks RaisedFlags about each consistent one. Many flags can
+// be decided for all of them at once: a data race needs two conflicting
+// operations that are not morally strong, and in a test whose accesses are
+// all strong no reads-from and no coherence order makes one. When a flag's
+// relation can only shrink as a varying relation grows (it depends on it
+// through an odd number of negations only) and only shrinks, or only grows,
+// with the orders, its value with the varying relations empty and the
+// orders at their bound contains its value on every candidate. If the flag
+// holds there, it holds on every candidate until an input that does not
+// vary changes, and RaisedFlags skips it.
+//
+// Deciding costs two evaluations (the bound, then the candidate's own
+// relations again), so a flag is decided only once it has been asked about
+// boundAfter times with the same fixed inputs.
+const boundAfter = 3
+
+// flagBound is what an Instance knows about one flag's bound.
+type flagBound struct {
+	// usable says the bound can decide the flag; grows that it takes the
+	// orders at their largest (otherwise empty).
+	usable, grows bool
+	// fixed are the inputs the bound depends on that do not vary; key
+	// their versions when asks started counting.
+	fixed []relID
+	key   []uint64
+	asks  int
+	// decided says holds is known for key: the flag holds on every
+	// candidate.
+	decided, holds bool
+}
+
+// SetVarying declares the input relations that change from one candidate
+// to the next while the other inputs stay, so that RaisedFlags can rule
+// out, once per value of the others, the flags no value of these could
+// raise. Names that are not input relations of the program are ignored.
+func (in *Instance) SetVarying(names ...string) {
+	varying := map[relID]bool{}
+	for _, n := range names {
+		if id, known := in.p.byName[n]; known && in.p.rels[id].kind == datalog.RelInput {
+			varying[id] = true
+		}
+	}
+	in.varying = in.varying[:0]
+	for id := range in.p.rels {
+		if varying[relID(id)] {
+			in.varying = append(in.varying, relID(id))
+		}
+	}
+	in.bounds = make([]flagBound, len(in.p.flags))
+	for i, f := range in.p.flags {
+		in.bounds[i] = in.p.flagBoundOf(f.rel, varying)
+	}
+}
+
+// flagBoundOf decides whether a flag testing relation r has a bound over
+// the varying relations, and which inputs that bound depends on.
+func (p *Program) flagBoundOf(r relID, varying map[relID]bool) flagBound {
+	var b flagBound
+	depends := false
+	for v := range varying {
+		if p.evenDeps[r][v] {
+			return b // larger with some varying relation: no bound at empty
+		}
+		depends = depends || p.baseDeps[r][v]
+	}
+	grows, shrinks := true, true
+	for _, op := range p.orders {
+		grows = grows && !p.oddDeps[r][op.rel]
+		shrinks = shrinks && !p.evenDeps[r][op.rel]
+		depends = depends || p.baseDeps[r][op.rel]
+	}
+	if !depends || !grows && !shrinks {
+		return b
+	}
+	deps := []map[relID]bool{p.baseDeps[r]}
+	if b.grows = !shrinks; b.grows {
+		// The orders at their largest are computed from their pairs,
+		// which must then be largest with the varying relations empty,
+		// and not depend on another order.
+		for _, op := range p.orders {
+			if !p.baseDeps[r][op.rel] {
+				continue
+			}
+			for d := range p.baseDeps[op.over] {
+				if p.rels[d].kind == datalog.RelOrder || varying[d] && p.evenDeps[op.over][d] {
+					return flagBound{}
+				}
+			}
+			deps = append(deps, p.baseDeps[op.over])
+		}
+	}
+	seen := map[relID]bool{}
+	for _, ds := range deps {
+		for d := range ds {
+			if !seen[d] && !varying[d] && p.rels[d].kind == datalog.RelInput {
+				seen[d] = true
+				b.fixed = append(b.fixed, d)
+			}
+		}
+	}
+	b.usable = true
+	return b
+}
+
+// sameKey reports whether the fixed inputs still have the versions of
+// key, and makes key their versions when not (forgetting what was known).
+func (b *flagBound) sameKey(versions []uint64) bool {
+	same := len(b.key) == len(b.fixed)
+	for i, d := range b.fixed {
+		if same && b.key[i] != versions[d] {
+			same = false
+		}
+	}
+	if !same {
+		b.key = b.key[:0]
+		for _, d := range b.fixed {
+			b.key = append(b.key, versions[d])
+		}
+		b.asks, b.decided, b.holds = 0, false, false
+	}
+	return same
+}
+
+// beyondReach reports whether flag i holds on every candidate that
+// differs from the current one in the varying relations only, as decided.
+func (in *Instance) beyondReach(i int) bool {
+	return in.bounds != nil && in.bounds[i].decided && in.bounds[i].holds
+}
+
+// decideBounds counts the question for each flag with a bound and decides
+// those asked about boundAfter times since their fixed inputs last
+// changed. The instance must be up to date; afterwards it holds the same
+// inputs and orders again, but must be brought up to date (Run).
+func (in *Instance) decideBounds() {
+	var due []int
+	for i := range in.bounds {
+		b := &in.bounds[i]
+		if !b.usable {
+			continue
+		}
+		b.sameKey(in.versions)
+		if b.decided {
+			continue
+		}
+		if b.asks++; b.asks >= boundAfter {
+			due = append(due, i)
+		}
+	}
+	if len(due) == 0 {
+		return
+	}
+	saved := in.saveBoundInputs()
+	for _, i := range due {
+		b := &in.bounds[i]
+		b.holds = in.holdsAtBound(in.p.flags[i], b.grows)
+		b.decided = true
+	}
+	for k, id := range in.boundInputs() {
+		in.stores[id].copyFrom(saved[k])
+		in.invalidate(id)
+	}
+}
+
+// boundInputs lists the relations a bound sets: the varying ones and the
+// orders.
+func (in *Instance) boundInputs() []relID {
+	ids := append([]relID(nil), in.varying...)
+	for _, op := range in.p.orders {
+		ids = append(ids, op.rel)
+	}
+	return ids
+}
+
+// saveBoundInputs copies the relations of boundInputs, in its order.
+func (in *Instance) saveBoundInputs() []store {
+	ids := in.boundInputs()
+	saved := make([]store, len(ids))
+	for k, id := range ids {
+		saved[k] = newStore(in.p.rels[id].arity, in.n)
+		saved[k].copyFrom(in.stores[id])
+	}
+	return saved
+}
+
+// holdsAtBound evaluates flag f with the varying relations empty and the
+// orders at their largest (grows) or empty, and reports whether it holds
+// there. A failed evaluation (a limit) counts as not holding.
+func (in *Instance) holdsAtBound(f *checkPlan, grows bool) bool {
+	for _, id := range in.varying {
+		if !in.stores[id].isEmpty() {
+			in.stores[id].clear()
+			in.invalidate(id)
+		}
+	}
+	in.setOrdersAtBound(grows)
+	in.Run()
+	return in.err == nil && !in.violatedNow(f)
+}
+
+// setOrdersAtBound sets every order to its largest value (grows) or
+// empties it, each computed after the orders its pairs depend on.
+func (in *Instance) setOrdersAtBound(grows bool) {
+	for _, op := range in.p.orders {
+		o := in.stores[op.rel].rel
+		if grows {
+			in.Run()
+			o.CopyFrom(in.largestOrder(op))
+		} else {
+			o.Clear()
+		}
+		in.invalidate(op.rel)
+	}
+}

@@ -1,0 +1,128 @@
+package rules
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// raisedNames solves the instance and returns the names of the flags
+// RaisedFlags raises.
+func raisedNames(t *testing.T, in *Instance) []string {
+	t.Helper()
+	require.True(t, in.Solve().Consistent)
+	var got []string
+	for _, f := range in.RaisedFlags() {
+		got = append(got, f.Name)
+	}
+	return got
+}
+
+// TestFlagBounds asks RaisedFlags about a run of candidates that differ in
+// a varying relation, long enough for each flag's bound to be decided, then
+// changes the inputs and checks that every flag a candidate fails is still
+// raised: a bound may rule out only flags no value of the varying relation
+// raises, and only while the other inputs keep their values.
+func TestFlagBounds(t *testing.T) {
+	src := `
+.decl rf(x, y)
+.decl m(x, y)
+.decl p(x, y)
+.decl a_atom(x)
+.decl c_atom(x)
+.input rf, m, p, a_atom, c_atom
+.order o over p
+/// Shrinks as rf grows: bounded by m.
+.flag unread: empty(m \ rf)
+/// Grows with rf: no bound at rf empty.
+.flag read: empty(m & rf)
+/// Grows with the order, which may relate a to c through b although
+/// (a, c) is not a pair.
+.flag ac: empty(o & (a_atom * c_atom))
+`
+	p := compileSrc(t, src)
+	type step struct {
+		rf, m  []string
+		raised []string
+	}
+	tests := []struct {
+		name  string
+		pairs []string
+		steps []step
+	}{
+		{
+			name: "a fixed input changes after the bound is decided",
+			steps: []step{
+				{rf: nil}, {rf: []string{"a,b"}}, {rf: nil}, {rf: []string{"b,a"}},
+				{rf: []string{"a,b"}, m: []string{"b,c"}, raised: []string{"unread"}},
+			},
+		},
+		{
+			name: "a flag growing with the varying relation is never ruled out",
+			steps: []step{
+				{m: []string{"a,b"}, raised: []string{"unread"}},
+				{m: []string{"a,b"}, raised: []string{"unread"}},
+				{m: []string{"a,b"}, raised: []string{"unread"}},
+				{m: []string{"a,b"}, raised: []string{"unread"}},
+				{m: []string{"a,b"}, rf: []string{"a,b"}, raised: []string{"read"}},
+			},
+		},
+		{
+			name:  "an order's largest value relates what its pairs relate transitively",
+			pairs: []string{"a,b", "b,a", "b,c", "c,b"},
+			steps: []step{
+				{raised: []string{"ac"}}, {raised: []string{"ac"}}, {raised: []string{"ac"}},
+				{raised: []string{"ac"}}, {raised: []string{"ac"}},
+			},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			// Atoms in this order, the first consistent choice orients
+			// a -> b and c -> b, which relates neither way a and c.
+			in := newInst(t, p, "a", "c", "b")
+			in.SetVarying("rf", "unknown")
+			setFacts(t, in, "p", tc.pairs...)
+			setFacts(t, in, "a_atom", "a")
+			setFacts(t, in, "c_atom", "c")
+			for i, s := range tc.steps {
+				setFacts(t, in, "rf", s.rf...)
+				setFacts(t, in, "m", s.m...)
+				assert.ElementsMatch(t, s.raised, raisedNames(t, in), "candidate %d", i)
+			}
+		})
+	}
+}
+
+// TestFlagBoundsRuleOut checks that a bound does rule a flag out: once
+// decided, the flag is not evaluated again while the fixed inputs stay.
+func TestFlagBoundsRuleOut(t *testing.T) {
+	p := compileSrc(t, `
+.decl rf(x, y)
+.decl m(x, y)
+.input rf, m
+.flag unread: empty(m \ rf)
+`)
+	in := newInst(t, p, "a", "b")
+	in.SetVarying("rf")
+	setFacts(t, in, "m", "a,b")
+	for range boundAfter + 2 {
+		setFacts(t, in, "rf", "a,b")
+		assert.Empty(t, raisedNames(t, in))
+		setFacts(t, in, "rf", "a,b", "b,a")
+		assert.Empty(t, raisedNames(t, in))
+	}
+	require.True(t, in.bounds[0].usable)
+	assert.False(t, in.beyondReach(0), "m is not empty: rf empty raises the flag")
+
+	setFacts(t, in, "m")
+	for range boundAfter {
+		setFacts(t, in, "rf", "a,b")
+		assert.Empty(t, raisedNames(t, in))
+	}
+	assert.True(t, in.beyondReach(0), "with m empty no rf raises the flag")
+	setFacts(t, in, "m", "b,a")
+	setFacts(t, in, "rf", "a,b")
+	assert.Equal(t, []string{"unread"}, raisedNames(t, in), "a change of m forgets the bound")
+}
