@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/ptxmm/ptxmm/catalog"
 	"github.com/ptxmm/ptxmm/execution"
 	"github.com/ptxmm/ptxmm/litmus"
 	"github.com/ptxmm/ptxmm/rules"
@@ -116,8 +115,7 @@ func (r *modelRun) newInstance(n int) (*rules.Instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	// What changes between the candidates of a combination of runs.
-	in.SetVarying(catalog.ChoiceRelations()...)
+	in.SetVarying(r.m.varying)
 	return in, nil
 }
 

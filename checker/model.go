@@ -23,6 +23,9 @@ type Model struct {
 	// notMonotone says why the search may not abandon partial candidates
 	// for this model (search.go); empty when it may.
 	notMonotone string
+	// varying is the analysis of the flags over what changes between the
+	// candidates of a combination of runs (catalog.ChoiceRelations).
+	varying *rules.Varying
 }
 
 // CoherenceRelation is the relation a model must define for tests that
@@ -60,7 +63,8 @@ func BuildModel(name string, prog *datalog.Program, copts []rules.CompileOption)
 	if why != "" {
 		warnings.Warn(source.Pos{File: name}, "%s, so a partial candidate the axioms reject may have consistent completions: ptxmm builds every candidate execution of a test in full for this model (slower)", why)
 	}
-	return &Model{Name: name, Syntax: m, Program: p, Warnings: warnings, notMonotone: why}, nil
+	return &Model{Name: name, Syntax: m, Program: p, Warnings: warnings, notMonotone: why,
+		varying: p.Varying(catalog.ChoiceRelations()...)}, nil
 }
 
 // hasCoherence reports whether the model defines the coherence order.

@@ -18,50 +18,76 @@ import "github.com/ptxmm/ptxmm/datalog"
 // Deciding costs two evaluations (the bound, then the candidate's own
 // relations again), so a flag is decided only once it has been asked about
 // boundAfter times with the same fixed inputs.
-const boundAfter = 3
+const boundAfter = 8
 
-// flagBound is what an Instance knows about one flag's bound.
-type flagBound struct {
+// Varying is the analysis of a program's flags over a set of inputs that
+// vary from one candidate to the next (Program.Varying), shared by the
+// instances that take it (Instance.SetVarying).
+type Varying struct {
+	ids   []relID
+	flags []flagPlan
+}
+
+// flagPlan says whether a flag has a bound over the varying inputs.
+type flagPlan struct {
 	// usable says the bound can decide the flag; grows that it takes the
 	// orders at their largest (otherwise empty).
 	usable, grows bool
-	// fixed are the inputs the bound depends on that do not vary; key
-	// their versions when asks started counting.
+	// fixed are the inputs the bound depends on that do not vary, and
+	// keyAt where their versions start in an instance's keys.
 	fixed []relID
-	key   []uint64
-	asks  int
-	// decided says holds is known for key: the flag holds on every
-	// candidate.
+	keyAt int
+}
+
+// flagBound is what an Instance knows about one flag's bound.
+type flagBound struct {
+	// asks counts the questions since the fixed inputs last changed.
+	asks int
+	// decided says holds is known for the current versions of the fixed
+	// inputs: the flag holds on every candidate.
 	decided, holds bool
 }
 
-// SetVarying declares the input relations that change from one candidate
-// to the next while the other inputs stay, so that RaisedFlags can rule
-// out, once per value of the others, the flags no value of these could
-// raise. Names that are not input relations of the program are ignored.
-func (in *Instance) SetVarying(names ...string) {
+// Varying analyses the program's flags for a host whose candidates differ
+// in the named input relations only (the others keep their values from
+// one candidate to the next, or change rarely). Names that are not input
+// relations of the program are ignored.
+func (p *Program) Varying(names ...string) *Varying {
 	varying := map[relID]bool{}
 	for _, n := range names {
-		if id, known := in.p.byName[n]; known && in.p.rels[id].kind == datalog.RelInput {
+		if id, known := p.byName[n]; known && p.rels[id].kind == datalog.RelInput {
 			varying[id] = true
 		}
 	}
-	in.varying = in.varying[:0]
-	for id := range in.p.rels {
+	v := &Varying{flags: make([]flagPlan, len(p.flags))}
+	for id := range p.rels {
 		if varying[relID(id)] {
-			in.varying = append(in.varying, relID(id))
+			v.ids = append(v.ids, relID(id))
 		}
 	}
-	in.bounds = make([]flagBound, len(in.p.flags))
-	for i, f := range in.p.flags {
-		in.bounds[i] = in.p.flagBoundOf(f.rel, varying)
+	keys := 0
+	for i, f := range p.flags {
+		v.flags[i] = p.flagPlanOf(f.rel, varying)
+		v.flags[i].keyAt = keys
+		keys += len(v.flags[i].fixed)
 	}
+	return v
 }
 
-// flagBoundOf decides whether a flag testing relation r has a bound over
-// the varying relations, and which inputs that bound depends on.
-func (p *Program) flagBoundOf(r relID, varying map[relID]bool) flagBound {
-	var b flagBound
+// SetVarying gives the instance v, which must come from the instance's
+// program (Program.Varying): RaisedFlags then rules out, once per value of
+// the inputs that do not vary, the flags no value of those that do could
+// raise.
+func (in *Instance) SetVarying(v *Varying) {
+	in.vary = v
+	in.bounds = nil
+	in.boundKeys = nil
+}
+
+// flagPlanOf decides whether a flag testing relation r has a bound over the
+// varying relations, and which inputs that bound depends on.
+func (p *Program) flagPlanOf(r relID, varying map[relID]bool) flagPlan {
+	var b flagPlan
 	depends := false
 	for v := range varying {
 		if p.evenDeps[r][v] {
@@ -89,7 +115,7 @@ func (p *Program) flagBoundOf(r relID, varying map[relID]bool) flagBound {
 			}
 			for d := range p.baseDeps[op.over] {
 				if p.rels[d].kind == datalog.RelOrder || varying[d] && p.evenDeps[op.over][d] {
-					return flagBound{}
+					return flagPlan{}
 				}
 			}
 			deps = append(deps, p.baseDeps[op.over])
@@ -108,21 +134,21 @@ func (p *Program) flagBoundOf(r relID, varying map[relID]bool) flagBound {
 	return b
 }
 
-// sameKey reports whether the fixed inputs still have the versions of
-// key, and makes key their versions when not (forgetting what was known).
-func (b *flagBound) sameKey(versions []uint64) bool {
-	same := len(b.key) == len(b.fixed)
-	for i, d := range b.fixed {
-		if same && b.key[i] != versions[d] {
+// sameKey reports whether the fixed inputs of flag i still have the
+// versions its key holds, and makes the key their versions when not
+// (forgetting what was known).
+func (in *Instance) sameKey(i int) bool {
+	plan, b := &in.vary.flags[i], &in.bounds[i]
+	key := in.boundKeys[plan.keyAt : plan.keyAt+len(plan.fixed)]
+	same := true
+	for k, d := range plan.fixed {
+		if key[k] != in.versions[d]+1 {
+			key[k] = in.versions[d] + 1
 			same = false
 		}
 	}
 	if !same {
-		b.key = b.key[:0]
-		for _, d := range b.fixed {
-			b.key = append(b.key, versions[d])
-		}
-		b.asks, b.decided, b.holds = 0, false, false
+		*b = flagBound{}
 	}
 	return same
 }
@@ -138,13 +164,21 @@ func (in *Instance) beyondReach(i int) bool {
 // changed. The instance must be up to date; afterwards it holds the same
 // inputs and orders again, but must be brought up to date (Run).
 func (in *Instance) decideBounds() {
+	if in.bounds == nil {
+		in.bounds = make([]flagBound, len(in.vary.flags))
+		n := 0
+		for _, plan := range in.vary.flags {
+			n += len(plan.fixed)
+		}
+		in.boundKeys = make([]uint64, n) // 0: no version seen
+	}
 	var due []int
 	for i := range in.bounds {
 		b := &in.bounds[i]
-		if !b.usable {
+		if !in.vary.flags[i].usable {
 			continue
 		}
-		b.sameKey(in.versions)
+		in.sameKey(i)
 		if b.decided {
 			continue
 		}
@@ -158,7 +192,7 @@ func (in *Instance) decideBounds() {
 	saved := in.saveBoundInputs()
 	for _, i := range due {
 		b := &in.bounds[i]
-		b.holds = in.holdsAtBound(in.p.flags[i], b.grows)
+		b.holds = in.holdsAtBound(in.p.flags[i], in.vary.flags[i].grows)
 		b.decided = true
 	}
 	for k, id := range in.boundInputs() {
@@ -170,7 +204,7 @@ func (in *Instance) decideBounds() {
 // boundInputs lists the relations a bound sets: the varying ones and the
 // orders.
 func (in *Instance) boundInputs() []relID {
-	ids := append([]relID(nil), in.varying...)
+	ids := append([]relID(nil), in.vary.ids...)
 	for _, op := range in.p.orders {
 		ids = append(ids, op.rel)
 	}
@@ -192,7 +226,7 @@ func (in *Instance) saveBoundInputs() []store {
 // orders at their largest (grows) or empty, and reports whether it holds
 // there. A failed evaluation (a limit) counts as not holding.
 func (in *Instance) holdsAtBound(f *checkPlan, grows bool) bool {
-	for _, id := range in.varying {
+	for _, id := range in.vary.ids {
 		if !in.stores[id].isEmpty() {
 			in.stores[id].clear()
 			in.invalidate(id)

@@ -82,7 +82,7 @@ func TestFlagBounds(t *testing.T) {
 			// Atoms in this order, the first consistent choice orients
 			// a -> b and c -> b, which relates neither way a and c.
 			in := newInst(t, p, "a", "c", "b")
-			in.SetVarying("rf", "unknown")
+			in.SetVarying(p.Varying("rf", "unknown"))
 			setFacts(t, in, "p", tc.pairs...)
 			setFacts(t, in, "a_atom", "a")
 			setFacts(t, in, "c_atom", "c")
@@ -105,7 +105,7 @@ func TestFlagBoundsRuleOut(t *testing.T) {
 .flag unread: empty(m \ rf)
 `)
 	in := newInst(t, p, "a", "b")
-	in.SetVarying("rf")
+	in.SetVarying(p.Varying("rf"))
 	setFacts(t, in, "m", "a,b")
 	for range boundAfter + 2 {
 		setFacts(t, in, "rf", "a,b")
@@ -113,7 +113,7 @@ func TestFlagBoundsRuleOut(t *testing.T) {
 		setFacts(t, in, "rf", "a,b", "b,a")
 		assert.Empty(t, raisedNames(t, in))
 	}
-	require.True(t, in.bounds[0].usable)
+	require.True(t, in.vary.flags[0].usable)
 	assert.False(t, in.beyondReach(0), "m is not empty: rf empty raises the flag")
 
 	setFacts(t, in, "m")

@@ -26,7 +26,7 @@ func (in *Instance) RaisedFlags(opts ...SolveOption) []CheckResult {
 		return nil
 	}
 	in.Run()
-	if in.bounds != nil && in.err == nil {
+	if in.vary != nil && in.err == nil {
 		in.decideBounds()
 		in.Run()
 	}

@@ -84,10 +84,12 @@ type Instance struct {
 	inc incremental
 	// solve is the scratch of the order search, kept between searches.
 	solve *solver
-	// varying are the inputs SetVarying names, and bounds what is known of
-	// each flag's bound over them (flagbound.go).
-	varying []relID
-	bounds  []flagBound
+	// vary is what SetVarying set, bounds what is known of each flag's
+	// bound, and boundKeys the versions of the inputs each depends on
+	// (flagbound.go).
+	vary      *Varying
+	bounds    []flagBound
+	boundKeys []uint64
 	// largest caches each order's largest value (orderbound.go).
 	largest []largestCache
 }
