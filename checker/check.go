@@ -146,6 +146,9 @@ type session struct {
 	// models to reject.
 	learning       bool
 	leafConsistent bool
+	// cost is what the order searches outside learning took, from which
+	// learning's questions get their budget (search.go).
+	cost searchCost
 }
 
 // Check checks one test against the model.
@@ -417,6 +420,7 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State) ver
 		opts = append(opts, rules.WithPrune(past))
 	}
 	sol, warm := r.solve(s, inst, past, opts...)
+	s.cost.add(sol.Nodes)
 	if sol.Err != nil {
 		if s.err == nil {
 			s.err = s.stopReason(r.wholeTest(sol.Err, s.opts.MaxMemory))

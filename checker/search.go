@@ -190,19 +190,55 @@ func (s *session) acceptedWithout(x *execution.Execution, r int) bool {
 func (r *modelRun) rejects(s *session, inst *rules.Instance, past func(*rules.Instance) bool) bool {
 	opts := []rules.SolveOption{s.withCtx, rules.WithoutWitnesses()}
 	if s.learning {
-		opts = append(opts, rules.WithRestarts())
+		opts = append(opts, rules.WithRestarts(), rules.WithMaxNodes(s.cost.learnBudget()))
 	}
 	if past != nil {
 		opts = append(opts, rules.WithPrune(past))
 	}
 	sol, _ := r.solve(s, inst, past, opts...)
+	if !s.learning {
+		s.cost.add(sol.Nodes)
+	}
 	if sol.Err != nil {
 		if s.err == nil {
 			s.err = s.stopReason(r.wholeTest(sol.Err, s.opts.MaxMemory))
 		}
 		return true
 	}
-	return !sol.Consistent
+	// A question learning gave up on keeps its pair: the set learned is
+	// then larger than it might be, but still one the models reject.
+	return !sol.Consistent && !sol.Undecided
+}
+
+// searchCost tallies the order searches of the candidates and partial
+// candidates a check asks about, in states tested (a saved order that
+// works counts for one).
+type searchCost struct {
+	nodes, searches int
+}
+
+// Learning's questions are answered within learnBudgetFactor times the
+// mean search, and never fewer than learnMinNodes states.
+const (
+	learnBudgetFactor = 8
+	learnMinNodes     = 32
+)
+
+func (c *searchCost) add(nodes int) {
+	c.nodes += max(nodes, 1)
+	c.searches++
+}
+
+// learnBudget is the number of states a question of learn may cost. A
+// learned set pays by saving the searches of the candidates it cuts, which
+// cost what searches cost on average; a question that takes far longer
+// (proving that some reads-from is rejected can take hundreds of steps
+// where a candidate takes a few) costs more than the set can save.
+func (c *searchCost) learnBudget() int {
+	if c.searches == 0 {
+		return learnMinNodes
+	}
+	return max(learnMinNodes, learnBudgetFactor*c.nodes/c.searches)
 }
 
 // finalChoiceCount is the number of choices of final writes for the

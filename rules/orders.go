@@ -93,6 +93,9 @@ type solveConfig struct {
 	phases map[string]*relations.Rel
 	// restarts lets the search restart (restart.go).
 	restarts bool
+	// maxNodes, when positive, is the number of states the search may
+	// test before it gives up (WithMaxNodes).
+	maxNodes int
 }
 
 // WithoutWitnesses makes Solve report failed checks by name only: no
@@ -127,6 +130,15 @@ func WithPhases(orders map[string]*relations.Rel) SolveOption {
 // wastes work where there is one. Taken only with WithoutWitnesses.
 func WithRestarts() SolveOption {
 	return func(c *solveConfig) { c.restarts = true }
+}
+
+// WithMaxNodes makes the search give up once it has tested n choices of
+// the orders without deciding: SolveResult.Undecided is then set, and
+// Consistent is false although a consistent choice may exist. A host
+// asking a question whose answer only saves it work (may this candidate
+// be abandoned?) uses it to bound what the question costs.
+func WithMaxNodes(n int) SolveOption {
+	return func(c *solveConfig) { c.maxNodes = n }
 }
 
 // withFinalTest adds a test of complete choices that must also pass.
@@ -166,6 +178,10 @@ type SolveResult struct {
 	// Nodes is the number of choices of the orders the search tested
 	// (partial or complete).
 	Nodes int
+	// Undecided is set when the search gave up at its WithMaxNodes
+	// limit: Consistent is false, but a consistent choice may exist, and
+	// Failures lists only what the search met before.
+	Undecided bool
 	// Err is set when the search stopped before it could decide: its
 	// context was done (WithContext), or the instance reached its memory
 	// limit (a *MemoryError). Consistent and Failures are then unset.

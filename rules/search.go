@@ -209,6 +209,11 @@ func (s *solver) node(k, i int) bool {
 func (s *solver) test() (bool, *checkPlan) {
 	in := s.in
 	s.result.Nodes++
+	if s.cfg.maxNodes > 0 && s.result.Nodes > s.cfg.maxNodes {
+		// Every state fails from here on, so the search unwinds at once.
+		s.result.Undecided = true
+		return true, nil
+	}
 	in.poll()
 	in.current()
 	full, fromBase := s.full, s.fromBase
