@@ -216,8 +216,9 @@ type comboSearch struct {
 	x       *Execution
 	reads   []int
 	choices [][]int
-	// writes are the threads' writes, whose values complete computes for
-	// every candidate.
+	// writes are the threads' writes whose values depend on what reads
+	// return, which complete computes for every candidate (the others are
+	// set when the combination's events are built).
 	writes []int
 	// updates marks the reads of mbarrier updates, which read from
 	// distinct writes (see mbarrierChainsHold); takenBy[w] is the update
@@ -319,7 +320,12 @@ func (a *Analysis) newComboSearch(x *Execution) *comboSearch {
 	}
 	for i, ev := range x.Events {
 		if ev.Kind == KindWrite && ev.Thread >= 0 {
-			s.writes = append(s.writes, i)
+			if ev.Sym.IsConst() {
+				// The same in every candidate: set once.
+				x.Events[i].Value = ev.Sym.val
+			} else {
+				s.writes = append(s.writes, i)
+			}
 		}
 		if ev.Kind != KindRead {
 			continue
