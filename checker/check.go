@@ -411,13 +411,16 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State) ver
 	r.res.Candidates++
 	r.res.Evaluated++
 	opts := []rules.SolveOption{s.withCtx}
-	if s.witnessFree() {
-		opts = append(opts, rules.WithoutWitnesses())
-	}
 	var past func(*rules.Instance) bool
 	if len(s.slots) > 0 {
 		past = pastFinal(x, s.slots, s.finalBuf)
 		opts = append(opts, rules.WithPrune(past))
+	}
+	// The witnesses of the flags an execution is the first to raise are
+	// built in every mode.
+	flagOpts := opts
+	if s.witnessFree() {
+		opts = append(opts[:len(opts):len(opts)], rules.WithoutWitnesses())
 	}
 	sol, warm := r.solve(s, inst, past, opts...)
 	s.cost.add(sol.Nodes)
@@ -439,10 +442,11 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State) ver
 	}
 	if sol.Consistent {
 		raised := inst.RaisedFlags(opts...)
-		if warm && r.firstRaise(raised) {
-			// A flag's witness is taken under the orders the search
-			// finds first, as without the warm start, when this
-			// execution is the first to raise it (its witness is kept).
+		if (warm || s.witnessFree()) && r.firstRaise(raised) {
+			// This execution is the first to raise a flag: its
+			// witness is kept. It is built (witness-free checks
+			// raise flags by name) under the orders the search finds
+			// first, as without the warm start.
 			sol = inst.Solve(opts...)
 			if sol.Err == nil && !sol.Consistent {
 				sol.Err = fmt.Errorf("internal error: the orders of a previous candidate make this one consistent, but the order search finds no consistent choice")
@@ -453,7 +457,7 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State) ver
 				}
 				return verdict{}
 			}
-			raised = inst.RaisedFlags(opts...)
+			raised = inst.RaisedFlags(flagOpts...)
 		}
 		r.recordFlags(x, raised)
 		if stuck := x.Stuck(); len(stuck) > 0 {

@@ -19,8 +19,9 @@ func (p *Program) Flags() []*datalog.Check {
 // holds under the solution found, the orders are searched again for a
 // consistent choice that fails it, so afterwards the instance holds some
 // choice of the orders that need not be consistent. The opts (host
-// constraints) apply to that search too. A flag that holds on every value
-// of the inputs SetVarying names is not evaluated (flagbound.go).
+// constraints) apply to that search too; with WithoutWitnesses the results
+// name the flags raised and carry no witness. A flag that holds on every
+// value of the inputs SetVarying names is not evaluated (flagbound.go).
 func (in *Instance) RaisedFlags(opts ...SolveOption) []CheckResult {
 	if len(in.p.flags) == 0 {
 		return nil
@@ -30,6 +31,16 @@ func (in *Instance) RaisedFlags(opts ...SolveOption) []CheckResult {
 		in.decideBounds()
 		in.Run()
 	}
+	var cfg solveConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
+	raise := func(f *checkPlan) CheckResult {
+		if cfg.noWitness {
+			return CheckResult{Name: f.check.Name, Kind: f.check.Kind, Rel: in.p.rels[f.rel].name}
+		}
+		return in.evalCheck(f)
+	}
 	var out []CheckResult
 	var pending []*checkPlan
 	for i, f := range in.p.flags {
@@ -37,7 +48,7 @@ func (in *Instance) RaisedFlags(opts ...SolveOption) []CheckResult {
 			continue
 		}
 		if in.violated(f) {
-			out = append(out, in.evalCheck(f))
+			out = append(out, raise(f))
 		} else if in.p.dependsOnOrders(f.rel) {
 			pending = append(pending, f)
 		}
@@ -48,7 +59,7 @@ func (in *Instance) RaisedFlags(opts ...SolveOption) []CheckResult {
 		}
 		search := append(append([]SolveOption(nil), opts...), withFinalTest(func(in *Instance) bool { return in.violated(f) }))
 		if in.Solve(search...).Consistent {
-			out = append(out, in.evalCheck(f))
+			out = append(out, raise(f))
 		}
 	}
 	return out

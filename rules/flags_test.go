@@ -54,14 +54,21 @@ func TestRaisedFlags(t *testing.T) {
 			setFacts(t, in, "bad", tc.bad...)
 			setFacts(t, in, "a_atom", "a")
 			setFacts(t, in, "b_atom", "b")
-			sol := in.Solve()
-			require.True(t, sol.Consistent, "flags never reject a candidate")
-			var got []string
-			for _, f := range in.RaisedFlags() {
-				assert.False(t, f.Holds)
-				got = append(got, f.Name)
+			for _, witnesses := range []bool{true, false} {
+				var opts []SolveOption
+				if !witnesses {
+					opts = append(opts, WithoutWitnesses())
+				}
+				sol := in.Solve()
+				require.True(t, sol.Consistent, "flags never reject a candidate")
+				var got []string
+				for _, f := range in.RaisedFlags(opts...) {
+					assert.False(t, f.Holds)
+					assert.Equal(t, witnesses, f.Witness != nil, "a witness only when asked for")
+					got = append(got, f.Name)
+				}
+				assert.ElementsMatch(t, tc.raised, got)
 			}
-			assert.ElementsMatch(t, tc.raised, got)
 		})
 	}
 }
