@@ -67,12 +67,13 @@ func (n *Nogoods) Add(x *Execution, reads []int) {
 
 // Worth reports whether learning another set may pay: learning takes an
 // evaluation per pair, and pays when the sets cut branches. At first it
-// always does; then while the sets learned cut at least one branch each
-// (and one time in 32 anyway).
+// always does; then while the sets learned cut at least one branch each,
+// and otherwise at the asks numbered by a power of two, to notice when
+// they start paying (ever more rarely while they do not).
 func (n *Nogoods) Worth() bool {
 	asked := n.asked.Add(1)
 	learned := n.learned.Load()
-	return learned < 8 || n.hits.Load() >= learned || asked%32 == 0
+	return learned < 8 || n.hits.Load() >= learned || asked&(asked-1) == 0
 }
 
 // covers reports whether x, whose read r was just given its write, holds
