@@ -13,7 +13,8 @@ import "github.com/ptxmm/ptxmm/datalog"
 // with the orders, its value with the varying relations empty and the
 // orders at their bound contains its value on every candidate. If the flag
 // holds there, it holds on every candidate until an input that does not
-// vary changes, and RaisedFlags skips it.
+// vary changes (the instance counts those changes: fixedEpoch), and
+// RaisedFlags skips it.
 //
 // Deciding costs two evaluations (the bound, then the candidate's own
 // relations again), so a flag is decided only once it has been asked about
@@ -26,6 +27,9 @@ const boundAfter = 8
 type Varying struct {
 	ids   []relID
 	flags []flagPlan
+	// fixed[r] says r is an input that does not vary: a change of it
+	// forgets every bound decided.
+	fixed []bool
 }
 
 // flagPlan says whether a flag has a bound over the varying inputs.
@@ -33,18 +37,16 @@ type flagPlan struct {
 	// usable says the bound can decide the flag; grows that it takes the
 	// orders at their largest (otherwise empty).
 	usable, grows bool
-	// fixed are the inputs the bound depends on that do not vary, and
-	// keyAt where their versions start in an instance's keys.
-	fixed []relID
-	keyAt int
 }
 
 // flagBound is what an Instance knows about one flag's bound.
 type flagBound struct {
+	// epoch is the instance's fixedEpoch+1 when asks started counting.
+	epoch uint64
 	// asks counts the questions since the fixed inputs last changed.
 	asks int
-	// decided says holds is known for the current versions of the fixed
-	// inputs: the flag holds on every candidate.
+	// decided says holds is known for the fixed inputs as they are: the
+	// flag holds on every candidate.
 	decided, holds bool
 }
 
@@ -59,17 +61,16 @@ func (p *Program) Varying(names ...string) *Varying {
 			varying[id] = true
 		}
 	}
-	v := &Varying{flags: make([]flagPlan, len(p.flags))}
-	for id := range p.rels {
+	v := &Varying{flags: make([]flagPlan, len(p.flags)), fixed: make([]bool, len(p.rels))}
+	for id, r := range p.rels {
 		if varying[relID(id)] {
 			v.ids = append(v.ids, relID(id))
+		} else {
+			v.fixed[id] = r.kind == datalog.RelInput
 		}
 	}
-	keys := 0
 	for i, f := range p.flags {
 		v.flags[i] = p.flagPlanOf(f.rel, varying)
-		v.flags[i].keyAt = keys
-		keys += len(v.flags[i].fixed)
 	}
 	return v
 }
@@ -81,11 +82,10 @@ func (p *Program) Varying(names ...string) *Varying {
 func (in *Instance) SetVarying(v *Varying) {
 	in.vary = v
 	in.bounds = nil
-	in.boundKeys = nil
 }
 
 // flagPlanOf decides whether a flag testing relation r has a bound over the
-// varying relations, and which inputs that bound depends on.
+// varying relations.
 func (p *Program) flagPlanOf(r relID, varying map[relID]bool) flagPlan {
 	var b flagPlan
 	depends := false
@@ -104,7 +104,6 @@ func (p *Program) flagPlanOf(r relID, varying map[relID]bool) flagPlan {
 	if !depends || !grows && !shrinks {
 		return b
 	}
-	deps := []map[relID]bool{p.baseDeps[r]}
 	if b.grows = !shrinks; b.grows {
 		// The orders at their largest are computed from their pairs,
 		// which must then be largest with the varying relations empty,
@@ -118,39 +117,18 @@ func (p *Program) flagPlanOf(r relID, varying map[relID]bool) flagPlan {
 					return flagPlan{}
 				}
 			}
-			deps = append(deps, p.baseDeps[op.over])
-		}
-	}
-	seen := map[relID]bool{}
-	for _, ds := range deps {
-		for d := range ds {
-			if !seen[d] && !varying[d] && p.rels[d].kind == datalog.RelInput {
-				seen[d] = true
-				b.fixed = append(b.fixed, d)
-			}
 		}
 	}
 	b.usable = true
 	return b
 }
 
-// sameKey reports whether the fixed inputs of flag i still have the
-// versions its key holds, and makes the key their versions when not
-// (forgetting what was known).
-func (in *Instance) sameKey(i int) bool {
-	plan, b := &in.vary.flags[i], &in.bounds[i]
-	key := in.boundKeys[plan.keyAt : plan.keyAt+len(plan.fixed)]
-	same := true
-	for k, d := range plan.fixed {
-		if key[k] != in.versions[d]+1 {
-			key[k] = in.versions[d] + 1
-			same = false
-		}
+// fresh forgets what is known of flag i's bound when an input that does
+// not vary changed since it was learned.
+func (in *Instance) fresh(i int) {
+	if b := &in.bounds[i]; b.epoch != in.fixedEpoch+1 {
+		*b = flagBound{epoch: in.fixedEpoch + 1}
 	}
-	if !same {
-		*b = flagBound{}
-	}
-	return same
 }
 
 // beyondReach reports whether flag i holds on every candidate that
@@ -166,11 +144,6 @@ func (in *Instance) beyondReach(i int) bool {
 func (in *Instance) decideBounds() {
 	if in.bounds == nil {
 		in.bounds = make([]flagBound, len(in.vary.flags))
-		n := 0
-		for _, plan := range in.vary.flags {
-			n += len(plan.fixed)
-		}
-		in.boundKeys = make([]uint64, n) // 0: no version seen
 	}
 	var due []int
 	for i := range in.bounds {
@@ -178,7 +151,7 @@ func (in *Instance) decideBounds() {
 		if !in.vary.flags[i].usable {
 			continue
 		}
-		in.sameKey(i)
+		in.fresh(i)
 		if b.decided {
 			continue
 		}

@@ -85,11 +85,11 @@ type Instance struct {
 	// solve is the scratch of the order search, kept between searches.
 	solve *solver
 	// vary is what SetVarying set, bounds what is known of each flag's
-	// bound, and boundKeys the versions of the inputs each depends on
-	// (flagbound.go).
-	vary      *Varying
-	bounds    []flagBound
-	boundKeys []uint64
+	// bound, and fixedEpoch counts the changes of the inputs that do not
+	// vary (flagbound.go).
+	vary       *Varying
+	bounds     []flagBound
+	fixedEpoch uint64
 	// largest caches each order's largest value (orderbound.go).
 	largest []largestCache
 }
@@ -171,6 +171,9 @@ func (in *Instance) invalidate(r relID) {
 // inputChanged marks the readers of relation r for recomputation.
 func (in *Instance) inputChanged(r relID) {
 	in.versions[r]++
+	if in.vary != nil && in.vary.fixed[r] {
+		in.fixedEpoch++
+	}
 	for _, s := range in.p.readers[r] {
 		in.dirty.set(s)
 	}

@@ -107,6 +107,7 @@ func (in *Instance) afterStop() {
 	for i := range in.versions {
 		in.versions[i]++
 	}
+	in.fixedEpoch++
 	in.record = nil
 	in.searching = nil
 	in.resetIncremental()
