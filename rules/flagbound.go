@@ -95,13 +95,8 @@ func (p *Program) flagPlanOf(r relID, varying map[relID]bool) flagPlan {
 		}
 		depends = depends || p.baseDeps[r][v]
 	}
-	grows, shrinks := true, true
-	for _, op := range p.orders {
-		grows = grows && !p.oddDeps[r][op.rel]
-		shrinks = shrinks && !p.evenDeps[r][op.rel]
-		depends = depends || p.baseDeps[r][op.rel]
-	}
-	if !depends || !grows && !shrinks {
+	grows, shrinks := p.withOrders(r)
+	if !depends && !p.dependsOnOrders(r) || !grows && !shrinks {
 		return b
 	}
 	if b.grows = !shrinks; b.grows {
@@ -211,7 +206,8 @@ func (in *Instance) holdsAtBound(f *checkPlan, grows bool) bool {
 }
 
 // setOrdersAtBound sets every order to its largest value (grows) or
-// empties it, each computed after the orders its pairs depend on.
+// empties it. Orders come after the orders their pairs depend on, so each
+// one's pairs are computed with the earlier ones already at their bound.
 func (in *Instance) setOrdersAtBound(grows bool) {
 	for _, op := range in.p.orders {
 		o := in.stores[op.rel].rel

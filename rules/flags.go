@@ -70,18 +70,10 @@ func (in *Instance) RaisedFlags(opts ...SolveOption) []CheckResult {
 // evaluated with each order at its largest (largestOrder: every pair of its
 // "over" relation, both ways, and what they relate transitively) or
 // smallest (empty), which contains every value it takes under an actual
-// choice. If the test holds there, no choice raises
-// it. The instance's orders are changed.
+// choice. If the test holds there, no choice raises it. The instance's
+// orders are changed.
 func (in *Instance) mayRaise(f *checkPlan) bool {
-	grows, shrinks := true, true
-	for _, op := range in.p.orders {
-		if in.p.oddDeps[f.rel][op.rel] {
-			grows = false
-		}
-		if in.p.evenDeps[f.rel][op.rel] {
-			shrinks = false
-		}
-	}
+	grows, shrinks := in.p.withOrders(f.rel)
 	if !grows && !shrinks {
 		return true
 	}
@@ -95,18 +87,7 @@ func (in *Instance) mayRaise(f *checkPlan) bool {
 	if in.inc.valid && in.inc.searchBase >= 0 {
 		return in.mayRaiseFromTrail(f, grows)
 	}
-	for _, op := range in.p.orders {
-		// Orders come after the orders their pairs depend on, so each one's
-		// pairs are computed with the earlier ones already at their bound.
-		in.Run()
-		o := in.stores[op.rel].rel
-		if grows {
-			o.CopyFrom(in.largestOrder(op))
-		} else {
-			o.Clear()
-		}
-		in.invalidate(op.rel)
-	}
+	in.setOrdersAtBound(grows)
 	in.Run()
 	return in.violated(f)
 }
@@ -116,10 +97,10 @@ func (in *Instance) mayRaise(f *checkPlan) bool {
 func (in *Instance) atBound(grows bool) bool {
 	for _, op := range in.p.orders {
 		o := in.stores[op.rel].rel
-		if !grows && !o.IsEmpty() {
-			return false
-		}
 		if !grows {
+			if !o.IsEmpty() {
+				return false
+			}
 			continue
 		}
 		in.freshen(op.over)
@@ -152,6 +133,19 @@ func (in *Instance) mayRaiseFromTrail(f *checkPlan, grows bool) bool {
 		in.err = err
 	}
 	return raised
+}
+
+// withOrders reports whether relation r can only grow (grows) or only
+// shrink (shrinks) as the orders grow: it depends on none of them through
+// an odd, or an even, number of negations. Both hold when it does not
+// depend on the orders at all.
+func (p *Program) withOrders(r relID) (grows, shrinks bool) {
+	grows, shrinks = true, true
+	for _, op := range p.orders {
+		grows = grows && !p.oddDeps[r][op.rel]
+		shrinks = shrinks && !p.evenDeps[r][op.rel]
+	}
+	return grows, shrinks
 }
 
 // dependsOnOrders reports whether a relation depends on a .order relation,
