@@ -118,6 +118,14 @@ func WithMaxMemory(bytes int64) Option { return func(o *checker.Options) { o.Max
 // WithExplain records why each forbidden outcome is forbidden.
 func WithExplain() Option { return func(o *checker.Options) { o.Explain = true } }
 
+// WithSpeedcheck checks only the executions that may decide the test's
+// condition (herd7's -speedcheck true), and with stop ends at the first
+// that does (-speedcheck fast). The verdict is that of the full check; the
+// states and counts are those of the executions checked.
+func WithSpeedcheck(stop bool) Option {
+	return func(o *checker.Options) { o.OnlyDeciding, o.StopAtWitness = true, stop }
+}
+
 func options(opts []Option) checker.Options {
 	o := checker.DefaultOptions()
 	for _, f := range opts {

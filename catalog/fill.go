@@ -95,6 +95,36 @@ func choiceRelation(name string) bool {
 // enumeration resolves for complete candidates.
 func ChoiceRelations() []string { return []string{"rf", "bar", "cbar", "MBAR_UNINIT"} }
 
+// ChoicesVarying lists the relations of ChoiceRelations that some
+// candidate of x's combination of runs may fill: rf when it has reads,
+// bar and cbar when it has barrier arrivals, MBAR_UNINIT when it has
+// mbarrier reads. The others are empty in every candidate of the
+// combination, as FillPartial fills them.
+func ChoicesVarying(x *execution.Execution) []string {
+	var reads, barriers, mbarReads bool
+	for i := range x.Events {
+		ev := &x.Events[i]
+		switch {
+		case ev.IsInit():
+		case ev.Kind == execution.KindBarrier:
+			barriers = true
+		case ev.Kind == execution.KindRead:
+			reads = true
+			mbarReads = mbarReads || accessesMBar(ev)
+		}
+	}
+	var out []string
+	for _, c := range []struct {
+		name string
+		may  bool
+	}{{"rf", reads}, {"bar", barriers}, {"cbar", barriers}, {"MBAR_UNINIT", mbarReads}} {
+		if c.may {
+			out = append(out, c.name)
+		}
+	}
+	return out
+}
+
 // Fill sets every input relation of the model in inst from x. The
 // instance's domain must have one host atom per event of x, in event order,
 // before any other atom.

@@ -9,6 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ptxmm/ptxmm/datalog"
+	"github.com/ptxmm/ptxmm/execution"
+	"github.com/ptxmm/ptxmm/litmus"
 	"github.com/ptxmm/ptxmm/rules"
 )
 
@@ -97,5 +99,75 @@ func TestChoiceRelationMatchesTheList(t *testing.T) {
 	for _, name := range list {
 		_, ok := Lookup(name)
 		assert.True(t, ok, "%s is a catalog relation", name)
+	}
+}
+
+// TestChoicesVarying: ChoicesVarying names the choice relations a test's
+// combination of runs may fill, and every candidate leaves the others
+// empty.
+func TestChoicesVarying(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      []string
+	}{
+		{"reads only", `PTX MP
+{ x=0; y=0; }
+P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;
+st.weak x, 1   | ld.weak r0, y  ;
+st.weak y, 1   | ld.weak r1, x  ;
+exists (P1:r0 == 1)
+`, []string{"rf"}},
+		{"no reads", `PTX W
+{ x=0; }
+P0@cta 0,gpu 0 ;
+st.weak x, 1   ;
+exists (x == 1)
+`, nil},
+		{"a barrier", `PTX Bar
+{ x=0; }
+P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;
+st.weak x, 1   | bar.cta.sync 0 ;
+bar.cta.sync 0 | ld.weak r0, x  ;
+exists (P1:r0 == 1)
+`, []string{"rf", "bar", "cbar"}},
+		{"an mbarrier", `PTX MBar
+{ x @ shared = 0; b @ mbarrier 1; }
+P0@cta 0,gpu 0    | P1@cta 0,gpu 0          ;
+st.shared x, 1    | mbarrier.try_wait r0, b ;
+mbarrier.arrive b | ld.shared r1, x         ;
+exists (P1:r1 == 1)
+`, []string{"rf", "MBAR_UNINIT"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			test, err := litmus.ParseHerd("t.litmus", []byte(tc.src))
+			require.NoError(t, err)
+			a, err := execution.Prepare(test, execution.DefaultOptions())
+			require.NoError(t, err)
+			n := 0
+			_, err = a.Enumerate(0, func(x *execution.Execution) bool {
+				n++
+				got := ChoicesVarying(x)
+				assert.Equal(t, tc.want, got)
+				if !slices.Contains(got, "bar") {
+					for _, g := range x.BarGroups {
+						assert.Less(t, len(g), 2, "bar")
+					}
+				}
+				if !slices.Contains(got, "cbar") {
+					for _, ph := range x.ClusterPhases {
+						assert.False(t, len(ph.Arrives) > 0 && len(ph.Waits) > 0, "cbar")
+					}
+				}
+				if !slices.Contains(got, "MBAR_UNINIT") {
+					for i := range x.Events {
+						assert.False(t, readsUninitMBar(&x.Events[i]), "MBAR_UNINIT")
+					}
+				}
+				return true
+			})
+			require.NoError(t, err)
+			require.Positive(t, n)
+		})
 	}
 }

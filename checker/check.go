@@ -30,6 +30,14 @@ type Options struct {
 	// condition of exists and ~exists, one contradicting that of forall or
 	// of a .test file's only assert, one satisfying its only permit.
 	StopAtWitness bool
+	// OnlyDeciding checks only the executions that may decide the test
+	// in that way (herd7's -speedcheck true and fast): the others are
+	// left out, uncounted, as soon as the values of their reads-from
+	// choices rule them out (witness.go). The verdict is the same; the
+	// states, counts and flags are those of the executions checked.
+	// Nothing is left out for a test that no single execution decides,
+	// nor when a host watches every candidate.
+	OnlyDeciding bool
 	// MaxMemory bounds the estimated memory of checking one test
 	// (-max-memory); 0 means no bound. Budget, when set, is the limit
 	// shared by tests checked in parallel: each reserves its estimate from
@@ -119,6 +127,11 @@ type session struct {
 	observe func(x *execution.Execution, st State, vs []verdict)
 	// stopped is set when StopAtWitness found its witness.
 	stopped bool
+	// deciding, under OnlyDeciding, is what settles the test, and partial
+	// the values a partial candidate determines (witness.go).
+	deciding  *target
+	partial   partialState
+	undefined undefinedWatch
 	// ctx carries the deadline of -timeout into every evaluation; err is
 	// the first error an evaluation stopped with; reserved is the memory
 	// taken from the shared budget (limits.go).
@@ -221,6 +234,9 @@ func (s *session) check(start time.Time) error {
 	}
 	s.finalBuf = make([]int, len(s.slots))
 	s.regs = make([]execution.RegisterRef, len(obs))
+	if g, ok := decidingTarget(t); ok && opts.OnlyDeciding && s.observe == nil {
+		s.deciding = &g
+	}
 	if err := s.reserveMemory(); err != nil {
 		return err
 	}
@@ -233,8 +249,8 @@ func (s *session) check(start time.Time) error {
 		return err
 	}
 	for _, r := range s.runs {
-		r.res.Stopped = s.stopped
-		if stats.Candidates == 0 && hasFilters(t) {
+		r.res.Stopped, r.res.OnlyDeciding = s.stopped, s.deciding != nil
+		if stats.Candidates == 0 && hasFilters(t) && s.deciding == nil {
 			r.res.Sanity = false
 		}
 		r.verdicts(t)
@@ -389,10 +405,17 @@ func (s *session) evaluateAll(x *execution.Execution) error {
 // choice of final writes and records the outcomes.
 func (s *session) evaluate(x *execution.Execution) {
 	state := s.state(x)
+	flagsOnly := false
+	if !s.wanted(state) {
+		if !s.undefinedPossible(x) {
+			return
+		}
+		flagsOnly = true
+	}
 	s.keyBuf = state.appendKey(s.keyBuf[:0])
 	vs := make([]verdict, len(s.runs))
 	for i, r := range s.runs {
-		vs[i] = r.evaluate(s, x, state)
+		vs[i] = r.evaluate(s, x, state, flagsOnly)
 		if s.err != nil {
 			return
 		}
@@ -406,7 +429,10 @@ func (s *session) evaluate(x *execution.Execution) {
 // no explanation, and no host watching every candidate's failures.
 func (s *session) witnessFree() bool { return !s.opts.Explain && s.observe == nil }
 
-func (r *modelRun) evaluate(s *session, x *execution.Execution, state State) verdict {
+// evaluate solves the orders of candidate x and records what it finds:
+// with flagsOnly (an execution OnlyDeciding leaves out, evaluated for the
+// .undefined tests it may raise), only its flags.
+func (r *modelRun) evaluate(s *session, x *execution.Execution, state State, flagsOnly bool) verdict {
 	inst := r.cur
 	r.res.Candidates++
 	r.res.Evaluated++
@@ -460,6 +486,9 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State) ver
 			raised = inst.RaisedFlags(flagOpts...)
 		}
 		r.recordFlags(x, raised)
+		if flagsOnly {
+			return v
+		}
 		if stuck := x.Stuck(); len(stuck) > 0 {
 			r.res.Hangs++
 			if r.res.Stuck == nil {
@@ -474,6 +503,9 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State) ver
 				return v
 			}
 		}
+	}
+	if flagsOnly {
+		return v
 	}
 	key := s.keyBuf
 	if sol.Consistent {

@@ -80,6 +80,11 @@ func (r *modelRun) explainEmpty(a *execution.Analysis, stats execution.Stats) {
 		res.Empty = &EmptyReason{Kind: kind, Text: fmt.Sprintf("thread %s has no run that finishes: %s", threads[t].Name, strings.Join(why, "; "))}
 		return
 	}
+	if res.OnlyDeciding {
+		// The executions that cannot settle the test were left out: no
+		// state among the others says nothing of theirs.
+		return
+	}
 	switch {
 	case stats.Candidates == 0 && !res.Sanity:
 		res.Empty = &EmptyReason{Kind: EmptyRestrictions, Text: "no candidate execution meets the \"== v\" restrictions of the loads"}

@@ -42,6 +42,10 @@ type Result struct {
 	// Stopped is set when Options.StopAtWitness ended the enumeration at
 	// the first witness, so the states and counts are partial.
 	Stopped bool
+	// OnlyDeciding is set when Options.OnlyDeciding left out the
+	// executions that cannot decide the test: the states, counts and
+	// flags are those of the others.
+	OnlyDeciding bool
 	// Sanity is false for a .test file whose "== v" restrictions no
 	// candidate execution meets, whatever the model.
 	Sanity bool

@@ -52,6 +52,9 @@ func (s *session) pruning() bool {
 // verdict on partial candidates.
 func (s *session) search() execution.Search {
 	opts := execution.Search{MaxCandidates: s.opts.MaxCandidates}
+	if s.deciding != nil {
+		opts.Relevant = s.mayDecide
+	}
 	if !s.prune {
 		return opts
 	}
@@ -264,6 +267,9 @@ func (s *session) searchFinals(x *execution.Execution, writes [][]int, k int) er
 	if k == 0 {
 		s.evaluate(x)
 		return s.err
+	}
+	if s.deciding != nil && k < len(writes) && !s.finalsMayDecide(x, k) {
+		return nil
 	}
 	rest := 1
 	for _, ws := range writes[:k] {

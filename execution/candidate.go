@@ -122,6 +122,21 @@ func (x *Execution) Register(ref RegisterRef, t int, name string) RegisterRef {
 	return RegisterRef{thread: t, name: name, run: r, sym: r.Regs[name]}
 }
 
+// KnownRegisterValue is RegisterValue for a partial candidate (see
+// Search.Prune): known is false while the register's value depends on a
+// read whose value the reads-from chosen so far do not determine. A value
+// that cannot be computed counts as not known.
+func (x *Execution) KnownRegisterValue(ref RegisterRef) (v Value, defined, known bool) {
+	if ref.sym == nil {
+		return Int(0), ref.run.Status == Finished || ref.run.Done, true
+	}
+	v, ok, err := x.symValue(ref.sym, ref.thread)
+	if err != nil || !ok {
+		return Int(0), false, false
+	}
+	return v, true, true
+}
+
 // RegisterValue is Reg for a register Register looked up in x's runs.
 func (x *Execution) RegisterValue(ref RegisterRef) (Value, bool) {
 	if ref.sym == nil {
@@ -380,7 +395,7 @@ func (s *comboSearch) search(k int) {
 		if upd {
 			s.takenBy[w] = r
 		}
-		if s.propagate() && s.constraintsHold(false) && !s.cut(k) {
+		if s.propagate() && s.constraintsHold(false) && s.relevant() && !s.cut(k) {
 			s.search(k + 1)
 		}
 		if upd {

@@ -6,7 +6,8 @@ package execution
 type Search struct {
 	// MaxCandidates bounds the candidates (0: no bound): those yielded
 	// and those of abandoned branches, so that a search stops at the
-	// same bound whatever it abandons.
+	// same bound whatever it abandons. With Relevant set, only those
+	// yielded: the caller is after some candidates only.
 	MaxCandidates int
 	// Prune, when set, is asked about each partial candidate: after a
 	// read's reads-from is fixed (every read but the last), x holds the
@@ -14,12 +15,21 @@ type Search struct {
 	// values of those reads, and of whatever is computed from them, are
 	// not known, and neither are x.BarGroups and x.ClusterPhases. When it
 	// returns true, no completion of x is built: its candidates are
-	// counted (Stats.Pruned) and handed to Pruned as a number. Prune must
-	// only return true when it knows every completion is of no interest.
+	// counted (Stats.Pruned) and handed to Pruned as a number, unless
+	// Relevant is set. Prune must only return true when it knows every
+	// completion is of no interest.
 	Prune func(x *Execution) bool
 	// Pruned receives the number of candidates of each abandoned branch,
 	// with x as Prune saw it.
 	Pruned func(x *Execution, n int)
+	// Relevant, when set, is asked about each partial candidate after a
+	// read's reads-from is fixed (the last read's included), before
+	// Prune, with x as Prune sees it. When it returns false, no
+	// completion of x is of interest whatever a model says of it (the
+	// values known so far already settle what the caller asks), and the
+	// branch is abandoned without being counted: its candidates are in
+	// neither Stats nor the bound of MaxCandidates.
+	Relevant func(x *Execution) bool
 	// Interrupt, when set, is asked now and then while an abandoned
 	// branch is counted; an error stops the search with it.
 	Interrupt func() error
@@ -102,6 +112,11 @@ func (s *comboSearch) choicesAt(k int) []int {
 	return s.choices[k]
 }
 
+// relevant asks Search.Relevant about the partial candidate.
+func (s *comboSearch) relevant() bool {
+	return s.opts.Relevant == nil || s.opts.Relevant(s.x)
+}
+
 // cut asks Search.Prune about the partial candidate whose reads up to k
 // are chosen, and counts the candidates of the branch it abandons.
 func (s *comboSearch) cut(k int) bool {
@@ -119,6 +134,14 @@ func (s *comboSearch) cut(k int) bool {
 			return false
 		}
 	}
+	if s.opts.Relevant != nil {
+		// Only some candidates are of interest: those of an abandoned
+		// branch are not counted, and it is worth an estimate.
+		if !known {
+			s.payoff.Record(k, s.productFrom(k+1))
+		}
+		return true
+	}
 	n := s.countFrom(k + 1)
 	if s.stop {
 		return true
@@ -133,6 +156,19 @@ func (s *comboSearch) cut(k int) bool {
 	s.overLimit()
 	return true
 }
+
+// productFrom bounds the candidates that completing reads[k:] makes: the
+// product of their numbers of choices, at most productCap.
+func (s *comboSearch) productFrom(k int) int {
+	n := 1
+	for j := k; j < len(s.reads) && n < productCap; j++ {
+		n *= max(len(s.choicesAt(j)), 1)
+	}
+	return min(n, productCap)
+}
+
+// productCap is where productFrom stops multiplying, far below overflow.
+const productCap = 1 << 40
 
 // overLimit stops the search with a LimitError once its candidates, those
 // of abandoned branches included, pass Search.MaxCandidates: the bound is

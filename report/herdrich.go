@@ -49,8 +49,11 @@ func richLines(w io.Writer, r *checker.Result, name string, order []int) {
 	if r.Cut > 0 {
 		fmt.Fprintf(w, "Unroll %s: %d thread run(s) cut at the unrolling bound (raise it with -unroll)\n", name, r.Cut)
 	}
-	if r.Stopped {
+	switch {
+	case r.Stopped:
 		fmt.Fprintf(w, "Speedcheck %s: stopped at the first execution deciding the condition; the states and counts are partial\n", name)
+	case r.OnlyDeciding:
+		fmt.Fprintf(w, "Speedcheck %s: only the executions that may decide the condition were checked; the states and counts are theirs\n", name)
 	}
 	if r.Hangs > 0 {
 		fmt.Fprintln(w, deadlockLine(name, r))

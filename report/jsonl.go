@@ -44,9 +44,13 @@ type jsonResult struct {
 	Stuck      []string        `json:"stuck,omitempty"`
 	Loop       bool            `json:"loop,omitempty"`
 	Empty      *jsonEmpty      `json:"empty,omitempty"`
-	Warnings   []string        `json:"warnings,omitempty"`
-	TimeMS     float64         `json:"time_ms"`
-	Error      string          `json:"error,omitempty"`
+	// Speedcheck says which executions the states and counts are those
+	// of: "deciding" (those that may settle the test), "stopped" (up to
+	// the first that does); empty for all.
+	Speedcheck string   `json:"speedcheck,omitempty"`
+	Warnings   []string `json:"warnings,omitempty"`
+	TimeMS     float64  `json:"time_ms"`
+	Error      string   `json:"error,omitempty"`
 }
 
 // JSON writes one result as a single line of JSON.
@@ -55,6 +59,12 @@ func JSON(w io.Writer, r *checker.Result) error {
 	out := jsonResult{File: t.File, Instance: t.Instance, Name: t.Name, Verdict: r.Verdict,
 		Positive: r.Positive, Negative: r.Negative, Candidates: r.Candidates, Consistent: r.Consistent,
 		Sanity: r.Sanity, Cut: r.Cut, Hangs: r.Hangs, Unjudged: r.Unjudged, Stuck: r.Stuck, Loop: r.Loop, Empty: emptyJSON(r), TimeMS: float64(r.Elapsed.Microseconds()) / 1000, States: []string{}}
+	switch {
+	case r.Stopped:
+		out.Speedcheck = "stopped"
+	case r.OnlyDeciding:
+		out.Speedcheck = "deciding"
+	}
 	for _, w := range t.Warnings {
 		out.Warnings = append(out.Warnings, w.Error())
 	}

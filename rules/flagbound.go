@@ -157,31 +157,28 @@ func (in *Instance) decideBounds() {
 	if len(due) == 0 {
 		return
 	}
-	saved := in.saveBoundInputs()
+	ids := in.boundInputs(in.vary.ids)
+	saved := in.saveInputs(ids)
 	for _, i := range due {
 		b := &in.bounds[i]
-		b.holds = in.holdsAtBound(in.p.flags[i], in.vary.flags[i].grows)
+		b.holds = in.holdsAtBound(in.p.flags[i], in.vary.flags[i].grows, in.vary.ids)
 		b.decided = true
 	}
-	for k, id := range in.boundInputs() {
-		in.stores[id].copyFrom(saved[k])
-		in.invalidate(id)
-	}
+	in.restoreInputs(ids, saved)
 }
 
 // boundInputs lists the relations a bound sets: the varying ones and the
 // orders.
-func (in *Instance) boundInputs() []relID {
-	ids := append([]relID(nil), in.vary.ids...)
+func (in *Instance) boundInputs(varying []relID) []relID {
+	ids := append([]relID(nil), varying...)
 	for _, op := range in.p.orders {
 		ids = append(ids, op.rel)
 	}
 	return ids
 }
 
-// saveBoundInputs copies the relations of boundInputs, in its order.
-func (in *Instance) saveBoundInputs() []store {
-	ids := in.boundInputs()
+// saveInputs copies the relations ids, in their order.
+func (in *Instance) saveInputs(ids []relID) []store {
 	saved := make([]store, len(ids))
 	for k, id := range ids {
 		saved[k] = newStore(in.p.rels[id].arity, in.n)
@@ -190,11 +187,19 @@ func (in *Instance) saveBoundInputs() []store {
 	return saved
 }
 
+// restoreInputs gives the relations ids the values saveInputs saved.
+func (in *Instance) restoreInputs(ids []relID, saved []store) {
+	for k, id := range ids {
+		in.stores[id].copyFrom(saved[k])
+		in.invalidate(id)
+	}
+}
+
 // holdsAtBound evaluates flag f with the varying relations empty and the
 // orders at their largest (grows) or empty, and reports whether it holds
 // there. A failed evaluation (a limit) counts as not holding.
-func (in *Instance) holdsAtBound(f *checkPlan, grows bool) bool {
-	for _, id := range in.vary.ids {
+func (in *Instance) holdsAtBound(f *checkPlan, grows bool, varying []relID) bool {
+	for _, id := range varying {
 		if !in.stores[id].isEmpty() {
 			in.stores[id].clear()
 			in.invalidate(id)
@@ -219,4 +224,56 @@ func (in *Instance) setOrdersAtBound(grows bool) {
 		}
 		in.invalidate(op.rel)
 	}
+}
+
+// MayRaiseOver reports whether the .flag or .undefined test called name
+// may be raised on some candidate that differs from the instance's inputs
+// in the input relations named varying only. It is false when the test
+// holds on its bound over them (with them empty and the orders at their
+// bound, as RaisedFlags decides with SetVarying's relations), true when it
+// fails there, has no such bound, or the evaluation fails; and true for
+// an unknown name. The instance keeps its inputs and orders but must be
+// brought up to date (Run) before it is read.
+func (in *Instance) MayRaiseOver(name string, varying ...string) bool {
+	var f *checkPlan
+	for _, c := range in.p.flags {
+		if c.check.Name == name {
+			f = c
+		}
+	}
+	if f == nil {
+		return true
+	}
+	set := map[relID]bool{}
+	var ids []relID
+	for _, n := range varying {
+		if id, ok := in.p.byName[n]; ok && in.p.rels[id].kind == datalog.RelInput && !set[id] {
+			set[id] = true
+			ids = append(ids, id)
+		}
+	}
+	plan := in.p.flagPlanOf(f.rel, set)
+	if !plan.usable && in.p.dependsOnAny(f.rel, set) {
+		return true
+	}
+	in.Run()
+	if in.err != nil {
+		return true
+	}
+	all := in.boundInputs(ids)
+	saved := in.saveInputs(all)
+	holds := in.holdsAtBound(f, plan.grows, ids)
+	in.restoreInputs(all, saved)
+	return !holds
+}
+
+// dependsOnAny reports whether relation r depends on one of the relations
+// set or on an order.
+func (p *Program) dependsOnAny(r relID, set map[relID]bool) bool {
+	for v := range set {
+		if p.baseDeps[r][v] {
+			return true
+		}
+	}
+	return p.dependsOnOrders(r)
 }

@@ -126,3 +126,50 @@ func TestFlagBoundsRuleOut(t *testing.T) {
 	setFacts(t, in, "rf", "a,b")
 	assert.Equal(t, []string{"unread"}, raisedNames(t, in), "a change of m forgets the bound")
 }
+
+// TestMayRaiseOver: a test is ruled out over some varying relations only
+// where its bound over them holds; the instance's inputs are kept.
+func TestMayRaiseOver(t *testing.T) {
+	p := compileSrc(t, `
+.decl rf(x, y)
+.decl u(x)
+.decl m(x, y)
+.input rf, u, m
+/// Shrinks as rf grows: bounded by m.
+.undefined unread: empty(m \ rf)
+/// Grows with rf: no bound at rf empty.
+.undefined read: empty(m & rf)
+/// Grows with u: no bound unless u is fixed.
+.undefined used: empty(u)
+`)
+	tests := []struct {
+		name    string
+		m, u    []string
+		varying []string
+		may     map[string]bool
+	}{
+		{name: "m empty, u empty and fixed", varying: []string{"rf"},
+			may: map[string]bool{"unread": false, "read": true, "used": false}},
+		{name: "m empty, u varying", varying: []string{"rf", "u"},
+			may: map[string]bool{"unread": false, "read": true, "used": true}},
+		{name: "m not empty", m: []string{"a,b"}, varying: []string{"rf"},
+			may: map[string]bool{"unread": true, "read": true, "used": false}},
+		{name: "u fixed and not empty", u: []string{"a"}, varying: []string{"rf", "unknown"},
+			may: map[string]bool{"unread": false, "read": true, "used": true}},
+		{name: "rf fixed", m: []string{"a,b"}, varying: nil,
+			may: map[string]bool{"unread": false, "read": true, "used": false, "no such test": true}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			in := newInst(t, p, "a", "b")
+			setFacts(t, in, "m", tc.m...)
+			setFacts(t, in, "u", tc.u...)
+			setFacts(t, in, "rf", "a,b")
+			for name, want := range tc.may {
+				assert.Equal(t, want, in.MayRaiseOver(name, tc.varying...), name)
+			}
+			in.Run()
+			assert.Equal(t, []string{"a,b"}, rows(t, in, "rf"), "rf is kept")
+		})
+	}
+}

@@ -33,7 +33,7 @@ func addHerdFlags(fs *flag.FlagSet) *herdFlags {
 	fs.StringVar(&h.through, "through", "none", "let executions the checks reject through: herd7's `all|invalid|none`")
 	fs.Var(&h.skip, "skipchecks", "do not apply the checks `NAME,...` (herd7's -skipchecks; repeatable)")
 	fs.BoolVar(&h.strict, "strictskip", false, "keep only the executions that fail every -skipchecks check (herd7's -strictskip)")
-	fs.StringVar(&h.speedcheck, "speedcheck", "false", "herd7's `false|true|fast`: true and fast stop at the first execution deciding the condition")
+	fs.StringVar(&h.speedcheck, "speedcheck", "false", "herd7's `false|true|fast`: true checks only the executions that may decide the condition, fast also stops at the first that does")
 	fs.BoolVar(&h.candidates, "candidates", false, "print Candidates NAME n, the candidate executions checked (herd7's -candidates)")
 	fs.StringVar(&h.kinds, "kinds", "", "compare with the expected kinds of `FILE` (NAME Allowed|Forbidden|Required per line)")
 	return h
@@ -73,8 +73,11 @@ func (h *herdFlags) apply(cfg *cli.CheckConfig) (checker.Adjustments, error) {
 	}
 	switch strings.ToLower(h.speedcheck) {
 	case "false":
-	case "true", "fast":
-		cfg.Options.StopAtWitness = true
+	case "true":
+		cfg.Options.OnlyDeciding = true
+		cfg.Log.Speedcheck = true
+	case "fast":
+		cfg.Options.OnlyDeciding, cfg.Options.StopAtWitness = true, true
 		cfg.Log.Speedcheck = true
 	default:
 		return adj, fmt.Errorf("-speedcheck %s: expected false, true or fast", h.speedcheck)

@@ -73,6 +73,8 @@ func TestHerdFlags(t *testing.T) {
 		{"strictskip", []string{"-skipchecks", "causality", "-strictskip", sbFile}, cli.ExitOK, []string{"States 3\n0:r0=0; 1:r1=0;\n"}, nil},
 		{"strictskip alone", []string{"-strictskip", sbFile}, cli.ExitError, nil, []string{"-strictskip: name the checks to skip with -skipchecks"}},
 		{"speedcheck fast", []string{"-speedcheck", "fast", corrFile}, cli.ExitOK, []string{"\nOk\n", "Positive: 1 Negative: ", "Observation CoRR+weak Sometimes 1 ", "\nSpeedcheck CoRR+weak: stopped"}, nil},
+		{"speedcheck true", []string{"-speedcheck", "true", corrFile}, cli.ExitOK, []string{"States 1\n1:r0=1; 1:r1=0;\nOk\n", "Positive: 1 Negative: 0\n", "Observation CoRR+weak Sometimes 1 0\n", "\nSpeedcheck CoRR+weak: only the executions that may decide"}, nil},
+		{"speedcheck fast json", []string{"-speedcheck", "fast", "-json", corrFile}, cli.ExitOK, []string{`"verdict":"Ok"`, `"speedcheck":"stopped"`}, nil},
 		{"speedcheck false", []string{"-speedcheck", "false", corrFile}, cli.ExitOK, []string{"States 4\n", "Positive: 1 Negative: 3\n"}, nil},
 		{"speedcheck bad", []string{"-speedcheck", "slow", corrFile}, cli.ExitError, nil, []string{"-speedcheck slow: expected false, true or fast"}},
 		{"show needs -o", []string{"-show", "all", mpFile}, cli.ExitError, nil, []string{"-show all: pictures go to files: give -o DIR"}},
