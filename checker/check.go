@@ -28,7 +28,10 @@ type Options struct {
 	// StopAtWitness ends the enumeration at the first consistent execution
 	// that decides the test (herd7's -speedcheck fast): one satisfying the
 	// condition of exists and ~exists, one contradicting that of forall or
-	// of a .test file's only assert, one satisfying its only permit.
+	// of a .test file's only assert, one satisfying its only permit. It
+	// implies OnlyDeciding. Past the witness, the search goes on only
+	// through the combinations of runs that may raise an .undefined test
+	// no execution raised yet, which would make the verdict Undef.
 	StopAtWitness bool
 	// OnlyDeciding checks only the executions that may decide the test
 	// in that way (herd7's -speedcheck true and fast): the others are
@@ -125,8 +128,9 @@ type session struct {
 	runs     []*modelRun
 	// observe, when set, sees every candidate with every model's verdict.
 	observe func(x *execution.Execution, st State, vs []verdict)
-	// stopped is set when StopAtWitness found its witness.
-	stopped bool
+	// stopped is set when StopAtWitness found its witness; halt when
+	// the search may end there (settled).
+	stopped, halt bool
 	// deciding, under OnlyDeciding, is what settles the test, and partial
 	// the values a partial candidate determines (witness.go).
 	deciding  *target
@@ -234,7 +238,7 @@ func (s *session) check(start time.Time) error {
 	}
 	s.finalBuf = make([]int, len(s.slots))
 	s.regs = make([]execution.RegisterRef, len(obs))
-	if g, ok := decidingTarget(t); ok && opts.OnlyDeciding && s.observe == nil {
+	if g, ok := decidingTarget(t); ok && (opts.OnlyDeciding || opts.StopAtWitness) && s.observe == nil {
 		s.deciding = &g
 	}
 	if err := s.reserveMemory(); err != nil {
@@ -292,7 +296,7 @@ func (s *session) enumerate(part *execution.Part, keep func() bool) (execution.S
 			loopErr = err
 			return false
 		}
-		return !s.stopped
+		return !s.halt
 	})
 	if err == nil {
 		err = loopErr
@@ -384,7 +388,7 @@ func (s *session) evaluateAll(x *execution.Execution) error {
 		if s.err != nil {
 			return s.err
 		}
-		if s.stopped {
+		if s.halt {
 			return nil
 		}
 		k := 0
@@ -406,7 +410,7 @@ func (s *session) evaluateAll(x *execution.Execution) error {
 func (s *session) evaluate(x *execution.Execution) {
 	state := s.state(x)
 	flagsOnly := false
-	if !s.wanted(state) {
+	if s.stopped || !s.wanted(state) {
 		if !s.undefinedPossible(x) {
 			return
 		}
@@ -486,6 +490,9 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State, fla
 			raised = inst.RaisedFlags(flagOpts...)
 		}
 		r.recordFlags(x, raised)
+		if s.stopped {
+			s.halt = s.settled()
+		}
 		if flagsOnly {
 			return v
 		}
@@ -519,6 +526,7 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State, fla
 		}
 		if s.opts.StopAtWitness && decides(s.t, s.obs, state) {
 			s.stopped = true
+			s.halt = s.settled()
 		}
 		if !r.seen[string(key)] {
 			r.seen[string(key)] = true

@@ -144,6 +144,9 @@ type partialState struct {
 // not known yet), or it may raise an .undefined test, which makes the
 // verdict Undef whatever the condition.
 func (s *session) mayDecide(x *execution.Execution) bool {
+	if s.stopped {
+		return s.undefinedPossible(x)
+	}
 	p := s.partialRegisters(x)
 	return s.deciding.possible(evalKnown(s.deciding.expr, s.obs, p.vals, p.known)) || s.undefinedPossible(x)
 }
@@ -152,6 +155,9 @@ func (s *session) mayDecide(x *execution.Execution) bool {
 // writes of the observed slots k and after chosen (s.finalBuf[k:]): the
 // locations whose slots are all chosen are known too.
 func (s *session) finalsMayDecide(x *execution.Execution, k int) bool {
+	if s.stopped {
+		return s.undefinedPossible(x)
+	}
 	p := s.partialRegisters(x)
 	for i, o := range s.obs {
 		if r := s.ranges[i]; o.IsLoc && r[0] >= k {
@@ -237,3 +243,16 @@ type undefinedWatch struct {
 }
 
 func isUndefined(c *datalog.Check) bool { return c.Mode == datalog.ModeUndefined }
+
+// settled reports whether a search that found its witness may stop: the
+// verdict of every model is known, Undef raised or no .undefined test to
+// look for. Until then the search goes on through the combinations of runs
+// that may raise one, evaluating their executions for flags only.
+func (s *session) settled() bool {
+	for _, r := range s.runs {
+		if !r.res.Undefined() && slices.ContainsFunc(r.m.Program.Flags(), isUndefined) {
+			return false
+		}
+	}
+	return true
+}

@@ -78,7 +78,8 @@ func formatStates(tc *litmus.Test, r *checker.Result, keep func(checker.State) b
 // StopAtWitness) and requires what OnlyDeciding promises: the same
 // verdict and .undefined tests raised, exactly the states of the full
 // check that settle the test, and the same count of consistent executions
-// settling it. It reports whether OnlyDeciding evaluated fewer candidates,
+// settling it; with StopAtWitness, the same verdict and .undefined tests
+// and some of those states. It reports whether OnlyDeciding evaluated fewer candidates,
 // and false with nothing compared when the full check passes the bound.
 func compareDeciding(t *testing.T, m *checker.Model, tc *litmus.Test, what string) (fewer, compared bool) {
 	t.Helper()
@@ -109,6 +110,8 @@ func compareDeciding(t *testing.T, m *checker.Model, tc *litmus.Test, what strin
 	fast := m.Check(tc, opts)
 	require.NoError(t, fast.Err, what)
 	require.Equal(t, want.Verdict, fast.Verdict, what)
+	require.Equal(t, undefinedFlags(want), undefinedFlags(fast), what)
+	require.Subset(t, formatStates(tc, want, keep), formatStates(tc, fast, func(checker.State) bool { return true }), what)
 	return got.Evaluated < want.Evaluated, true
 }
 

@@ -123,7 +123,7 @@ func (s *session) fork() *session {
 
 // reset gives the session's runs fresh results, for the next part.
 func (s *session) reset() {
-	s.stopped, s.err = false, nil
+	s.stopped, s.halt, s.err = false, false, nil
 	for _, r := range s.runs {
 		r.res = &Result{Test: s.t, Sanity: true}
 		r.seen, r.forbid = map[string]bool{}, map[string]bool{}

@@ -283,7 +283,7 @@ func (s *session) searchFinals(x *execution.Execution, writes [][]int, k int) er
 	}
 	for _, w := range writes[k-1] {
 		s.finalBuf[k-1] = w
-		if err := s.searchFinals(x, writes, k-1); err != nil || s.stopped {
+		if err := s.searchFinals(x, writes, k-1); err != nil || s.halt {
 			return err
 		}
 	}
