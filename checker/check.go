@@ -36,7 +36,7 @@ type Options struct {
 	// OnlyDeciding checks only the executions that may decide the test
 	// in that way (herd7's -speedcheck true and fast): the others are
 	// left out, uncounted, as soon as the values of their reads-from
-	// choices rule them out (witness.go). The verdict is the same; the
+	// choices rule them out (deciding.go). The verdict is the same; the
 	// states, counts and flags are those of the executions checked.
 	// Nothing is left out for a test that no single execution decides,
 	// nor when a host watches every candidate.
@@ -129,13 +129,16 @@ type session struct {
 	// observe, when set, sees every candidate with every model's verdict.
 	observe func(x *execution.Execution, st State, vs []verdict)
 	// stopped is set when StopAtWitness found its witness; halt when
-	// the search may end there (settled).
+	// the search may end there (verdictsKnown).
 	stopped, halt bool
-	// deciding, under OnlyDeciding, is what settles the test, and partial
-	// the values a partial candidate determines (witness.go).
-	deciding  *target
-	partial   partialState
-	undefined undefinedWatch
+	// target is what settles the test, nil when no single execution
+	// does; onlyDeciding says the check looks only at the executions that
+	// may settle it, and partial holds the values a partial candidate
+	// determines (deciding.go).
+	target       *target
+	onlyDeciding bool
+	partial      partialState
+	undefined    undefinedWatch
 	// ctx carries the deadline of -timeout into every evaluation; err is
 	// the first error an evaluation stopped with; reserved is the memory
 	// taken from the shared budget (limits.go).
@@ -238,8 +241,9 @@ func (s *session) check(start time.Time) error {
 	}
 	s.finalBuf = make([]int, len(s.slots))
 	s.regs = make([]execution.RegisterRef, len(obs))
-	if g, ok := decidingTarget(t); ok && (opts.OnlyDeciding || opts.StopAtWitness) && s.observe == nil {
-		s.deciding = &g
+	if g, ok := decidingTarget(t); ok {
+		s.target = &g
+		s.onlyDeciding = (opts.OnlyDeciding || opts.StopAtWitness) && s.observe == nil
 	}
 	if err := s.reserveMemory(); err != nil {
 		return err
@@ -253,8 +257,8 @@ func (s *session) check(start time.Time) error {
 		return err
 	}
 	for _, r := range s.runs {
-		r.res.Stopped, r.res.OnlyDeciding = s.stopped, s.deciding != nil
-		if stats.Candidates == 0 && hasFilters(t) && s.deciding == nil {
+		r.res.Stopped, r.res.OnlyDeciding = s.stopped, s.onlyDeciding
+		if stats.Candidates == 0 && hasFilters(t) && !s.onlyDeciding {
 			r.res.Sanity = false
 		}
 		r.verdicts(t)
@@ -491,7 +495,7 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State, fla
 		}
 		r.recordFlags(x, raised)
 		if s.stopped {
-			s.halt = s.settled()
+			s.halt = s.verdictsKnown()
 		}
 		if flagsOnly {
 			return v
@@ -524,9 +528,9 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State, fla
 				r.res.Negative++
 			}
 		}
-		if s.opts.StopAtWitness && decides(s.t, s.obs, state) {
+		if s.opts.StopAtWitness && s.settles(state) {
 			s.stopped = true
-			s.halt = s.settled()
+			s.halt = s.verdictsKnown()
 		}
 		if !r.seen[string(key)] {
 			r.seen[string(key)] = true

@@ -4,7 +4,6 @@ import (
 	"slices"
 
 	"github.com/ptxmm/ptxmm/catalog"
-	"github.com/ptxmm/ptxmm/datalog"
 	"github.com/ptxmm/ptxmm/execution"
 	"github.com/ptxmm/ptxmm/litmus"
 )
@@ -46,11 +45,10 @@ func decidingTarget(t *litmus.Test) (g target, ok bool) {
 	return target{}, false
 }
 
-// decides reports whether a consistent execution with this final state
+// settles reports whether a consistent execution with final state st
 // settles the test.
-func decides(t *litmus.Test, obs []Observable, st State) bool {
-	g, ok := decidingTarget(t)
-	return ok && evalExpr(g.expr, obs, st) == g.want
+func (s *session) settles(st State) bool {
+	return s.target != nil && evalExpr(s.target.expr, s.obs, st) == s.target.want
 }
 
 // tri is a truth value that the values known so far may not settle.
@@ -144,17 +142,13 @@ type partialState struct {
 // not known yet), or it may raise an .undefined test, which makes the
 // verdict Undef whatever the condition.
 func (s *session) mayDecide(x *execution.Execution) bool {
-	if s.stopped {
-		return s.undefinedPossible(x)
-	}
-	p := s.partialRegisters(x)
-	return s.deciding.possible(evalKnown(s.deciding.expr, s.obs, p.vals, p.known)) || s.undefinedPossible(x)
+	return s.mayDecideWithFinals(x, len(s.slots))
 }
 
-// finalsMayDecide is mayDecide for complete candidate x with the final
-// writes of the observed slots k and after chosen (s.finalBuf[k:]): the
+// mayDecideWithFinals is mayDecide for candidate x with the final writes
+// of the observed slots k and after chosen (s.finalBuf[k:]): the
 // locations whose slots are all chosen are known too.
-func (s *session) finalsMayDecide(x *execution.Execution, k int) bool {
+func (s *session) mayDecideWithFinals(x *execution.Execution, k int) bool {
 	if s.stopped {
 		return s.undefinedPossible(x)
 	}
@@ -165,16 +159,16 @@ func (s *session) finalsMayDecide(x *execution.Execution, k int) bool {
 			p.known[i] = true
 		}
 	}
-	return s.deciding.possible(evalKnown(s.deciding.expr, s.obs, p.vals, p.known)) || s.undefinedPossible(x)
+	return s.target.possible(evalKnown(s.target.expr, s.obs, p.vals, p.known)) || s.undefinedPossible(x)
 }
 
 // undefinedPossible reports whether some candidate of x's combination of
 // runs may raise an .undefined test of some model: its executions are then
 // all evaluated, those that cannot settle the test for their flags only
 // (evaluate). Most combinations are ruled out by the tests' bounds over
-// the choices of reads-from (rules.Instance.MayRaiseVarying: a data race
-// needs an access that is not morally strong); the answer is kept for the
-// combination.
+// the choices the combination can make (rules.Instance.MayRaiseOver: a
+// mixed-size race needs accesses that are not morally strong); the
+// answer is kept for the combination.
 func (s *session) undefinedPossible(x *execution.Execution) bool {
 	u := &s.undefined
 	if u.combo != nil && slices.Equal(u.combo, x.Combo) {
@@ -182,8 +176,9 @@ func (s *session) undefinedPossible(x *execution.Execution) bool {
 	}
 	u.combo = append(u.combo[:0], x.Combo...)
 	u.possible = false
+	varying := catalog.ChoicesVarying(x)
 	for _, r := range s.runs {
-		if !slices.ContainsFunc(r.m.Program.Flags(), isUndefined) {
+		if len(r.m.undefined) == 0 {
 			continue
 		}
 		inst, err := r.instance(len(x.Events))
@@ -195,9 +190,8 @@ func (s *session) undefinedPossible(x *execution.Execution) bool {
 			u.possible = true
 			return true
 		}
-		varying := catalog.ChoicesVarying(x)
-		for _, c := range r.m.Program.Flags() {
-			if isUndefined(c) && inst.MayRaiseOver(c.Name, varying...) {
+		for _, name := range r.m.undefined {
+			if inst.MayRaiseOver(name, varying...) {
 				u.possible = true
 				return true
 			}
@@ -231,9 +225,7 @@ func (g *target) possible(v tri) bool { return v != triOf(!g.want) }
 
 // wanted reports whether the session records an execution with final
 // state st: any, or under Options.OnlyDeciding one settling the test.
-func (s *session) wanted(st State) bool {
-	return s.deciding == nil || evalExpr(s.deciding.expr, s.obs, st) == s.deciding.want
-}
+func (s *session) wanted(st State) bool { return !s.onlyDeciding || s.settles(st) }
 
 // undefinedWatch is what undefinedPossible found for the last combination
 // of runs it was asked about.
@@ -242,15 +234,13 @@ type undefinedWatch struct {
 	possible bool
 }
 
-func isUndefined(c *datalog.Check) bool { return c.Mode == datalog.ModeUndefined }
-
-// settled reports whether a search that found its witness may stop: the
-// verdict of every model is known, Undef raised or no .undefined test to
-// look for. Until then the search goes on through the combinations of runs
-// that may raise one, evaluating their executions for flags only.
-func (s *session) settled() bool {
+// verdictsKnown reports whether a search that found its witness may stop:
+// the verdict of every model is known, Undef raised or no .undefined test
+// to look for. Until then the search goes on through the combinations of
+// runs that may raise one, evaluating their executions for flags only.
+func (s *session) verdictsKnown() bool {
 	for _, r := range s.runs {
-		if !r.res.Undefined() && slices.ContainsFunc(r.m.Program.Flags(), isUndefined) {
+		if !r.res.Undefined() && len(r.m.undefined) > 0 {
 			return false
 		}
 	}

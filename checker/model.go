@@ -26,6 +26,9 @@ type Model struct {
 	// varying is the analysis of the flags over what changes between the
 	// candidates of a combination of runs (catalog.ChoiceRelations).
 	varying *rules.Varying
+	// undefined names the model's .undefined tests, which make a
+	// verdict Undef (deciding.go).
+	undefined []string
 }
 
 // CoherenceRelation is the relation a model must define for tests that
@@ -63,8 +66,14 @@ func BuildModel(name string, prog *datalog.Program, copts []rules.CompileOption)
 	if why != "" {
 		warnings.Warn(source.Pos{File: name}, "%s, so a partial candidate the axioms reject may have consistent completions: ptxmm builds every candidate execution of a test in full for this model (slower)", why)
 	}
+	var undefined []string
+	for _, c := range p.Flags() {
+		if c.Mode == datalog.ModeUndefined {
+			undefined = append(undefined, c.Name)
+		}
+	}
 	return &Model{Name: name, Syntax: m, Program: p, Warnings: warnings, notMonotone: why,
-		varying: p.Varying(catalog.ChoiceRelations()...)}, nil
+		varying: p.Varying(catalog.ChoiceRelations()...), undefined: undefined}, nil
 }
 
 // hasCoherence reports whether the model defines the coherence order.

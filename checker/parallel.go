@@ -112,7 +112,7 @@ func (s *session) searchParts(parts []execution.Part, helpers int) []partOutcome
 // own (instances, fillers, results), for one goroutine.
 func (s *session) fork() *session {
 	w := &session{opts: s.opts, t: s.t, a: s.a, obs: s.obs, slots: s.slots, ranges: s.ranges, ctx: s.ctx, withCtx: s.withCtx,
-		prune: s.prune, deciding: s.deciding, yields: s.yields, nogoods: s.nogoods, finalBuf: make([]int, len(s.slots)),
+		prune: s.prune, target: s.target, onlyDeciding: s.onlyDeciding, yields: s.yields, nogoods: s.nogoods, finalBuf: make([]int, len(s.slots)),
 		regs: make([]execution.RegisterRef, len(s.obs))}
 	for _, r := range s.runs {
 		w.runs = append(w.runs, &modelRun{m: r.m, filler: catalog.NewFiller(r.m.Syntax), insts: map[int]*rules.Instance{},

@@ -39,8 +39,9 @@ type Result struct {
 	Candidates, Consistent, Evaluated int
 	// Cut counts thread runs abandoned at the unrolling bound.
 	Cut int
-	// Stopped is set when Options.StopAtWitness ended the enumeration at
-	// the first witness, so the states and counts are partial.
+	// Stopped is set when Options.StopAtWitness found its witness: the
+	// states and counts end there (past it, only .undefined tests were
+	// looked for), so they are partial.
 	Stopped bool
 	// OnlyDeciding is set when Options.OnlyDeciding left out the
 	// executions that cannot decide the test: the states, counts and

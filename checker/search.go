@@ -52,7 +52,7 @@ func (s *session) pruning() bool {
 // verdict on partial candidates.
 func (s *session) search() execution.Search {
 	opts := execution.Search{MaxCandidates: s.opts.MaxCandidates}
-	if s.deciding != nil {
+	if s.onlyDeciding {
 		opts.Relevant = s.mayDecide
 	}
 	if !s.prune {
@@ -268,7 +268,7 @@ func (s *session) searchFinals(x *execution.Execution, writes [][]int, k int) er
 		s.evaluate(x)
 		return s.err
 	}
-	if s.deciding != nil && k < len(writes) && !s.finalsMayDecide(x, k) {
+	if s.onlyDeciding && k < len(writes) && !s.mayDecideWithFinals(x, k) {
 		return nil
 	}
 	rest := 1

@@ -139,14 +139,8 @@ func (x *Execution) KnownRegisterValue(ref RegisterRef) (v Value, defined, known
 
 // RegisterValue is Reg for a register Register looked up in x's runs.
 func (x *Execution) RegisterValue(ref RegisterRef) (Value, bool) {
-	if ref.sym == nil {
-		return Int(0), ref.run.Status == Finished || ref.run.Done
-	}
-	v, ok, err := x.symValue(ref.sym, ref.thread)
-	if err != nil || !ok {
-		return Int(0), false
-	}
-	return v, true
+	v, defined, _ := x.KnownRegisterValue(ref)
+	return v, defined
 }
 
 // symValue evaluates a value of thread t's run on the values its reads
