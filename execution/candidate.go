@@ -255,8 +255,15 @@ type comboSearch struct {
 	leaves   int
 	polled   int
 	payoff   *Payoff
-	// nogoods are the sets learned about this combination of runs.
-	nogoods *nogoodSets
+	// nogoods are the sets learned about this combination of runs;
+	// seenSets how many of them noteLearned has looked at. depth gives
+	// each read event's index in reads (-1 for other events). jump, when
+	// not -1, is the depth the search backs up to: a set learned holds
+	// for every completion of the choices up to it.
+	nogoods  *nogoodSets
+	seenSets int
+	depth    []int
+	jump     int
 }
 
 // searchCombo searches the reads-from choices of one combination of runs.
@@ -270,8 +277,13 @@ func (a *Analysis) searchCombo(s *comboSearch, st *Stats, opts *Search, payoff *
 		}
 	}
 	s.free = s.isFree()
+	s.jump = -1
 	if opts.Nogoods != nil {
 		s.nogoods = opts.Nogoods.of(s.x.Combo)
+		s.depth = resize(s.depth, len(s.x.Events), -1)
+		for k, r := range s.reads {
+			s.depth[r] = k
+		}
 	}
 	s.search(0)
 	return !s.stop, s.err
@@ -391,6 +403,10 @@ func (s *comboSearch) search(k int) {
 		}
 		if s.propagate() && s.constraintsHold(false) && s.relevant() && !s.cut(k) {
 			s.search(k + 1)
+		}
+		s.noteLearned(k)
+		if s.jump == k {
+			s.jump = -1 // back at the set's deepest read: its next choice
 		}
 		if upd {
 			s.takenBy[w] = -1

@@ -99,3 +99,27 @@ func (n *Nogoods) covers(s *nogoodSets, x *Execution, r int) bool {
 	}
 	return false
 }
+
+// shallowestHeld looks at the sets from index from on: among those x
+// holds every pair of, it returns the smallest depth of a set, the depth
+// of its deepest read (depth maps read events to their position in the
+// search), or -1 when x holds none; and the number of sets.
+func (s *nogoodSets) shallowestHeld(x *Execution, from int, depth []int) (int, int) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	best := -1
+	for _, set := range s.sets[min(from, len(s.sets)):] {
+		deepest := -1
+		for _, p := range set {
+			if x.RF[p[0]] != p[1] {
+				deepest = -1
+				break
+			}
+			deepest = max(deepest, depth[p[0]])
+		}
+		if deepest >= 0 && (best < 0 || deepest < best) {
+			best = deepest
+		}
+	}
+	return best, len(s.sets)
+}

@@ -124,7 +124,7 @@ func (s *comboSearch) cut(k int) bool {
 	if p == nil || s.counting {
 		return false
 	}
-	known := s.opts.Nogoods != nil && s.opts.Nogoods.covers(s.nogoods, s.x, s.reads[k])
+	known := s.opts.Nogoods != nil && (s.jump >= 0 && s.jump < k || s.opts.Nogoods.covers(s.nogoods, s.x, s.reads[k]))
 	if !known {
 		if k+1 == len(s.reads) || !s.payoff.Worth(k) {
 			return false
@@ -155,6 +155,25 @@ func (s *comboSearch) cut(k int) bool {
 	}
 	s.overLimit()
 	return true
+}
+
+// noteLearned looks at the sets learned since it last looked, with the
+// choices of reads up to k made. A set the choices hold whose reads were
+// all chosen before read k holds for every other choice of read k and of
+// the reads after it too: those branches are abandoned, as cut abandons
+// a branch holding a set, up to the deepest read of the set (s.jump).
+// Without it, a set learned from a complete candidate that does not
+// involve its last read would be learned again at each choice of that
+// read, since cut only looks for the sets of the read it just chose.
+func (s *comboSearch) noteLearned(k int) {
+	if s.nogoods == nil || s.counting {
+		return
+	}
+	d, n := s.nogoods.shallowestHeld(s.x, s.seenSets, s.depth)
+	s.seenSets = n
+	if d >= 0 && d < k && (s.jump < 0 || d < s.jump) {
+		s.jump = d
+	}
 }
 
 // productFrom bounds the candidates that completing reads[k:] makes: the

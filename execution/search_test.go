@@ -226,6 +226,57 @@ func TestSearchNogoods(t *testing.T) {
 	}
 }
 
+// TestSearchBackjumps: a set learned from a complete candidate that
+// leaves out its last reads holds for every other choice of them, so the
+// search backs up to the set's deepest read: no further candidate with
+// the set is yielded, and those it leaves out are counted.
+func TestSearchBackjumps(t *testing.T) {
+	for _, c := range searchCases {
+		t.Run(c.name, func(t *testing.T) {
+			a := prepare(t, herd(t, c.src), DefaultOptions())
+			var full []*Execution
+			fst, err := a.Enumerate(0, func(x *Execution) bool { full = append(full, x.Clone()); return true })
+			require.NoError(t, err)
+			nogoods := &Nogoods{}
+			var set []int // the first read of the first candidate, once learned
+			var combo []int
+			var got []string
+			st, err := a.Search(Search{
+				// Prune is never asked to reject anything: what is left
+				// out, the set leaves out.
+				Prune:   func(*Execution) bool { return false },
+				Nogoods: nogoods,
+			}, func(x *Execution) bool {
+				got = append(got, rfKey(x))
+				if set == nil {
+					for r, w := range x.RF {
+						if w >= 0 {
+							set, combo = []int{r}, slices.Clone(x.Combo)
+							break
+						}
+					}
+					require.NotNil(t, set, "a candidate with a read")
+					// Learned at the candidate, as the checker learns
+					// from a rejected one.
+					nogoods.Add(x, set)
+				}
+				return true
+			})
+			require.NoError(t, err)
+			first := full[0]
+			var want []string
+			for i, x := range full {
+				if i == 0 || !slices.Equal(x.Combo, combo) || !extends(x.RF, restrict(first.RF, set)) {
+					want = append(want, rfKey(x))
+				}
+			}
+			assert.Equal(t, want, got)
+			assert.Less(t, len(got), len(full), "the set leaves candidates out")
+			assert.Equal(t, fst.Candidates, st.Candidates+st.Pruned)
+		})
+	}
+}
+
 // restrict keeps rf's writes for reads, -1 elsewhere.
 func restrict(rf, reads []int) []int {
 	out := make([]int, len(rf))
