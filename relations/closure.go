@@ -10,8 +10,14 @@ import "math/bits"
 // it points to already holds its final row, and the component's row is the
 // union of those rows. This costs O((n + m)·n/64) word operations instead of
 // Warshall's O(n³/64). The working arrays are kept inside r, so after the
-// first call on a relation further calls do not allocate.
+// first call on a relation further calls do not allocate. A domain of at
+// most warshallMaxAtoms atoms is closed by Warshall's loop on one-word rows
+// instead, which costs less there than building the condensation.
 func (r *Rel) TransitiveClosure() {
+	if r.n <= warshallMaxAtoms {
+		r.closeOneWord()
+		return
+	}
 	if r.scratch == nil {
 		r.scratch = new(sccScratch)
 	}
@@ -20,6 +26,29 @@ func (r *Rel) TransitiveClosure() {
 	sc.rowUnions = 0
 	for c := 0; c < ncomp; c++ {
 		r.closeComponent(sc, int32(c))
+	}
+}
+
+// warshallMaxAtoms is the largest domain closed by Warshall's loop
+// (closeOneWord): up to it, BenchmarkSmallClosure measures it 2 to 5 times
+// faster than the condensation; from 32 atoms on they are even, and at 64
+// the condensation wins.
+const warshallMaxAtoms = 24
+
+// closeOneWord closes a relation whose rows are one word each by
+// Warshall's loop: n² word operations, which on the domains of litmus
+// tests (tens of events) cost less than building the condensation.
+func (r *Rel) closeOneWord() {
+	rows := r.words[:r.n]
+	for k, rowK := range rows {
+		bit := uint64(1) << uint(k)
+		// Row k itself only ors in itself here (at i == k): rowK, read
+		// when step k starts, stays its value throughout the step.
+		for i, row := range rows {
+			if row&bit != 0 {
+				rows[i] = row | rowK
+			}
+		}
 	}
 }
 

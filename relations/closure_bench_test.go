@@ -116,3 +116,30 @@ func BenchmarkAcyclic(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSmallClosure compares, on the domains of litmus tests, the two
+// ways TransitiveClosure closes a relation: Warshall's loop on one-word
+// rows, and the condensation it uses above warshallMaxAtoms.
+func BenchmarkSmallClosure(b *testing.B) {
+	for _, n := range []int{8, 16, 32, 48, 64} {
+		rng := rand.New(rand.NewPCG(42, uint64(n)))
+		for _, g := range []namedRel{{"chain", chainRel(n)}, {"random", randOutDegree(rng, n, 2)}} {
+			for _, op := range []string{"warshall-word", "condensation"} {
+				b.Run(fmt.Sprintf("op=%s/graph=%s/n=%d", op, g.name, n), func(b *testing.B) {
+					r := NewRel(n)
+					r.scratch = new(sccScratch)
+					for b.Loop() {
+						r.CopyFrom(g.rel)
+						if op == "warshall-word" {
+							r.closeOneWord()
+							continue
+						}
+						for c, nc := 0, r.scratch.decompose(r); c < nc; c++ {
+							r.closeComponent(r.scratch, int32(c))
+						}
+					}
+				})
+			}
+		}
+	}
+}

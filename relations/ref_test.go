@@ -191,7 +191,7 @@ func assertTailClear(t *testing.T, words []uint64, n int) {
 }
 
 var (
-	testSizes     = []int{0, 1, 2, 5, 63, 64, 65, 130}
+	testSizes     = []int{0, 1, 2, 5, 24, 25, 63, 64, 65, 130}
 	testDensities = []float64{0, 0.05, 0.3, 1}
 )
 
