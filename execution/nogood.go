@@ -85,14 +85,7 @@ func (n *Nogoods) covers(s *nogoodSets, x *Execution, r int) bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	for _, id := range s.byPair[[2]int{r, x.RF[r]}] {
-		all := true
-		for _, p := range s.sets[id] {
-			if x.RF[p[0]] != p[1] {
-				all = false
-				break
-			}
-		}
-		if all {
+		if holdsSet(x, s.sets[id]) {
 			n.hits.Add(1)
 			return true
 		}
@@ -109,17 +102,26 @@ func (s *nogoodSets) shallowestHeld(x *Execution, from int, depth []int) (int, i
 	defer s.mu.RUnlock()
 	best := -1
 	for _, set := range s.sets[min(from, len(s.sets)):] {
+		if !holdsSet(x, set) {
+			continue
+		}
 		deepest := -1
 		for _, p := range set {
-			if x.RF[p[0]] != p[1] {
-				deepest = -1
-				break
-			}
 			deepest = max(deepest, depth[p[0]])
 		}
-		if deepest >= 0 && (best < 0 || deepest < best) {
+		if best < 0 || deepest < best {
 			best = deepest
 		}
 	}
 	return best, len(s.sets)
+}
+
+// holdsSet reports whether x reads every write of set as its read.
+func holdsSet(x *Execution, set [][2]int) bool {
+	for _, p := range set {
+		if x.RF[p[0]] != p[1] {
+			return false
+		}
+	}
+	return true
 }

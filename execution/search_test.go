@@ -184,9 +184,7 @@ func TestSearchNogoods(t *testing.T) {
 	for _, c := range searchCases {
 		t.Run(c.name, func(t *testing.T) {
 			a := prepare(t, herd(t, c.src), DefaultOptions())
-			var full []*Execution
-			fst, err := a.Enumerate(0, func(x *Execution) bool { full = append(full, x.Clone()); return true })
-			require.NoError(t, err)
+			full, fst := enumerateAll(t, a)
 			// The nogood: the first two reads' choices in the last
 			// candidate (a complete candidate when there is one read).
 			last := full[len(full)-1]
@@ -234,9 +232,7 @@ func TestSearchBackjumps(t *testing.T) {
 	for _, c := range searchCases {
 		t.Run(c.name, func(t *testing.T) {
 			a := prepare(t, herd(t, c.src), DefaultOptions())
-			var full []*Execution
-			fst, err := a.Enumerate(0, func(x *Execution) bool { full = append(full, x.Clone()); return true })
-			require.NoError(t, err)
+			full, fst := enumerateAll(t, a)
 			nogoods := &Nogoods{}
 			var set []int // the first read of the first candidate, once learned
 			var combo []int
@@ -275,6 +271,16 @@ func TestSearchBackjumps(t *testing.T) {
 			assert.Equal(t, fst.Candidates, st.Candidates+st.Pruned)
 		})
 	}
+}
+
+// enumerateAll returns every candidate of the full enumeration, in its
+// order, with its statistics.
+func enumerateAll(t *testing.T, a *Analysis) ([]*Execution, Stats) {
+	t.Helper()
+	var full []*Execution
+	st, err := a.Enumerate(0, func(x *Execution) bool { full = append(full, x.Clone()); return true })
+	require.NoError(t, err)
+	return full, st
 }
 
 // restrict keeps rf's writes for reads, -1 elsewhere.

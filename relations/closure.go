@@ -18,6 +18,11 @@ func (r *Rel) TransitiveClosure() {
 		r.closeOneWord()
 		return
 	}
+	r.closeCondensed()
+}
+
+// closeCondensed closes r on its condensation (see TransitiveClosure).
+func (r *Rel) closeCondensed() {
 	if r.scratch == nil {
 		r.scratch = new(sccScratch)
 	}
