@@ -13,7 +13,12 @@ import (
 //   - Without a thread count, the barrier waits for every thread of the CTA
 //     whose code has a barrier of that instance whose id may equal the
 //     arrivals' id; the k-th arrivals of those threads complete together.
-//     If one of them never arrives, the barrier never completes.
+//     A thread that finished its code without arriving k+1 times has
+//     exited and is not waited for (barrier{.cta}.sync waits for the
+//     "non-exited threads", PTX ISA 9.7.13.1); one that never arrives
+//     because it waits forever elsewhere keeps the barrier from completing.
+//     A group that did not wait for an exited thread completes after that
+//     thread's exit, so after every barrier the thread passed.
 //   - With a count N, the arrivals complete in groups of exactly N of
 //     different threads; which arrivals form a group is chosen at run time;
 //     arrivals left over, of fewer than N threads, never complete.
@@ -48,7 +53,7 @@ type barrierKey struct {
 // no barriers.
 func barrierGroupings(t *litmus.Test, arrivals []barrierArrival, x *Execution) ([][][]int, error) {
 	if len(arrivals) == 0 {
-		if !groupingConsistent(nil, nil, x) {
+		if !groupingConsistent(nil, nil, nil, x) {
 			return nil, nil
 		}
 		return [][][]int{nil}, nil
@@ -62,8 +67,11 @@ func barrierGroupings(t *litmus.Test, arrivals []barrierArrival, x *Execution) (
 		}
 		byKey[k] = append(byKey[k], a)
 	}
-	// Options per barrier: each option is a list of groups.
+	// Options per barrier: each option is a list of groups. exited maps a
+	// group (by its first arrival) to the exited threads it did not wait
+	// for.
 	var options [][][][]int
+	exited := map[int][]int{}
 	for _, k := range keys {
 		as := byKey[k]
 		count := as[0].count
@@ -74,7 +82,7 @@ func barrierGroupings(t *litmus.Test, arrivals []barrierArrival, x *Execution) (
 		}
 		var opts [][][]int
 		if count < 0 {
-			opts = groupsWithoutCount(t, k, as, arrivals)
+			opts = groupsWithoutCount(t, k, as, arrivals, x, exited)
 		} else {
 			opts = groupsWithCount(as, int(count))
 		}
@@ -90,7 +98,7 @@ func barrierGroupings(t *litmus.Test, arrivals []barrierArrival, x *Execution) (
 		for i, o := range options {
 			groups = append(groups, o[choice[i]]...)
 		}
-		if groupingConsistent(groups, arrivals, x) {
+		if groupingConsistent(groups, exited, arrivals, x) {
 			out = append(out, groups)
 		}
 		i := 0
@@ -108,8 +116,10 @@ func barrierGroupings(t *litmus.Test, arrivals []barrierArrival, x *Execution) (
 }
 
 // groupsWithoutCount: the k-th arrivals of every expected thread complete
-// together, provided every expected thread arrives.
-func groupsWithoutCount(t *litmus.Test, k barrierKey, as []barrierArrival, all []barrierArrival) [][][]int {
+// together, provided every expected thread arrives or has exited (its run
+// finished without a k-th arrival); exited records, for each group that
+// completes, the exited threads it did not wait for.
+func groupsWithoutCount(t *litmus.Test, k barrierKey, as []barrierArrival, all []barrierArrival, x *Execution, exited map[int][]int) [][][]int {
 	byGen := map[int][]barrierArrival{}
 	maxGen := 0
 	for _, a := range as {
@@ -126,6 +136,7 @@ func groupsWithoutCount(t *litmus.Test, k barrierKey, as []barrierArrival, all [
 			arrived[a.thread] = true
 		}
 		complete := true
+		var gone []int
 		for _, th := range t.Threads {
 			if CTAKey(th) != k.cta || arrived[th.Index] || !mayUseBarrier(th, k) {
 				continue
@@ -138,7 +149,12 @@ func groupsWithoutCount(t *litmus.Test, k barrierKey, as []barrierArrival, all [
 					elsewhere = true
 				}
 			}
-			if !elsewhere {
+			switch {
+			case elsewhere:
+			case x.Runs[th.Index].Status == Finished:
+				// It exited without arriving: not waited for.
+				gone = append(gone, th.Index)
+			default:
 				complete = false
 			}
 		}
@@ -148,6 +164,9 @@ func groupsWithoutCount(t *litmus.Test, k barrierKey, as []barrierArrival, all [
 				grp = append(grp, a.ev)
 			}
 			groups = append(groups, grp)
+			if len(gone) > 0 {
+				exited[grp[0]] = gone
+			}
 		}
 	}
 	// Validity of blocked/passed statuses is checked by groupingConsistent.
@@ -255,8 +274,11 @@ func sameThreadIn(as []barrierArrival, grp []int, a barrierArrival) bool {
 // groupingConsistent checks that exactly the passed bar.sync arrivals are in
 // completed groups, and that the groups and the completed cluster-barrier
 // phases of x can complete in some order: one must complete before another
-// when a thread waits for the first and then arrives at the second.
-func groupingConsistent(groups [][]int, arrivals []barrierArrival, x *Execution) bool {
+// when a thread waits for the first and then arrives at the second, or
+// waits for the first and then exits, where the second did not wait for it
+// because it had exited (exited, keyed by a group's first arrival, and the
+// phases' exited threads).
+func groupingConsistent(groups [][]int, exited map[int][]int, arrivals []barrierArrival, x *Execution) bool {
 	groupOf := map[int]int{}
 	for gi, g := range groups {
 		for _, ev := range g {
@@ -292,6 +314,7 @@ func groupingConsistent(groups [][]int, arrivals []barrierArrival, x *Execution)
 		}
 	}
 	succ := make([][]int, len(groups)+len(x.ClusterPhases))
+	passedBy := make([][]int, len(x.Runs)) // the nodes each thread passed
 	for t, r := range x.Runs {
 		base := x.ThreadStart[t]
 		var passed []int
@@ -308,6 +331,24 @@ func groupingConsistent(groups [][]int, arrivals []barrierArrival, x *Execution)
 				passed = append(passed, n)
 			}
 		}
+		passedBy[t] = passed
+	}
+	// A node that did not wait for an exited thread completes after the
+	// thread exits, so after every node the thread passed.
+	afterExits := func(to int, threads []int) {
+		for _, t := range threads {
+			for _, from := range passedBy[t] {
+				if from != to {
+					succ[from] = append(succ[from], to)
+				}
+			}
+		}
+	}
+	for gi, g := range groups {
+		afterExits(gi, exited[g[0]])
+	}
+	for pi, ph := range x.ClusterPhases {
+		afterExits(len(groups)+pi, ph.exited)
 	}
 	return acyclicInts(succ)
 }

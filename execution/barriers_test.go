@@ -113,18 +113,46 @@ func TestBarrierGroupings(t *testing.T) {
 			want: []string{"groups [P0.0+P1.0 P0.1+P1.1] blocked []"},
 		},
 		{
-			name: "a thread that skips the barrier leaves the others blocked",
+			name: "a thread that skips the barrier and exits is not waited for",
 			cols: [][]string{
 				{"cta 0", "bar.cta.sync 0"},
 				{"cta 0", "ld.weak r0, x", "beq r0, 0, L", "bar.cta.sync 0", "L:"},
 				{"cta 0", "st.weak x, 1"},
 			},
 			// P1 arrives when it reads x=1 (from P2); when it reads 0 it
-			// skips the barrier and P0 waits forever.
+			// skips the barrier and exits, and P0's barrier completes
+			// without it (PTX ISA 9.7.13.1: "non-exited threads").
 			want: []string{
 				"groups [P0.0+P1.1] blocked []",
-				"groups [] blocked [P0]",
+				"groups [P0.0] blocked []",
 			},
+		},
+		{
+			name: "a thread that skips the barrier and then waits forever blocks the others",
+			cols: [][]string{
+				{"cta 0", "bar.cta.sync 0"},
+				{"cta 0", "ld.weak r0, x", "beq r0, 0, L", "bar.cta.sync 0", "L:", "bar.cta.sync 1, 0, 2"},
+				{"cta 0", "st.weak x, 1"},
+			},
+			// When P1 reads 0 it skips barrier 0 and waits at a barrier of
+			// two that nobody else joins: it has not exited, so P0 waits
+			// for it forever.
+			want: []string{
+				"groups [P0.0+P1.1] blocked [P1]",
+				"groups [] blocked [P0 P1]",
+			},
+		},
+		{
+			name: "a barrier that skips an exited thread completes after its exit",
+			cols: [][]string{
+				{"cta 0", "bar.cta.sync 0", "bar.cta.sync 1"},
+				{"cta 0", "bar.cta.sync 1", "beq r2, 0, L", "bar.cta.sync 0", "L:"},
+			},
+			// P1 (r2 = 0) waits at barrier 1 and then exits without
+			// arriving at barrier 0; barrier 0 completes only after that
+			// exit, barrier 1 only after P0 passed barrier 0: a deadlock,
+			// left only as the hang in which both wait.
+			want: []string{"groups [] blocked [P0 P1]"},
 		},
 		{
 			name: "logical ids that differ do not meet",
@@ -349,20 +377,25 @@ func TestBarrierGroupingsDirect(t *testing.T) {
 	arr := func(ev, thread int, blocked bool) barrierArrival {
 		return barrierArrival{ev: ev, thread: thread, inst: 0, id: 0, count: -1, sync: true, blocked: blocked}
 	}
+	// P1's run: waiting forever elsewhere (Spinning) or exited (Finished).
 	cases := []struct {
 		name     string
 		arrivals []barrierArrival
+		p1       RunStatus
 		want     [][][]int
 	}{
-		{"no barriers: one empty grouping", nil, [][][]int{nil}},
-		{"both passed", []barrierArrival{arr(1, 0, false), arr(2, 1, false)}, [][][]int{{{1, 2}}}},
-		{"one blocked although the barrier completes", []barrierArrival{arr(1, 0, true), arr(2, 1, false)}, nil},
-		{"one passed although the other never arrives", []barrierArrival{arr(1, 0, false)}, nil},
-		{"blocked, the other never arrives", []barrierArrival{arr(1, 0, true)}, [][][]int{nil}},
+		{"no barriers: one empty grouping", nil, Finished, [][][]int{nil}},
+		{"both passed", []barrierArrival{arr(1, 0, false), arr(2, 1, false)}, Finished, [][][]int{{{1, 2}}}},
+		{"one blocked although the barrier completes", []barrierArrival{arr(1, 0, true), arr(2, 1, false)}, Finished, nil},
+		{"one passed although the other never arrives", []barrierArrival{arr(1, 0, false)}, Spinning, nil},
+		{"blocked, the other never arrives", []barrierArrival{arr(1, 0, true)}, Spinning, [][][]int{nil}},
+		{"one passed, the other exited", []barrierArrival{arr(1, 0, false)}, Finished, [][][]int{{{1}}}},
+		{"blocked although the other exited", []barrierArrival{arr(1, 0, true)}, Finished, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := barrierGroupings(tc, c.arrivals, &Execution{})
+			x := &Execution{Runs: []*Run{{Status: Finished}, {Status: c.p1}}, ThreadStart: []int{0, 0}}
+			got, err := barrierGroupings(tc, c.arrivals, x)
 			require.NoError(t, err)
 			assert.Equal(t, c.want, got)
 		})

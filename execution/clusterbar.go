@@ -18,6 +18,10 @@ import "github.com/ptxmm/ptxmm/litmus"
 type ClusterPhase struct {
 	Arrives []int // the barrier.cluster.arrive events of the phase
 	Waits   []int // the barrier.cluster.wait events that returned with it
+	// exited lists the threads of the cluster the phase did not wait for:
+	// they finished without arriving that often. The phase completes after
+	// they exit (groupingConsistent).
+	exited []int
 }
 
 // clusterPhases computes the completed phases of the cluster barriers of a
@@ -65,6 +69,8 @@ func clusterPhases(t *litmus.Test, x *Execution) ([]ClusterPhase, bool) {
 			for _, ti := range threads {
 				if p < len(arrives[ti]) {
 					ph.Arrives = append(ph.Arrives, arrives[ti][p])
+				} else {
+					ph.exited = append(ph.exited, ti)
 				}
 			}
 			if len(ph.Arrives) == 0 || !complete(p) {
