@@ -40,7 +40,7 @@ func checkCommand(args []string, out io.Writer) int {
 	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
-		return cli.ExitError
+		return flagFailure(err)
 	}
 	applyMemoryLimit(opts.MaxMemory)
 	if err := errors.Join(checkLimitFlags(opts), checkWorkers(*workers)); err != nil {

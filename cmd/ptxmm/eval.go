@@ -31,7 +31,7 @@ func evalCommand(args []string, out io.Writer) int {
 	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
-		return cli.ExitError
+		return flagFailure(err)
 	}
 	applyMemoryLimit(cfg.MaxMemory)
 	if cfg.Timeout < 0 {

@@ -32,7 +32,7 @@ func graphCommand(args []string, out io.Writer) int {
 	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
-		return cli.ExitError
+		return flagFailure(err)
 	}
 	applyMemoryLimit(cfg.Options.MaxMemory)
 	if err := checkLimitFlags(cfg.Options); err != nil {

@@ -29,6 +29,7 @@ Usage:
   ptxmm eval [flags] PROGRAM.dl     evaluate a standalone Datalog program
   ptxmm serve [-addr 127.0.0.1:8080] [-model FILE]
                                     a local web page to write a test, edit the model and step through executions
+  ptxmm version                     show the version, commit and Go version of this binary
   ptxmm help                        show this help
 
 Run "ptxmm COMMAND -h" for the flags of a command.
@@ -54,6 +55,8 @@ func run(args []string) int {
 		return runRepl(args[1:])
 	case "serve":
 		return runServe(args[1:])
+	case "version", "-version", "--version":
+		return cli.WithCheckedOutput(os.Stdout, os.Stderr, func(out io.Writer) int { return versionCommand(args[1:], out) })
 	case "help", "-h", "-help", "--help":
 		return cli.WithCheckedOutput(os.Stdout, os.Stderr, func(out io.Writer) int {
 			fmt.Fprint(out, usage)

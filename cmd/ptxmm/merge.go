@@ -32,7 +32,7 @@ Flags:
 	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
-		return cli.ExitError
+		return flagFailure(err)
 	}
 	return cli.Merge(cli.MergeConfig{Logs: pos, Table: *table, Stdin: os.Stdin}, out, os.Stderr)
 }

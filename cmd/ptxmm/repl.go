@@ -32,7 +32,7 @@ func replCommand(args []string, out io.Writer) int {
 	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
-		return cli.ExitError
+		return flagFailure(err)
 	}
 	applyMemoryLimit(opts.MaxMemory)
 	if err := checkLimitFlags(opts); err != nil {

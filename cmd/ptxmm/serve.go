@@ -41,7 +41,7 @@ func runServe(args []string) int {
 	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
-		return cli.ExitError
+		return flagFailure(err)
 	}
 	if len(pos) > 0 {
 		fmt.Fprintf(os.Stderr, "ptxmm serve: unexpected argument %q (the page loads tests itself)\n", pos[0])
