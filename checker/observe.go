@@ -125,6 +125,9 @@ func observables(t *litmus.Test, l *execution.Layout) ([]Observable, error) {
 	for _, a := range t.Assertions {
 		walk(a.Expr)
 	}
+	for _, tm := range t.Locations {
+		addTerm(tm)
+	}
 	sort.SliceStable(obs, func(i, j int) bool {
 		a, b := obs[i], obs[j]
 		if a.IsLoc != b.IsLoc {

@@ -40,6 +40,10 @@ type Test struct {
 
 	// Condition is the final condition of a herd test; nil for .test files.
 	Condition *Condition
+	// Locations are the registers and locations of a herd test's
+	// "locations [x; 1:r0;]" clause: they join those the condition
+	// mentions in the observed final state.
+	Locations []Term
 	// Assertions are the assert/permit/check commands of a .test file.
 	Assertions []*Assertion
 

@@ -1,5 +1,7 @@
 package litmus
 
+import "fmt"
+
 // This file parses conditions: herd "P1:r0 == 1 /\ ~(x = 2)" and .test
 // "r0 == 1 && !(x != 2)". The grammar is the same, only the spellings and
 // the terms differ:
@@ -64,7 +66,44 @@ func (e *exprParser) parseOr() Expr {
 		}
 		l = &Or{L: l, R: r, Pos: l.Position()}
 	}
+	if l != nil {
+		if off, hint := e.foreignConnective(); hint != "" {
+			return e.fail(off, "%s", hint)
+		}
+	}
 	return l
+}
+
+// foreignConnective reports whether a complete condition is followed by
+// the other format's "and" or "or" (C's && and || in a herd test, herd's
+// /\ and \/ in a .test file), and if so where and which spelling to use.
+func (e *exprParser) foreignConnective() (int, string) {
+	if e.c.done() {
+		return 0, ""
+	}
+	t := e.c.peek()
+	var used, meaning string
+	switch {
+	case e.p.format == FormatHerd && t.is("&&"):
+		used, meaning = "&&", "and"
+	case e.p.format == FormatHerd && t.is("|") && e.c.i+1 < len(e.c.toks) && e.c.peekAt(1).is("|") && e.c.peekAt(1).off == t.end:
+		used, meaning = "||", "or"
+	case e.p.format != FormatHerd && t.is(`/\`):
+		used, meaning = `/\`, "and"
+	case e.p.format != FormatHerd && t.is(`\/`):
+		used, meaning = `\/`, "or"
+	default:
+		return 0, ""
+	}
+	want := e.and
+	if meaning == "or" {
+		want = e.or
+	}
+	format := "a herd condition"
+	if e.p.format != FormatHerd {
+		format = "a .test condition"
+	}
+	return t.off, fmt.Sprintf("%s is not how %s writes %q: write %s", used, format, meaning, want)
 }
 
 // parseAnd parses a conjunction.

@@ -79,8 +79,8 @@ func hashCode(t *Test) string {
 	return b.String()
 }
 
-// hashObserved prints the registers and locations the condition and the
-// assertions look at, sorted.
+// hashObserved prints the registers and locations the condition, the
+// assertions and the locations clause look at, sorted.
 func hashObserved(t *Test) string {
 	seen := map[string]bool{}
 	var walk func(e Expr)
@@ -112,6 +112,9 @@ func hashObserved(t *Test) string {
 	}
 	for _, a := range t.Assertions {
 		walk(a.Expr)
+	}
+	for _, tm := range t.Locations {
+		term(tm)
 	}
 	var out []string
 	for k := range seen {

@@ -27,11 +27,11 @@ func (p *parser) parseCondition(c *cursor, t *Test) {
 	}
 	kw := c.peek()
 	if kw.is("locations") {
-		p.errorf(kw.off, "locations is not supported")
-		c.skipTo("]")
-		c.accept("]")
+		if !p.parseLocations(c, t) {
+			return
+		}
 		if c.done() {
-			p.errorf(c.peek().off, "expected the final condition (exists, ~exists or forall), found end of file")
+			p.errorf(c.peek().off, "expected the final condition (exists, ~exists or forall) after the locations clause, found end of file")
 			return
 		}
 		kw = c.peek()
@@ -63,6 +63,52 @@ func (p *parser) parseCondition(c *cursor, t *Test) {
 	if !c.done() {
 		n := c.peek()
 		p.errorf(n.off, "unexpected %s after the condition", n.describe())
+	}
+}
+
+// parseLocations parses herd's "locations [x; 1:r0; ...]" clause: a
+// list of registers and locations, each followed by ';' (the last one's
+// is optional), whose final values join the observed state. It reports
+// whether the clause was well formed.
+func (p *parser) parseLocations(c *cursor, t *Test) bool {
+	c.next()
+	if open := c.peek(); c.done() || !open.is("[") {
+		p.errorf(open.off, "expected '[' after locations (locations [x; 1:r0;]), found %s", open.describe())
+		return false
+	}
+	c.next()
+	seen := map[string]bool{}
+	for {
+		n := c.peek()
+		if c.done() {
+			p.errorf(n.off, "expected ']' to close the locations clause, found end of file")
+			return false
+		}
+		if c.accept("]") {
+			return true
+		}
+		start := n.off
+		tm, ok := p.herdTerm(c, t)
+		if !ok {
+			return false
+		}
+		if tm.Kind == TermConst {
+			p.errorf(start, "expected a register (1:r0) or a location in the locations clause, found the integer %d", tm.Value)
+			return false
+		}
+		if key := tm.String(); seen[key] {
+			p.errs.Warn(p.pos(start), "%s is listed twice in the locations clause", key)
+		} else {
+			seen[key] = true
+			t.Locations = append(t.Locations, tm)
+		}
+		if c.accept(";") {
+			continue
+		}
+		if n := c.peek(); c.done() || !n.is("]") {
+			p.errorf(n.off, "expected ';' or ']' after %s in the locations clause, found %s", tm.String(), n.describe())
+			return false
+		}
 	}
 }
 

@@ -153,10 +153,14 @@ func (lx *lexer) hasPrefix(s string) bool {
 
 // operators lists the multi-byte operators of each format, longest first.
 func (lx *lexer) operators() []string {
+	// Each format also lexes the other's "and" ("&&" in herd, "/\" in
+	// .test files, and "\/" there), which is never valid, so that the
+	// condition parser can say which spelling to use. A herd "||" stays two
+	// '|': it may be an empty cell in a thread row.
 	if lx.format == FormatHerd {
-		return []string{`/\`, `\/`, "==", "!="}
+		return []string{`/\`, `\/`, "==", "!=", "&&"}
 	}
-	return []string{"&&", "||", "==", "!="}
+	return []string{"&&", "||", "==", "!=", `/\`, `\/`}
 }
 
 const singlePunct = "{}[]();|,:@=~!-+"

@@ -124,6 +124,9 @@ func (p *parser) lint(t *Test) {
 	for _, a := range t.Assertions {
 		walk(a.Expr)
 	}
+	for _, tm := range t.Locations {
+		check(tm)
+	}
 }
 
 // fileWarnings returns the warnings of a parse, sorted, with their lines.

@@ -131,19 +131,26 @@ func (p *parser) checkMultimemTerms(t *Test) {
 	for _, a := range t.Assertions {
 		p.checkMultimemExpr(t, a.Expr)
 	}
+	for _, term := range t.Locations {
+		p.checkMultimemTerm(t, term)
+	}
 }
 
 // checkMultimemExpr rejects the location terms of e that name a multimem
 // address.
 func (p *parser) checkMultimemExpr(t *Test, e Expr) {
 	walkCmps(e, func(cmp *Cmp) {
-		for _, term := range []Term{cmp.L, cmp.R} {
-			if term.Kind != TermLoc {
-				continue
-			}
-			if a := t.AddressByName(term.Loc); a != nil && len(a.Multimem) > 0 {
-				p.errs.Add(term.Pos, "%s is a multimem address, which has no value of its own: name one of its locations (%s)", a.Name, strings.Join(a.Multimem, ", "))
-			}
-		}
+		p.checkMultimemTerm(t, cmp.L)
+		p.checkMultimemTerm(t, cmp.R)
 	})
+}
+
+// checkMultimemTerm rejects a location term that names a multimem address.
+func (p *parser) checkMultimemTerm(t *Test, term Term) {
+	if term.Kind != TermLoc {
+		return
+	}
+	if a := t.AddressByName(term.Loc); a != nil && len(a.Multimem) > 0 {
+		p.errs.Add(term.Pos, "%s is a multimem address, which has no value of its own: name one of its locations (%s)", a.Name, strings.Join(a.Multimem, ", "))
+	}
 }
