@@ -215,7 +215,7 @@ func ParseNV(file string, src []byte) ([]*Test, error) {
 		ipm := *pm
 		ipm.segs = segs
 		var ierrs source.List
-		t := newParser(file, text, FormatNV, &ipm, &ierrs).parseNV(fmt.Sprintf("%s#%d", base, k), k)
+		t := newParser(file, text, FormatNV, &ipm, &ierrs).parseNV(InstanceName(base, k), k)
 		// A mistake in the template text shows in every instance; report it
 		// once, marked with the first row that shows it.
 		for _, e := range ierrs {
@@ -231,3 +231,9 @@ func ParseNV(file string, src []byte) ([]*Test, error) {
 	}
 	return finish(tests)
 }
+
+// InstanceName names row k (from 1) of a .test template whose file's base
+// name is base: "MP[2]". check's herd log, diff, graph, the REPL, the page
+// and the -expect report all use this one name (herd's log lexer accepts
+// the brackets in a test name).
+func InstanceName(base string, k int) string { return fmt.Sprintf("%s[%d]", base, k) }

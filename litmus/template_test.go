@@ -37,9 +37,9 @@ func TestTemplateInstances(t *testing.T) {
 	require.Len(t, tests, 2)
 
 	first, second := tests[0], tests[1]
-	assert.Equal(t, "MP_tmpl#1", first.Name)
+	assert.Equal(t, "MP_tmpl[1]", first.Name)
 	assert.Equal(t, 1, first.Instance)
-	assert.Equal(t, "MP_tmpl#2", second.Name)
+	assert.Equal(t, "MP_tmpl[2]", second.Name)
 	assert.Equal(t, 2, second.Instance)
 
 	texts := func(th *Thread) []string {

@@ -132,7 +132,7 @@ func TestUsageErrors(t *testing.T) {
 	assert.Contains(t, out, "error: usage: :test FILE [K]")
 	assert.Contains(t, out, ":why       REL(eA, eB)")
 	out = script(t, s, ":test "+filepath.Join("..", "examples", "MP-scopes.test")+" 3", ":execs ok")
-	assert.Contains(t, out, "MP-scopes#3: ")
+	assert.Contains(t, out, "MP-scopes[3]: ")
 }
 
 func TestComplete(t *testing.T) {

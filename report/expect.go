@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/ptxmm/ptxmm/checker"
@@ -16,7 +17,7 @@ import (
 // format (docs/expected.md): rows "path,verdict[,verdict...]" for herd
 // tests (Ok, No, Undef for a program with undefined behaviour, or - for not
 // rated), the path relative to the CSV's folder, and rows
-// "file.test#K,holds|fails" overriding a .test file's inline expectation
+// "file.test[K],holds|fails" (or NVlabs' "file.test#K") overriding a .test file's inline expectation
 // (every assert and permit holds) for instance K, the file named by its
 // base name or its path relative to the CSV's folder.
 type Expected struct {
@@ -68,11 +69,11 @@ func ReadExpected(spec string) (*Expected, error) {
 		for i := range cells {
 			cells[i] = strings.TrimSpace(cells[i])
 		}
-		if strings.Contains(cells[0], "#") && len(cells) == 2 {
+		if key, ok := overrideKey(cells[0]); ok && len(cells) == 2 {
 			if cells[1] != "holds" && cells[1] != "fails" {
 				return nil, fmt.Errorf("%s:%d: an override row says holds or fails, not %q", path, line, cells[1])
 			}
-			if err := e.add(cells[0], cells[1], line); err != nil {
+			if err := e.add(key, cells[1], line); err != nil {
 				return nil, err
 			}
 			continue
@@ -90,6 +91,24 @@ func ReadExpected(spec string) (*Expected, error) {
 		}
 	}
 	return e, sc.Err()
+}
+
+// nvlabsInstance matches NVlabs' spelling of a template row, FILE.test#K.
+var nvlabsInstance = regexp.MustCompile(`^(.*)#([0-9]+)$`)
+
+// ptxmmInstance matches ptxmm's, FILE.test[K].
+var ptxmmInstance = regexp.MustCompile(`^(.*)\[([0-9]+)\]$`)
+
+// overrideKey reports whether the first cell of a row names an instance of
+// a .test file, and returns it in ptxmm's spelling, the one reports print.
+func overrideKey(cell string) (string, bool) {
+	if m := ptxmmInstance.FindStringSubmatch(cell); m != nil {
+		return cell, true
+	}
+	if m := nvlabsInstance.FindStringSubmatch(cell); m != nil {
+		return m[1] + "[" + m[2] + "]", true
+	}
+	return "", false
 }
 
 // add records a row, refusing a key given twice.
@@ -144,7 +163,7 @@ func Compare(w io.Writer, e *Expected, results []*checker.Result) (passed, faile
 		}
 		if r.Err != nil {
 			failed++
-			fmt.Fprintf(w, "MISMATCH %s#%d: error: %v\n", rel, t.Instance, r.Err)
+			fmt.Fprintf(w, "MISMATCH %s: error: %v\n", instanceOf(rel, t), r.Err)
 			continue
 		}
 		for _, a := range r.Assertions {
@@ -156,7 +175,7 @@ func Compare(w io.Writer, e *Expected, results []*checker.Result) (passed, faile
 				continue
 			}
 			failed++
-			fmt.Fprintf(w, "MISMATCH %s#%d %s %s: want %s\n", rel, t.Instance, a.Kind, a.Name, holdsWord(wantHolds))
+			fmt.Fprintf(w, "MISMATCH %s %s %s: want %s\n", instanceOf(rel, t), a.Kind, a.Name, holdsWord(wantHolds))
 		}
 	}
 	for _, k := range e.keys {
@@ -182,10 +201,20 @@ func (e *Expected) relative(file string) string {
 	return filepath.ToSlash(rel)
 }
 
+// instanceOf names test t of the .test file at rel in a report: the file
+// for a file without a template, FILE.test[K] for row K of a template.
+func instanceOf(rel string, t *litmus.Test) string {
+	if t.Instance == 0 {
+		return rel
+	}
+	return litmus.InstanceName(rel, t.Instance)
+}
+
 // overrideRow is the row overriding instance t of a .test file, named by
-// its path (rel) or its base name, when there is one.
+// its path (rel) or its base name, when there is one (rows are keyed in
+// ptxmm's spelling, FILE.test[K], whichever the CSV used).
 func (e *Expected) overrideRow(rel string, t *litmus.Test) (string, bool) {
-	for _, k := range []string{fmt.Sprintf("%s#%d", rel, t.Instance), fmt.Sprintf("%s#%d", filepath.Base(t.File), t.Instance)} {
+	for _, k := range []string{litmus.InstanceName(rel, t.Instance), litmus.InstanceName(filepath.Base(t.File), t.Instance)} {
 		if _, ok := e.rows[k]; ok {
 			return k, true
 		}

@@ -152,7 +152,7 @@ func TestCompareRelativePaths(t *testing.T) {
 
 // TestCompareNV: a .test instance counts once per assert and permit (check
 // commands are not compared); every one is expected to hold unless a
-// "file.test#K" row says fails. A .test file needs no row; an override row
+// "file.test[K]" (or NVlabs' "file.test#K") row says fails. A .test file needs no row; an override row
 // that no instance matches fails.
 func TestCompareNV(t *testing.T) {
 	tmplRow := "Tmpl.test#2,fails\n"
@@ -181,11 +181,19 @@ func TestCompareNV(t *testing.T) {
 					assertion("p", litmus.AssertSometimes, false))
 			},
 			passed: 1, failed: 1,
-			out: "MISMATCH nv/Tmpl.test#1 permit p: want holds\n",
+			out: "MISMATCH nv/Tmpl.test[1] permit p: want holds\n",
 		},
 		{
 			name: "override by base name: instance 2 must fail",
 			csv:  tmplRow,
+			result: func(dir string) *checker.Result {
+				return nvResult(filepath.Join(dir, "nv", "Tmpl.test"), 2, assertion("a", litmus.AssertAlways, false))
+			},
+			passed: 1,
+		},
+		{
+			name: "override by the name ptxmm prints",
+			csv:  "nv/Tmpl.test[2],fails\n",
 			result: func(dir string) *checker.Result {
 				return nvResult(filepath.Join(dir, "nv", "Tmpl.test"), 2, assertion("a", litmus.AssertAlways, false))
 			},
@@ -206,7 +214,7 @@ func TestCompareNV(t *testing.T) {
 				return nvResult(filepath.Join(dir, "nv", "Tmpl.test"), 2, assertion("a", litmus.AssertAlways, true))
 			},
 			failed: 1,
-			out:    "MISMATCH nv/Tmpl.test#2 assert a: want fails\n",
+			out:    "MISMATCH nv/Tmpl.test[2] assert a: want fails\n",
 		},
 		{
 			name: "override row not run",
@@ -215,7 +223,7 @@ func TestCompareNV(t *testing.T) {
 				return nvResult(filepath.Join(dir, "nv", "Tmpl.test"), 1, assertion("a", litmus.AssertAlways, true))
 			},
 			passed: 1, failed: 1,
-			out: "NOT RUN Tmpl.test#2 (CSV:1): no test checked matches this row\n",
+			out: "NOT RUN Tmpl.test[2] (CSV:1): no test checked matches this row\n",
 		},
 		{
 			name: "instance 0 of a plain test",
@@ -231,7 +239,7 @@ func TestCompareNV(t *testing.T) {
 				return &checker.Result{Test: &litmus.Test{File: filepath.Join(dir, "nv", "Tmpl.test"), Format: litmus.FormatNV, Instance: 3}, Err: errors.New("boom")}
 			},
 			failed: 1,
-			out:    "MISMATCH nv/Tmpl.test#3: error: boom\n",
+			out:    "MISMATCH nv/Tmpl.test[3]: error: boom\n",
 		},
 	}
 	for _, c := range cases {

@@ -2,7 +2,6 @@ package report
 
 import (
 	"cmp"
-	"fmt"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -27,7 +26,7 @@ func LogName(t *litmus.Test) string {
 	if t.Format == litmus.FormatNV {
 		name = strings.TrimSuffix(filepath.Base(t.File), filepath.Ext(t.File))
 		if t.Instance > 0 {
-			name = fmt.Sprintf("%s[%d]", name, t.Instance)
+			name = litmus.InstanceName(name, t.Instance)
 		}
 	}
 	return sanitize(name, isTestNameChar)
