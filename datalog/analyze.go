@@ -406,6 +406,15 @@ func (a *analyzer) warnUnused() {
 			}
 		}
 	}
+	// A variant's edits (.redefine, .uncheck) leave unused some relations
+	// of the model it includes: that is what the edits mean, not a slip in
+	// either file, and the base model's author hears of its own unused
+	// relations when checking it alone. So under edits, "never used" is
+	// said only of relations declared in a file that holds an edit.
+	editFiles := map[string]bool{}
+	for _, e := range a.prog.Edits {
+		editFiles[e.Pos.File] = true
+	}
 	names := append([]string(nil), a.m.Names...)
 	sort.SliceStable(names, func(i, j int) bool {
 		return a.m.Relations[names[i]].Pos.Before(a.m.Relations[names[j]].Pos)
@@ -414,6 +423,9 @@ func (a *analyzer) warnUnused() {
 		r := a.m.Relations[n]
 		if r.Generated || r.Kind == RelUniverse {
 			continue
+		}
+		if len(editFiles) > 0 && !editFiles[r.Pos.File] {
+			used[n] = true
 		}
 		isDefined := defined[n] || r.Kind != RelDerived
 		switch {
