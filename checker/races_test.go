@@ -31,6 +31,11 @@ func TestRaceFlags(t *testing.T) {
 		{"MP+bar.litmus", "Ok", map[string]string{}},
 		// Morally strong atomics do not race.
 		{"Atomicity1.litmus", "Ok", map[string]string{}},
+		// The arrives of one mbarrier, .cta and .cluster, update one
+		// object one at a time: no race, heterogeneous or not (issue
+		// 26); only the stale read of y races.
+		{"async/MBar-local-plus-remote-cta-wait-stale.litmus", "Ok", map[string]string{
+			"data_race": "P1:st y, 1 / P2:ld r2, y"}},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {

@@ -77,7 +77,7 @@ func TestQueriesAndWhy(t *testing.T) {
 	assert.Contains(t, out, "error: query:1:1: variable X is not bound")
 	out = script(t, s, ":why sync(e3, e6)")
 	assert.Contains(t, out, "sync(e3, e6)   [sync = sync_fence | sync_barrier | sync_cluster | sync_pattern]")
-	assert.Contains(t, out, "    obs(e4, e5)   [obs = ms & rf | obs ; rmw ; obs]")
+	assert.Contains(t, out, "    obs(e4, e5)   [obs = ms & rf | mbar_rf | obs ; rmw ; obs]")
 	assert.Contains(t, out, "      rf(e4, e5)   [base]")
 	assert.Contains(t, out, "events:\n  e3 P0:fence.sys\n")
 	assert.NotContains(t, out, "$", "generated relations are folded away")
