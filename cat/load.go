@@ -3,10 +3,10 @@ package cat
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/ptxmm/ptxmm/datalog"
 	"github.com/ptxmm/ptxmm/source"
 )
 
@@ -19,11 +19,21 @@ type Options struct {
 	Read func(name string) ([]byte, error)
 }
 
+// read reads a model file with the limits of the .dl front end: a regular
+// file of at most datalog.MaxFileBytes (a caller's reader gets the size
+// limit).
 func (o Options) read(name string) ([]byte, error) {
-	if o.Read != nil {
-		return o.Read(name)
+	if o.Read == nil {
+		return datalog.ReadModelFile(name)
 	}
-	return os.ReadFile(name)
+	data, err := o.Read(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := datalog.CheckModelSize(data); err != nil {
+		return nil, err
+	}
+	return data, nil
 }
 
 // IsCatFile reports whether a model file is a cat model (by its .cat
@@ -72,6 +82,11 @@ func parseModel(file, src string, opts Options) (*Model, map[string]string, sour
 		m.Files = append(m.Files, file)
 		texts[file] = src
 		name, stmts := parseFile(file, src, &errs, func(inc string, pos source.Pos) []Stmt {
+			if len(stack) >= datalog.MaxIncludeDepth {
+				errs.Add(pos, "cannot include %q: includes nested more than %d deep (%s -> ... -> %s); a model nests includes only a few levels deep, so this is likely a generated chain",
+					inc, datalog.MaxIncludeDepth, stack[0], file)
+				return nil
+			}
 			target, text, err := resolveInclude(file, inc, opts)
 			if err != nil {
 				errs.Add(pos, "cannot include %q: %v", inc, err)

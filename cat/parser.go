@@ -3,6 +3,7 @@ package cat
 import (
 	"strings"
 
+	"github.com/ptxmm/ptxmm/datalog"
 	"github.com/ptxmm/ptxmm/source"
 )
 
@@ -47,6 +48,16 @@ type parser struct {
 	i       int
 	errs    *source.List
 	include includeFunc
+	// nesting is the depth of the expression being parsed (parentheses,
+	// brackets, begin ... end, arguments, ~), ops the operators of the
+	// outermost expression so far: both are bounded as in the .dl front
+	// end (datalog/limits.go), since every pass over an expression
+	// recurses as deep as it is nested.
+	nesting, ops int
+	// aborted is set when the nesting limit stops an expression: the
+	// open calls return at once, without errors, and the statement loop
+	// resumes at the next statement.
+	aborted bool
 }
 
 // parseFile parses one cat file; includes are resolved through include.
@@ -67,6 +78,10 @@ func parseFile(file, src string, errs *source.List, include includeFunc) (string
 	var stmts []Stmt
 	for p.tok().kind != tEOF {
 		stmts = append(stmts, p.stmt()...)
+		if p.aborted {
+			p.aborted = false
+			p.recover()
+		}
 	}
 	local.AttachLines(file, src)
 	*errs = append(*errs, local...)
@@ -150,6 +165,9 @@ func isTestKeyword(t token) bool {
 // fail reports a syntax error at the current token and skips to the next
 // statement (which may start at the current token).
 func (p *parser) fail(format string, args ...any) {
+	if p.aborted {
+		return
+	}
 	t := p.tok()
 	p.errs.Add(t.pos, format, args...)
 	if !(t.kind == tName && stmtStarts[t.text]) && !(t.kind == tCompl && isTestKeyword(p.peek())) {
@@ -415,6 +433,10 @@ func (p *parser) nameList() bool {
 // expr parses an expression; it reports an error and returns nil when
 // there is none.
 func (p *parser) expr() Expr {
+	if !p.enter() {
+		return nil
+	}
+	defer p.leave()
 	if t := p.tok(); t.kind == tName && outside[t.text] != "" && t.text != "in" {
 		p.outsideErr(t)
 		return nil
@@ -426,6 +448,37 @@ func (p *parser) expr() Expr {
 		return nil
 	}
 	return p.binary(0)
+}
+
+// enter counts one more level of nesting, refusing to go past
+// datalog.MaxExprNesting (with an error, and skipping to the next
+// statement); the operator count starts afresh with each outermost
+// expression.
+func (p *parser) enter() bool {
+	if p.nesting == 0 {
+		p.ops = 0
+	}
+	p.nesting++
+	if p.nesting > datalog.MaxExprNesting {
+		p.errs.Add(p.tok().pos, "expression nested more than %d deep in parentheses, brackets, begin ... end, arguments or ~: write it as several definitions", datalog.MaxExprNesting)
+		p.nesting--
+		p.aborted = true
+		return false
+	}
+	return true
+}
+
+func (p *parser) leave() { p.nesting-- }
+
+// countOp counts one more operator of the current expression and reports
+// false, with an error the first time, past datalog.MaxExprOperators.
+func (p *parser) countOp(pos source.Pos) bool {
+	p.ops++
+	if p.ops == datalog.MaxExprOperators+1 {
+		p.errs.Add(pos, "expression with more than %d operators: write it as several definitions", datalog.MaxExprOperators)
+		p.aborted = true
+	}
+	return p.ops <= datalog.MaxExprOperators
 }
 
 // levels lists the binary operators from the loosest to the tightest, as
@@ -460,7 +513,7 @@ func (p *parser) binary(level int) Expr {
 		}
 		p.advance()
 		r := p.binary(level + 1)
-		if r == nil {
+		if r == nil || !p.countOp(t.pos) {
 			return nil
 		}
 		l = &Binary{Op: op, L: l, R: r, Pos: l.Position()}
@@ -483,9 +536,9 @@ func startsOperand(t token) bool {
 func (p *parser) product() Expr {
 	l := p.prefix()
 	for l != nil && p.tok().kind == tStar && startsOperand(p.peek()) {
-		p.advance()
+		star := p.advance()
 		r := p.prefix()
-		if r == nil {
+		if r == nil || !p.countOp(star.pos) {
 			return nil
 		}
 		l = &Binary{Op: OpProduct, L: l, R: r, Pos: l.Position()}
@@ -496,6 +549,10 @@ func (p *parser) product() Expr {
 // prefix parses "~e".
 func (p *parser) prefix() Expr {
 	if t := p.tok(); t.kind == tCompl {
+		if !p.enter() {
+			return nil
+		}
+		defer p.leave()
 		p.advance()
 		x := p.prefix()
 		if x == nil {
@@ -531,6 +588,9 @@ func (p *parser) postfix() Expr {
 			return x
 		}
 		p.advance()
+		if !p.countOp(t.pos) {
+			return nil
+		}
 		x = &Unary{Op: op, X: x, Pos: x.Position()}
 	}
 	return x

@@ -85,3 +85,19 @@ func readLimited(r io.Reader) ([]byte, error) {
 	}
 	return data, nil
 }
+
+// ReadModelFile reads a model file as Load does: a regular file (a
+// symbolic link to one is followed) of at most MaxFileBytes, refusing
+// devices, pipes and directories before opening them. Other front ends
+// (the cat reader) read their files through it, so that every model file
+// has the same limits and messages.
+func ReadModelFile(name string) ([]byte, error) { return readRegularFile(name) }
+
+// CheckModelSize refuses a model text over MaxFileBytes, for files read
+// through a caller's own reader.
+func CheckModelSize(data []byte) error {
+	if len(data) > MaxFileBytes {
+		return errTooLarge(int64(len(data)))
+	}
+	return nil
+}
