@@ -649,11 +649,20 @@ func sameFunc(name string, x *execution.Execution) func(a, b *execution.Event) b
 		}
 	case "scta":
 		return func(a, b *execution.Event) bool {
-			return bothDevice(a, b) && threads[a.Thread].GPU == threads[b.Thread].GPU && threads[a.Thread].CTA == threads[b.Thread].CTA
+			if !bothDevice(a, b) {
+				return false
+			}
+			ta, tb := threads[a.Thread], threads[b.Thread]
+			return ta.GPU == tb.GPU && ta.Launch == tb.Launch && ta.CTA == tb.CTA
 		}
 	case "sclu":
+		// CTA and cluster numbers are per kernel launch (Table 21, 8.3).
 		return func(a, b *execution.Event) bool {
-			return bothDevice(a, b) && threads[a.Thread].GPU == threads[b.Thread].GPU && threads[a.Thread].Cluster == threads[b.Thread].Cluster
+			if !bothDevice(a, b) {
+				return false
+			}
+			ta, tb := threads[a.Thread], threads[b.Thread]
+			return ta.GPU == tb.GPU && ta.Launch == tb.Launch && ta.Cluster == tb.Cluster
 		}
 	case "sgpu":
 		return func(a, b *execution.Event) bool {

@@ -185,3 +185,36 @@ exists (x == 0)
 	assert.Empty(t, fill("TASK_END"))
 	assert.Equal(t, []string{"thread start"}, fill("THREAD_START"), "P1 never starts")
 }
+
+// TestFillCTAPerLaunch checks that scta and sclu relate the threads of one
+// kernel launch only (Table 21, 8.3): P0 and P1 name CTA 0 of two kernels,
+// P2 CTA 0 of K0 again.
+func TestFillCTAPerLaunch(t *testing.T) {
+	x := firstCandidate(t, `PTX T
+{ x = 0; }
+ H0@host                 | P0@cta 0,gpu 0,kernel K0 | P1@cta 0,gpu 0,kernel K1 | P2@cta 0,gpu 0,kernel K0 ;
+ cudaLaunchKernel K0, s1 | st x, 1                  | st x, 2                  | st x, 3                  ;
+ cudaLaunchKernel K1, s2 |                          |                          |                          ;
+exists (x == 0)
+`)
+	store := func(v int64) int {
+		for i := range x.Events {
+			if ev := &x.Events[i]; ev.IsMemory() && !ev.IsInit() && ev.Value.N == v {
+				return i
+			}
+		}
+		t.Fatalf("no store of %d", v)
+		return -1
+	}
+	p0, p1, p2 := store(1), store(2), store(3)
+	for _, name := range []string{"scta", "sclu"} {
+		r := relations.NewRel(len(x.Events))
+		fillRel(r, name, x)
+		assert.True(t, r.Has(p0, p2), "%s: P0 and P2 are in CTA 0 of K0", name)
+		assert.False(t, r.Has(p0, p1), "%s: CTA 0 of K0 is not CTA 0 of K1", name)
+		assert.False(t, r.Has(p1, p2), name)
+	}
+	r := relations.NewRel(len(x.Events))
+	fillRel(r, "sgpu", x)
+	assert.True(t, r.Has(p0, p1), "both kernels run on gpu 0")
+}

@@ -31,10 +31,10 @@ func multimemSiblings(a, b *execution.Event) bool {
 //     the thread's cluster (a mapa address stored to memory and used by a
 //     thread of another cluster is outside it).
 func fillOutsideSpace(s *relations.Set, x *execution.Execution) {
-	type cluster struct{ gpu, n int }
+	type cluster struct{ gpu, launch, n int }
 	clusterOf := map[int]cluster{} // CTA key -> its cluster
 	for _, th := range x.Test.Threads {
-		clusterOf[execution.CTAKey(th)] = cluster{th.GPU, th.Cluster}
+		clusterOf[execution.CTAKey(th)] = cluster{th.GPU, th.Launch, th.Cluster}
 	}
 	for i := range x.Events {
 		ev := &x.Events[i]
@@ -49,7 +49,7 @@ func fillOutsideSpace(s *relations.Set, x *execution.Execution) {
 		loc := x.Layout.Locs[ev.Loc]
 		th := x.Test.Threads[ev.Thread]
 		shared := loc.Space == litmus.SpaceShared
-		inCluster := shared && clusterOf[loc.CTA] == cluster{th.GPU, th.Cluster}
+		inCluster := shared && clusterOf[loc.CTA] == cluster{th.GPU, th.Launch, th.Cluster}
 		var outside bool
 		switch ev.Instr.SpaceQ {
 		case litmus.SpaceQGlobal:

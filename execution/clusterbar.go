@@ -33,12 +33,12 @@ func clusterPhases(t *litmus.Test, x *Execution) ([]ClusterPhase, bool) {
 	if !hasClusterBarrier(x) {
 		return nil, true
 	}
-	type clusterKey struct{ gpu, cluster int }
+	type clusterKey struct{ gpu, launch, cluster int }
 	arrives := map[int][]int{} // thread -> its arrive events
 	members := map[clusterKey][]int{}
 	var keys []clusterKey
 	for ti, th := range t.Threads {
-		k := clusterKey{th.GPU, th.Cluster}
+		k := clusterKey{th.GPU, th.Launch, th.Cluster}
 		if _, ok := members[k]; !ok {
 			keys = append(keys, k)
 		}

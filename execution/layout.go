@@ -152,9 +152,16 @@ func NewLayout(t *litmus.Test) (*Layout, error) {
 		l.Addrs[i].Generic = g
 	}
 	ctas := map[int]bool{}
+	kernelOf := map[int]string{} // CTA key -> the kernel of its threads
+	sameNumber := map[string]int{}
 	for _, th := range t.Threads {
 		if !th.Host { // host threads are in no CTA
-			ctas[CTAKey(th)] = true
+			k := CTAKey(th)
+			if !ctas[k] {
+				sameNumber[ctaKeyName(k)]++
+			}
+			ctas[k] = true
+			kernelOf[k] = th.Kernel
 		}
 	}
 	l.locOf = make([]map[int]int, len(l.Addrs))
@@ -179,7 +186,12 @@ func NewLayout(t *litmus.Test) (*Layout, error) {
 				loc = len(l.Locs)
 				name := l.Addrs[a.Root].Name
 				if len(ctas) > 1 {
-					name = fmt.Sprintf("%s@gpu%d.cta%d", name, cta>>20, cta&(1<<20-1))
+					name += "@" + ctaKeyName(cta)
+					// CTAs of two kernels with the same number: the
+					// kernel tells them apart.
+					if sameNumber[ctaKeyName(cta)] > 1 {
+						name += "." + kernelOf[cta]
+					}
 				}
 				l.Locs = append(l.Locs, LocInfo{Root: a.Root, CTA: cta, Init: a.Init, Name: name, Space: a.Space, MBarrier: a.MBarrier})
 				rootLoc[key] = loc
@@ -254,9 +266,21 @@ func sortedKeys(m map[int]bool) []int {
 	return out
 }
 
-// CTAKey identifies a thread's CTA across GPUs: CTA numbers restart on
-// every GPU.
-func CTAKey(th *litmus.Thread) int { return ctaKeyOf(th.GPU, th.CTA) }
+// CTAKey identifies a thread's CTA across GPUs and kernel launches: CTA
+// numbers restart in every grid, which is one kernel launch on one GPU
+// (litmus.Thread.Launch; Table 21 and 8.3: a CTA belongs to one grid).
+func CTAKey(th *litmus.Thread) int { return ctaKeyOf(th.GPU, th.Launch, th.CTA) }
 
-// ctaKeyOf is the CTA key of CTA cta of GPU gpu.
-func ctaKeyOf(gpu, cta int) int { return gpu<<20 | cta }
+// ctaBits is the width of the GPU and CTA fields of a CTA key: the parsers
+// accept numbers up to 1<<20.
+const ctaBits = 21
+
+// ctaKeyOf is the CTA key of CTA cta of launch launch on GPU gpu.
+func ctaKeyOf(gpu, launch, cta int) int { return (launch<<ctaBits|gpu)<<ctaBits | cta }
+
+// ctaKeyName prints the GPU and CTA of a CTA key ("gpu0.cta1"): the kernel
+// launch, when it matters, is for the caller to add.
+func ctaKeyName(key int) string {
+	const mask = 1<<ctaBits - 1
+	return fmt.Sprintf("gpu%d.cta%d", key>>ctaBits&mask, key&mask)
+}

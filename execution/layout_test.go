@@ -108,6 +108,14 @@ func TestLayoutSharedPerCTA(t *testing.T) {
 			threads: "d0.b0.t0 { st [sh], 1; }\nd1.b0.t0 { ld r0, [sh]; }\n",
 			locs:    []string{"sh@gpu0.cta0", "sh@gpu1.cta0"},
 		},
+		{
+			// A CTA belongs to one kernel launch (Table 21, 8.3).
+			name: "same CTA number in two kernels",
+			threads: ".kernel K0 d0.b0.t0, d0.b1.t0;\n.kernel K1 d0.b0.t1;\n" +
+				"h0 { cudaLaunchKernel K0, s1; cudaLaunchKernel K1, s1; }\n" +
+				"d0.b0.t0 { st [sh], 1; }\nd0.b0.t1 { ld r0, [sh]; }\nd0.b1.t0 { ld r0, [sh]; }\n",
+			locs: []string{"sh@gpu0.cta0.K0", "sh@gpu0.cta0.K1", "sh@gpu0.cta1"},
+		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -120,6 +128,9 @@ func TestLayoutSharedPerCTA(t *testing.T) {
 			var got []string
 			ctas := map[int]bool{}
 			for i, th := range tc.Threads {
+				if th.Host {
+					continue // in no CTA
+				}
 				loc := l.Locs[l.Loc(sh, CTAKey(th))]
 				got = append(got, loc.Name)
 				assert.Equal(t, CTAKey(th), loc.CTA, "thread %d", i)

@@ -145,7 +145,7 @@ func storedAddresses(t *litmus.Test, l *Layout) []Value {
 			}
 			if in.Op == litmus.OpMapa && in.A.Kind == litmus.OperandAddr && in.B.Kind == litmus.OperandImm {
 				if a, ok := l.Addr(in.A.Addr); ok {
-					add(RemoteAddrValue(a, ctaKeyOf(th.GPU, int(in.B.Imm))))
+					add(RemoteAddrValue(a, ctaKeyOf(th.GPU, th.Launch, int(in.B.Imm))))
 				}
 			}
 		}

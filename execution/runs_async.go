@@ -1,6 +1,10 @@
 package execution
 
-import "github.com/ptxmm/ptxmm/litmus"
+import (
+	"fmt"
+
+	"github.com/ptxmm/ptxmm/litmus"
+)
 
 // This file executes the mbarrier instructions, the cluster barrier, the
 // asynchronous copies and wgmma. An asynchronous instruction makes an issue
@@ -254,7 +258,7 @@ func (e *explorer) mapa(s *state, in *litmus.Instr) error {
 	if !e.layout.Addrs[addr].Space.PerCTA() {
 		return errAt(in.A.Pos, "%q: %s is in %s memory; mapa maps shared-memory addresses", in.Text, e.layout.Addrs[addr].Name, e.layout.Addrs[addr].Space)
 	}
-	target := ctaKeyOf(e.th.GPU, int(k.val.N))
+	target := ctaKeyOf(e.th.GPU, e.th.Launch, int(k.val.N))
 	var inCluster, exists bool
 	for _, th := range e.t.Threads {
 		if CTAKey(th) == target {
@@ -263,7 +267,11 @@ func (e *explorer) mapa(s *state, in *litmus.Instr) error {
 		}
 	}
 	if !exists {
-		return errAt(in.B.Pos, "%q: no thread of the test runs in CTA %d of GPU %d, so its shared memory is not modelled", in.Text, k.val.N, e.th.GPU)
+		grid := fmt.Sprintf("GPU %d", e.th.GPU)
+		if e.th.Kernel != "" {
+			grid = "kernel " + e.th.Kernel // CTA numbers are per launch
+		}
+		return errAt(in.B.Pos, "%q: no thread of the test runs in CTA %d of %s, so its shared memory is not modelled", in.Text, k.val.N, grid)
 	}
 	if !inCluster {
 		return errAt(in.B.Pos, "%q: CTA %d is not in the cluster of thread %s (cluster %d): mapa reaches only the CTAs of the thread's cluster", in.Text, k.val.N, e.th.Name, e.th.Cluster)

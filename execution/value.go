@@ -61,8 +61,7 @@ func (v Value) format(names []string) string {
 			name = names[v.N]
 		}
 		if v.Remote > 0 {
-			key := v.Remote - 1
-			name += fmt.Sprintf("@gpu%d.cta%d", key>>20, key&(1<<20-1))
+			name += "@" + ctaKeyName(v.Remote-1)
 		}
 		return name
 	}

@@ -156,6 +156,13 @@ type Thread struct {
 	// threads ("" otherwise): the kernel's launch starts it (8.9.4, API
 	// synchronization item 3).
 	Kernel string
+	// Launch numbers the kernel launch (grid) the thread belongs to: 0 in a
+	// test without kernels, otherwise 1 + the index of its kernel in the
+	// order kernels first appear among the threads. CTA and cluster
+	// numbers are numbers within one launch (Table 21, 8.3: a CTA and a
+	// cluster belong to one grid), so two threads are in the same CTA only
+	// when their GPU, launch and CTA agree (numberLaunches sets it).
+	Launch int
 }
 
 // Op is an instruction kind.

@@ -6,33 +6,61 @@ package litmus
 // names. A CTA none of whose threads names a cluster is a cluster of its
 // own, as in a kernel launched without clusters: it never shares a
 // cluster with a CTA that a test placed explicitly. Its cluster is
-// numbered like the CTA when no placement names that number on its GPU,
-// and otherwise gets the next number no placement of the GPU uses.
+// numbered like the CTA when no placement names that number in its grid,
+// and otherwise gets the next number no placement of the grid uses. A
+// grid is one kernel launch on one GPU (every thread of a test without
+// kernels is in the grid of its GPU): CTA and cluster numbers are per grid.
+
+// gridKey identifies the grid (kernel launch) of a device thread.
+type gridKey struct{ gpu, launch int }
+
+// ctaKey identifies a CTA: its number within its grid.
+type ctaKey struct {
+	grid gridKey
+	cta  int
+}
+
+// ctaOf returns the CTA of a device thread.
+func ctaOf(th *Thread) ctaKey { return ctaKey{gridKey{th.GPU, th.Launch}, th.CTA} }
+
+// numberLaunches sets the Launch of every device thread (Thread.Launch):
+// 1 + the index of its kernel in the order kernels first appear.
+func numberLaunches(t *Test) {
+	launch := map[string]int{}
+	for _, th := range t.Threads {
+		if th.Host || th.Kernel == "" {
+			continue
+		}
+		if _, ok := launch[th.Kernel]; !ok {
+			launch[th.Kernel] = len(launch) + 1
+		}
+		th.Launch = launch[th.Kernel]
+	}
+}
 
 // placeClusters sets the cluster of every thread whose placement names
 // none.
 func (p *parser) placeClusters() {
-	type ctaKey struct{ gpu, cta int }
-	named := map[ctaKey]int{}      // the cluster a placement names for a CTA
-	used := map[int]map[int]bool{} // the cluster numbers in use on each GPU
-	highest := map[int]int{}       // the highest cluster or CTA number on each GPU
-	var unnamed []*Thread          // threads whose CTA no placement puts in a cluster
-	note := func(gpu, n int) {
-		if used[gpu] == nil {
-			used[gpu] = map[int]bool{}
-			highest[gpu] = n
+	named := map[ctaKey]int{}          // the cluster a placement names for a CTA
+	used := map[gridKey]map[int]bool{} // the cluster numbers in use in each grid
+	highest := map[gridKey]int{}       // the highest cluster or CTA number in each grid
+	var unnamed []*Thread              // threads whose CTA no placement puts in a cluster
+	note := func(g gridKey, n int) {
+		if used[g] == nil {
+			used[g] = map[int]bool{}
+			highest[g] = n
 		}
-		used[gpu][n] = true
-		highest[gpu] = max(highest[gpu], n)
+		used[g][n] = true
+		highest[g] = max(highest[g], n)
 	}
 	for _, tb := range p.threads {
 		th := tb.th
 		if tb.clusterNamed {
-			k := ctaKey{th.GPU, th.CTA}
+			k := ctaOf(th)
 			if _, ok := named[k]; !ok {
 				named[k] = th.Cluster
 			}
-			note(th.GPU, th.Cluster)
+			note(k.grid, th.Cluster)
 		}
 	}
 	for _, tb := range p.threads {
@@ -40,7 +68,7 @@ func (p *parser) placeClusters() {
 		if tb.clusterNamed || th.Host { // a host thread is in no cluster
 			continue
 		}
-		if c, ok := named[ctaKey{th.GPU, th.CTA}]; ok {
+		if c, ok := named[ctaOf(th)]; ok {
 			th.Cluster = c
 			continue
 		}
@@ -51,12 +79,12 @@ func (p *parser) placeClusters() {
 	own := map[ctaKey]int{}
 	var clashing []*Thread
 	for _, th := range unnamed {
-		k := ctaKey{th.GPU, th.CTA}
+		k := ctaOf(th)
 		if c, ok := own[k]; ok {
 			th.Cluster = c
 			continue
 		}
-		if used[th.GPU][th.CTA] {
+		if used[k.grid][th.CTA] {
 			clashing = append(clashing, th)
 			continue
 		}
@@ -64,16 +92,16 @@ func (p *parser) placeClusters() {
 		th.Cluster = th.CTA
 	}
 	for _, th := range unnamed {
-		note(th.GPU, th.CTA)
+		note(ctaOf(th).grid, th.CTA)
 	}
 	for _, th := range clashing {
-		k := ctaKey{th.GPU, th.CTA}
+		k := ctaOf(th)
 		if c, ok := own[k]; ok {
 			th.Cluster = c
 			continue
 		}
-		c := highest[th.GPU] + 1
-		note(th.GPU, c)
+		c := highest[k.grid] + 1
+		note(k.grid, c)
 		own[k] = c
 		th.Cluster = c
 	}

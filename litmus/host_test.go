@@ -299,3 +299,34 @@ func TestHostAccessDefaults(t *testing.T) {
 		})
 	}
 }
+
+// TestHostCTAPerLaunch checks that CTA and cluster numbers are read per
+// kernel launch (Table 21, 8.3): CTA 0 of K0 and CTA 0 of K1 are two CTAs,
+// which may be placed in clusters of their own numbers, while two threads
+// of one kernel's CTA must agree on its cluster.
+func TestHostCTAPerLaunch(t *testing.T) {
+	test := mustHerd(t, `PTX T
+{ x = 0; }
+ H0@host                 | P0@cta 0,cluster 0,gpu 0,kernel K0 | P1@cta 0,cluster 1,gpu 0,kernel K1 | P2@cta 0,gpu 0,kernel K0 | P3@cta 0,gpu 0,kernel K1 ;
+ cudaLaunchKernel K0, s1 | st x, 1                            | st x, 2                            | st x, 3                  | st x, 4                  ;
+ cudaLaunchKernel K1, s2 |                                    |                                    |                          |                          ;
+exists (x == 0)
+`)
+	var launch, cluster []int
+	for _, th := range test.Threads[1:] {
+		launch = append(launch, th.Launch)
+		cluster = append(cluster, th.Cluster)
+	}
+	assert.Equal(t, 0, test.Threads[0].Launch, "a host thread is in no launch")
+	assert.Equal(t, []int{1, 2, 1, 2}, launch, "launches are numbered by kernel, in order of appearance")
+	assert.Equal(t, []int{0, 1, 0, 1}, cluster, "a thread naming no cluster joins the cluster its kernel's CTA is in")
+
+	_, err := ParseHerd("t.litmus", []byte(`PTX T
+{ x = 0; }
+ H0@host                 | P0@cta 0,cluster 0,gpu 0,kernel K0 | P1@cta 0,cluster 1,gpu 0,kernel K0 ;
+ cudaLaunchKernel K0, s1 | st x, 1                            | st x, 2                            ;
+exists (x == 0)
+`))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "thread P1 puts CTA 0 of kernel K0 in cluster 1, but thread P0 puts it in cluster 0")
+}

@@ -1,6 +1,9 @@
 package litmus
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // nameRole says what a name written as an operand may denote. Neither
 // format marks registers lexically (herd tests name locations "rd1" and
@@ -165,21 +168,29 @@ func (p *parser) checkLabels(tb *threadBuild) {
 	}
 }
 
-// checkPlacement places the threads that name no cluster (placeClusters)
-// and reports a CTA placed in two different clusters.
+// checkPlacement numbers the kernel launches (numberLaunches), places the
+// threads that name no cluster (placeClusters) and reports a CTA placed in
+// two different clusters.
 func (p *parser) checkPlacement(t *Test) {
+	numberLaunches(t)
 	p.placeClusters()
-	type cta struct{ gpu, cta int }
-	seen := map[cta]*Thread{}
+	seen := map[ctaKey]*Thread{}
 	for _, th := range t.Threads {
-		k := cta{th.GPU, th.CTA}
+		if th.Host {
+			continue
+		}
+		k := ctaOf(th)
 		first, ok := seen[k]
 		if !ok {
 			seen[k] = th
 			continue
 		}
 		if first.Cluster != th.Cluster {
-			p.errs.Add(th.Pos, "thread %s puts CTA %d of GPU %d in cluster %d, but thread %s puts it in cluster %d", th.Name, th.CTA, th.GPU, th.Cluster, first.Name, first.Cluster)
+			grid := fmt.Sprintf("GPU %d", th.GPU)
+			if th.Kernel != "" {
+				grid = "kernel " + th.Kernel
+			}
+			p.errs.Add(th.Pos, "thread %s puts CTA %d of %s in cluster %d, but thread %s puts it in cluster %d", th.Name, th.CTA, grid, th.Cluster, first.Name, first.Cluster)
 		}
 	}
 }
