@@ -90,8 +90,13 @@ func corpusTests(b *testing.B) []*litmus.Test {
 // BenchmarkCorpus checks every dat3m test and every nvlabs instance once per
 // iteration, on one core (the command line uses every core).
 func BenchmarkCorpus(b *testing.B) {
+	checkEach(b, corpusTests(b))
+}
+
+// checkEach checks every test once per iteration, on one core, with the
+// model compiled once, and reports the tests and candidates.
+func checkEach(b *testing.B, tests []*litmus.Test) {
 	m := mustModel(b)
-	tests := corpusTests(b)
 	b.ReportAllocs()
 	var cands int
 	for b.Loop() {

@@ -67,13 +67,13 @@ type Program struct {
 	// negDeps[r] is the set of base relations (inputs and orders) that r
 	// depends on through a negation; a check is monotone in a base relation
 	// it does not depend on negatively.
-	negDeps []map[relID]bool
-	// posDeps[r] is the set of base relations r depends on at all.
-	baseDeps []map[relID]bool
+	negDeps []relSet
+	// baseDeps[r] is the set of base relations r depends on at all.
+	baseDeps []relSet
 	// evenDeps[r] and oddDeps[r] are the base relations r depends on
 	// through an even and an odd number of negations: r grows with the
 	// first and shrinks as the second grow.
-	evenDeps, oddDeps []map[relID]bool
+	evenDeps, oddDeps []relSet
 }
 
 type compileOptions struct {
@@ -240,46 +240,35 @@ func (p *Program) stratify(errs *source.List) {
 func (p *Program) computeDeps() {
 	n := len(p.rels)
 	p.readers = make([][]int, n)
-	p.baseDeps = make([]map[relID]bool, n)
-	p.negDeps = make([]map[relID]bool, n)
-	p.evenDeps = make([]map[relID]bool, n)
-	p.oddDeps = make([]map[relID]bool, n)
+	p.baseDeps = make([]relSet, n)
+	p.negDeps = make([]relSet, n)
+	p.evenDeps = make([]relSet, n)
+	p.oddDeps = make([]relSet, n)
 	for i, r := range p.rels {
-		p.baseDeps[i] = map[relID]bool{}
-		p.negDeps[i] = map[relID]bool{}
-		p.evenDeps[i] = map[relID]bool{}
-		p.oddDeps[i] = map[relID]bool{}
 		if r.kind != datalog.RelDerived {
-			p.baseDeps[i][relID(i)] = true
-			p.evenDeps[i][relID(i)] = true
+			own := newRelSet(n)
+			own.add(relID(i))
+			p.baseDeps[i], p.evenDeps[i] = own, own
+			p.negDeps[i], p.oddDeps[i] = nil, nil
 		}
 	}
 	// Strata are in dependency order, so one pass propagates everything.
 	for _, s := range p.strata {
-		base := map[relID]bool{}
-		neg := map[relID]bool{}
-		even, odd := map[relID]bool{}, map[relID]bool{}
+		base, neg := newRelSet(n), newRelSet(n)
+		even, odd := newRelSet(n), newRelSet(n)
 		for _, rp := range s.rules {
 			for i, b := range rp.bodyRels {
-				for d := range p.baseDeps[b] {
-					base[d] = true
-					if rp.bodyNeg[i] {
-						neg[d] = true
-					}
+				base.unionWith(p.baseDeps[b])
+				if rp.bodyNeg[i] {
+					neg.unionWith(p.baseDeps[b])
 				}
-				for d := range p.negDeps[b] {
-					neg[d] = true
-				}
+				neg.unionWith(p.negDeps[b])
 				same, flipped := p.evenDeps[b], p.oddDeps[b]
 				if rp.bodyNeg[i] {
 					same, flipped = flipped, same
 				}
-				for d := range same {
-					even[d] = true
-				}
-				for d := range flipped {
-					odd[d] = true
-				}
+				even.unionWith(same)
+				odd.unionWith(flipped)
 			}
 		}
 		for _, r := range s.rels {

@@ -90,10 +90,10 @@ func (p *Program) flagPlanOf(r relID, varying map[relID]bool) flagPlan {
 	var b flagPlan
 	depends := false
 	for v := range varying {
-		if p.evenDeps[r][v] {
+		if p.evenDeps[r].has(v) {
 			return b // larger with some varying relation: no bound at empty
 		}
-		depends = depends || p.baseDeps[r][v]
+		depends = depends || p.baseDeps[r].has(v)
 	}
 	grows, shrinks := p.withOrders(r)
 	if !depends && !p.dependsOnOrders(r) || !grows && !shrinks {
@@ -104,11 +104,11 @@ func (p *Program) flagPlanOf(r relID, varying map[relID]bool) flagPlan {
 		// which must then be largest with the varying relations empty,
 		// and not depend on another order.
 		for _, op := range p.orders {
-			if !p.baseDeps[r][op.rel] {
+			if !p.baseDeps[r].has(op.rel) {
 				continue
 			}
-			for d := range p.baseDeps[op.over] {
-				if p.rels[d].kind == datalog.RelOrder || varying[d] && p.evenDeps[op.over][d] {
+			for d := range p.baseDeps[op.over].all() {
+				if p.rels[d].kind == datalog.RelOrder || varying[d] && p.evenDeps[op.over].has(d) {
 					return flagPlan{}
 				}
 			}
@@ -271,7 +271,7 @@ func (in *Instance) MayRaiseOver(name string, varying ...string) bool {
 // set or on an order.
 func (p *Program) dependsOnAny(r relID, set map[relID]bool) bool {
 	for v := range set {
-		if p.baseDeps[r][v] {
+		if p.baseDeps[r].has(v) {
 			return true
 		}
 	}

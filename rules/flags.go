@@ -142,8 +142,8 @@ func (in *Instance) mayRaiseFromTrail(f *checkPlan, grows bool) bool {
 func (p *Program) withOrders(r relID) (grows, shrinks bool) {
 	grows, shrinks = true, true
 	for _, op := range p.orders {
-		grows = grows && !p.oddDeps[r][op.rel]
-		shrinks = shrinks && !p.evenDeps[r][op.rel]
+		grows = grows && !p.oddDeps[r].has(op.rel)
+		shrinks = shrinks && !p.evenDeps[r].has(op.rel)
 	}
 	return grows, shrinks
 }
@@ -152,7 +152,7 @@ func (p *Program) withOrders(r relID) (grows, shrinks bool) {
 // so that its value can change with the choice of the orders.
 func (p *Program) dependsOnOrders(r relID) bool {
 	for _, op := range p.orders {
-		if p.baseDeps[r][op.rel] {
+		if p.baseDeps[r].has(op.rel) {
 			return true
 		}
 	}

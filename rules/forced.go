@@ -41,6 +41,7 @@ func (p *Program) planForcing() {
 		if op.order.Partial {
 			continue
 		}
+		steps := map[bodyAtom]*wayStep{}
 		for _, c := range p.checks {
 			if !c.monotone || p.rels[c.rel].arity != 2 {
 				continue
@@ -48,7 +49,7 @@ func (p *Program) planForcing() {
 			if readers == nil {
 				readers = p.wayReaders()
 			}
-			if ws := p.waysTo(op.rel, c.rel, readers); len(ws) > 0 {
+			if ws := p.waysTo(op.rel, c.rel, readers, steps); len(ws) > 0 {
 				for i := range ws {
 					ws[i].index = p.numWays
 					p.numWays++

@@ -27,7 +27,7 @@ func (p *Program) MonotoneIn(names []string) (ok bool, why string) {
 	}
 	shrinks := func(r relID) (string, bool) {
 		for _, b := range grow {
-			if p.oddDeps[r][b.id] {
+			if p.oddDeps[r].has(b.id) {
 				return b.name, true
 			}
 		}

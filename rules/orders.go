@@ -26,7 +26,7 @@ func (p *Program) compileOrders(errs *source.List) {
 	var plans []*orderPlan
 	for _, o := range p.model.Orders {
 		op := &orderPlan{order: o, rel: p.byName[o.Name], over: p.byName[o.Over]}
-		if p.baseDeps[op.over][op.rel] {
+		if p.baseDeps[op.over].has(op.rel) {
 			errs.Add(o.Pos, ".order %s over %s: the pairs depend on the order itself", o.Name, o.Over)
 			continue
 		}
@@ -39,7 +39,7 @@ func (p *Program) compileOrders(errs *source.List) {
 			op := plans[i]
 			ready := true
 			for _, other := range plans {
-				if other != op && p.baseDeps[op.over][other.rel] {
+				if other != op && p.baseDeps[op.over].has(other.rel) {
 					ready = false
 				}
 			}
@@ -59,7 +59,7 @@ func (p *Program) compileOrders(errs *source.List) {
 	for _, c := range p.checks {
 		c.monotone = true
 		for _, op := range p.orders {
-			if p.negDeps[c.rel][op.rel] {
+			if p.negDeps[c.rel].has(op.rel) {
 				c.monotone = false
 			}
 		}

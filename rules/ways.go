@@ -26,9 +26,9 @@ const (
 
 // way is a chain of steps, from the order to the check's relation, and
 // its index among all the program's ways (for the statistics a search
-// keeps of them).
+// keeps of them). The ways of one order share their steps.
 type way struct {
-	steps []wayStep
+	steps []*wayStep
 	index int
 }
 
@@ -58,8 +58,11 @@ type wayAtom struct {
 }
 
 // waysTo returns the ways from order o to relation target, at most maxWays
-// of them, found within maxWaySteps steps of the search for them.
-func (p *Program) waysTo(o, target relID, readers map[relID][]bodyAtom) []way {
+// of them, found within maxWaySteps steps of the search for them. steps
+// memoizes planStep for order o across the targets of one order (nil for
+// an atom that is no step): the search reaches the same body atoms along
+// many paths.
+func (p *Program) waysTo(o, target relID, readers map[relID][]bodyAtom, steps map[bodyAtom]*wayStep) []way {
 	if o == target {
 		return []way{{}} // the check's relation is the order: no step
 	}
@@ -68,7 +71,7 @@ func (p *Program) waysTo(o, target relID, readers map[relID][]bodyAtom) []way {
 		return nil
 	}
 	var out []way
-	var path []wayStep
+	var path []*wayStep
 	budget := maxWaySteps
 	var walk func(r relID)
 	walk = func(r relID) {
@@ -81,13 +84,19 @@ func (p *Program) waysTo(o, target relID, readers map[relID][]bodyAtom) []way {
 				continue
 			}
 			budget--
-			st, ok := p.planStep(rp, ba.occ, o)
-			if !ok {
+			st, seen := steps[ba]
+			if !seen {
+				if planned, ok := p.planStep(rp, ba.occ, o); ok {
+					st = &planned
+				}
+				steps[ba] = st
+			}
+			if st == nil {
 				continue
 			}
 			path = append(path, st)
 			if rp.head == target {
-				out = append(out, way{steps: append([]wayStep(nil), path...)})
+				out = append(out, way{steps: append([]*wayStep(nil), path...)})
 			} else {
 				walk(rp.head)
 			}
@@ -131,8 +140,9 @@ func (p *Program) wayReaders() map[relID][]bodyAtom {
 
 // reachingTo returns the relations target depends on positively through
 // binary relations, target included: those a way to it can pass.
-func (p *Program) reachingTo(target relID) map[relID]bool {
-	out := map[relID]bool{target: true}
+func (p *Program) reachingTo(target relID) []bool {
+	out := make([]bool, len(p.rels))
+	out[target] = true
 	stack := []relID{target}
 	for len(stack) > 0 {
 		r := stack[len(stack)-1]
@@ -202,7 +212,7 @@ func (p *Program) planStep(rp *rulePlan, occ int, o relID) (wayStep, bool) {
 			}
 			wa.vars = append(wa.vars, v)
 		}
-		if wa.neg && (p.evenDeps[wa.rel][o] || p.oddDeps[wa.rel][o]) {
+		if wa.neg && (p.evenDeps[wa.rel].has(o) || p.oddDeps[wa.rel].has(o)) {
 			return wayStep{}, false
 		}
 		if i == occ {
@@ -284,11 +294,10 @@ const maxWayTuples = 8
 // applied to the tuples of the step before, over the relations as they
 // are, each tuple once. The result lives in scratch until the next call;
 // it is empty when the way gives up.
-func (in *Instance) follow(steps []wayStep, a, b int, scratch *wayScratch) [][2]int {
+func (in *Instance) follow(steps []*wayStep, a, b int, scratch *wayScratch) [][2]int {
 	cur := append(scratch.cur[:0], [2]int{a, b})
 	next := scratch.next[:0]
-	for i := range steps {
-		st := &steps[i]
+	for _, st := range steps {
 		next = in.stepTuples(st, cur, next[:0])
 		if st.free >= 0 && len(next) > 1 {
 			next = in.distinct(next, scratch)
@@ -331,7 +340,7 @@ func (in *Instance) followToDiagonal(w *way, a, b int, scratch *wayScratch) bool
 	if len(w.steps) == 0 {
 		return a == b
 	}
-	last := &w.steps[len(w.steps)-1]
+	last := w.steps[len(w.steps)-1]
 	tuples := in.follow(w.steps[:len(w.steps)-1], a, b, scratch)
 	h0, h1 := last.head[0], last.head[1]
 	var val [3]int
