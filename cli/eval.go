@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ptxmm/ptxmm/datalog"
+	"github.com/ptxmm/ptxmm/limits"
 	"github.com/ptxmm/ptxmm/relations"
 	"github.com/ptxmm/ptxmm/rules"
 	"github.com/ptxmm/ptxmm/source"
@@ -189,7 +190,7 @@ func readFacts(m *datalog.Model, dir string) ([]factFile, error) {
 			continue
 		}
 		path := filepath.Join(dir, name+".facts")
-		data, err := os.ReadFile(path)
+		data, err := limits.FactsFile.ReadFile(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("input relation %s: no file %s (each .input relation reads DIR/NAME.facts)", name, path)
 		}

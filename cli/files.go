@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/ptxmm/ptxmm/limits"
 )
 
 // collectTests expands the arguments into litmus files: files as given,
@@ -82,7 +84,7 @@ func readList(path string, stack []string) ([]string, error) {
 			return nil, fmt.Errorf("list of tests %s includes itself: %s -> %s", path, strings.Join(stack, " -> "), path)
 		}
 	}
-	data, err := os.ReadFile(path)
+	data, err := limits.ListFile.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read list of tests: %w", err)
 	}

@@ -3,10 +3,10 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/ptxmm/ptxmm/herdlog"
+	"github.com/ptxmm/ptxmm/limits"
 	"github.com/ptxmm/ptxmm/report"
 )
 
@@ -105,12 +105,12 @@ func readLog(path, name string, stdin io.Reader) (*herdlog.Log, error) {
 	var err error
 	switch {
 	case path != "-":
-		data, err = os.ReadFile(path)
+		data, err = limits.LogFile.ReadFile(path)
 	case stdin == nil:
 		return nil, fmt.Errorf("-: no standard input to read")
 	default:
-		data, err = io.ReadAll(stdin)
 		name = strings.Replace(name, "-", "<stdin>", 1)
+		data, err = limits.LogFile.ReadAll("<stdin>", stdin)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("cannot read log: %w", err)

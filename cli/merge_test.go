@@ -62,8 +62,8 @@ func TestMergeCommand(t *testing.T) {
 			[]string{"ptxmm merge: " + empty + " is empty: no test and no shard header (a task that stopped before printing anything?)\n"}},
 		{"not a log", MergeConfig{Logs: []string{shards[0], notes}}, ExitError, nil,
 			[]string{notes + ":1:1: not a herd log: none of its lines is a \"Test NAME\" line, an \"Error NAME:\" line or a ptxmm shard header\n"}},
-		{"a folder", MergeConfig{Logs: []string{dir}}, ExitError, nil, []string{"cannot read log: read " + dir + ": is a directory"}},
-		{"no such log", MergeConfig{Logs: []string{filepath.Join(dir, "none.log")}}, ExitError, nil, []string{"cannot read log: open "}},
+		{"a folder", MergeConfig{Logs: []string{dir}}, ExitError, nil, []string{"cannot read log: read " + dir + ": a directory, not a file; a log is read from a regular file"}},
+		{"no such log", MergeConfig{Logs: []string{filepath.Join(dir, "none.log")}}, ExitError, nil, []string{"cannot read log: stat ", "no such file or directory"}},
 		{"no logs", MergeConfig{}, ExitError, nil, []string{"ptxmm merge: no logs given"}},
 	}
 	for _, c := range cases {

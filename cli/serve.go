@@ -7,11 +7,11 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/ptxmm/ptxmm/limits"
 	"github.com/ptxmm/ptxmm/serve"
 )
 
@@ -101,7 +101,7 @@ func isLoopback(host string) bool {
 // variants/ptx-v6.0.dl still includes ../spec.dl), and by its base name
 // otherwise.
 func modelSource(file, includeDir string) (serve.ModelSource, error) {
-	text, err := os.ReadFile(file)
+	text, err := limits.ModelFile.ReadFile(file)
 	if err != nil {
 		return serve.ModelSource{}, fmt.Errorf("-model: %w", err)
 	}

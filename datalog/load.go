@@ -1,7 +1,6 @@
 package datalog
 
 import (
-	"errors"
 	"io/fs"
 	"path"
 	"path/filepath"
@@ -186,11 +185,4 @@ func (c *loadConfig) clean(name string) string {
 		return path.Clean(name)
 	}
 	return filepath.Clean(name)
-}
-
-func describeReadError(err error) error {
-	if errors.Is(err, fs.ErrNotExist) {
-		return errors.New("no such file")
-	}
-	return err
 }

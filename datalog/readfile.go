@@ -1,89 +1,39 @@
 package datalog
 
 import (
-	"fmt"
-	"io"
+	"errors"
 	"io/fs"
-	"os"
 
 	"github.com/ptxmm/ptxmm/limits"
 )
 
 // errTooLarge refuses a model file over MaxFileBytes.
 func errTooLarge(size int64) error {
-	return fmt.Errorf("the file has %s, more than the %s a model file may have", limits.FormatSize(size), limits.FormatSize(MaxFileBytes))
+	return &limits.FileError{File: limits.ModelFile, Size: size}
 }
 
-// errNotRegular refuses what is not a regular file: reading a device such
-// as /dev/zero or a pipe may never end, and a directory has no text.
-func errNotRegular(mode fs.FileMode) error {
-	what := "not a regular file"
-	switch {
-	case mode.IsDir():
-		what = "a directory, not a file"
-	case mode&fs.ModeDevice != 0 || mode&fs.ModeCharDevice != 0:
-		what = "a device, not a regular file"
-	case mode&fs.ModeNamedPipe != 0:
-		what = "a named pipe, not a regular file"
-	case mode&fs.ModeSocket != 0:
-		what = "a socket, not a regular file"
-	}
-	return fmt.Errorf("%s; a model is read from a regular file", what)
-}
-
-// readRegularFile reads a model file from the operating system: a regular
-// file (a symbolic link to one is followed) of at most MaxFileBytes. It
-// looks before opening, since opening a named pipe waits for a writer.
+// readRegularFile reads a model file from the operating system through
+// the one bounded reader of ptxmm: a regular file of at most MaxFileBytes.
 func readRegularFile(name string) ([]byte, error) {
-	info, err := os.Stat(name)
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, errNotRegular(info.Mode())
-	}
-	if info.Size() > MaxFileBytes {
-		return nil, errTooLarge(info.Size())
-	}
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return readLimited(f)
+	return limits.ModelFile.ReadFile(name)
 }
 
 // readRegular is readRegularFile for a file system such as the embedded one.
 func readRegular(fsys fs.FS, name string) ([]byte, error) {
-	info, err := fs.Stat(fsys, name)
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, errNotRegular(info.Mode())
-	}
-	if info.Size() > MaxFileBytes {
-		return nil, errTooLarge(info.Size())
-	}
-	f, err := fsys.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return readLimited(f)
+	return limits.ModelFile.ReadFileFS(fsys, name)
 }
 
-// readLimited reads at most MaxFileBytes, refusing a file that grew past
-// the limit after it was looked at.
-func readLimited(r io.Reader) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxFileBytes+1))
-	if err != nil {
-		return nil, err
+// describeReadError says why a model file could not be read, without the
+// file's name, which the message already gives.
+func describeReadError(err error) error {
+	var fe *limits.FileError
+	switch {
+	case errors.As(err, &fe):
+		return fe
+	case errors.Is(err, fs.ErrNotExist):
+		return errors.New("no such file")
 	}
-	if len(data) > MaxFileBytes {
-		return nil, errTooLarge(int64(len(data)))
-	}
-	return data, nil
+	return err
 }
 
 // ReadModelFile reads a model file as Load does: a regular file (a

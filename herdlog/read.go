@@ -2,11 +2,11 @@ package herdlog
 
 import (
 	"fmt"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/ptxmm/ptxmm/limits"
 	"github.com/ptxmm/ptxmm/source"
 )
 
@@ -65,7 +65,7 @@ var kinds = map[string]bool{
 
 // ReadFile reads the herd log in path.
 func ReadFile(path string) (*Log, error) {
-	data, err := os.ReadFile(path)
+	data, err := limits.LogFile.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read log: %w", err)
 	}

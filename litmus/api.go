@@ -1,10 +1,10 @@
 package litmus
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/ptxmm/ptxmm/limits"
 	"github.com/ptxmm/ptxmm/source"
 )
 
@@ -28,7 +28,7 @@ func ParseFile(path string) ([]*Test, error) {
 	if err != nil {
 		return nil, err
 	}
-	src, err := os.ReadFile(path)
+	src, err := limits.TestFile.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

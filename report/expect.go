@@ -2,14 +2,15 @@ package report
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 
 	"github.com/ptxmm/ptxmm/checker"
+	"github.com/ptxmm/ptxmm/limits"
 	"github.com/ptxmm/ptxmm/litmus"
 )
 
@@ -44,17 +45,16 @@ func ReadExpected(spec string) (*Expected, error) {
 			return nil, fmt.Errorf("-expect %s: the column after ':' must be a number from 1", spec)
 		}
 	}
-	f, err := os.Open(path)
+	data, err := limits.ListFile.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read expected results: %w", err)
 	}
-	defer f.Close()
 	abs, err := filepath.Abs(filepath.Dir(path))
 	if err != nil {
 		return nil, err
 	}
 	e := &Expected{path: path, dir: abs, column: column, rows: map[string]string{}, line: map[string]int{}}
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(bytes.NewReader(data))
 	line := 0
 	for sc.Scan() {
 		line++

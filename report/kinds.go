@@ -2,13 +2,14 @@ package report
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 
 	"github.com/ptxmm/ptxmm/checker"
+	"github.com/ptxmm/ptxmm/limits"
 	"github.com/ptxmm/ptxmm/litmus"
 )
 
@@ -23,13 +24,12 @@ type Kinds struct {
 
 // ReadKinds reads a kinds file.
 func ReadKinds(path string) (*Kinds, error) {
-	f, err := os.Open(path)
+	data, err := limits.ListFile.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read expected kinds: %w", err)
 	}
-	defer f.Close()
 	k := &Kinds{path: path, kinds: map[string]litmus.CondKind{}, lines: map[string]int{}}
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(bytes.NewReader(data))
 	line := 0
 	for sc.Scan() {
 		line++

@@ -3,11 +3,12 @@ package serve
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
 	"strings"
+
+	"github.com/ptxmm/ptxmm/limits"
 )
 
 // MaxIncludeBytes bounds one included file: a model is text of a few tens
@@ -80,31 +81,15 @@ func (f *includeFS) ReadFile(name string) ([]byte, error) {
 	return data, err
 }
 
-// readRegular reads a regular file of bounded size.
+// includeFile bounds what an include may be: a regular file (a named pipe
+// under -include-dir would keep a worker waiting for a writer) of at most
+// MaxIncludeBytes.
+var includeFile = limits.File{Kind: "model", MaxBytes: MaxIncludeBytes}
+
+// readRegular reads a regular file of bounded size, looking at it before
+// opening it.
 func readRegular(fsys fs.FS, name string) ([]byte, error) {
-	file, err := fsys.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer file.Close()
-	info, err := file.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, &errConfined{name, "not a regular file"}
-	}
-	if info.Size() > MaxIncludeBytes {
-		return nil, &errConfined{name, fmt.Sprintf("larger than %d bytes", MaxIncludeBytes)}
-	}
-	data, err := io.ReadAll(io.LimitReader(file, MaxIncludeBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > MaxIncludeBytes {
-		return nil, &errConfined{name, fmt.Sprintf("larger than %d bytes", MaxIncludeBytes)}
-	}
-	return data, nil
+	return includeFile.ReadFileFS(fsys, name)
 }
 
 // Close releases the include folder.

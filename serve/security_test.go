@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -111,6 +112,41 @@ func TestIncludeDir(t *testing.T) {
 		m := ModelSource{Name: "model.dl", Text: fmt.Sprintf(".include %q\n", c.include)}
 		e := fail(t, ts, "/api/run", RunRequest{Test: req.Test, Model: m}, http.StatusUnprocessableEntity)
 		assert.Contains(t, e.Error, c.msg, c.include)
+	}
+}
+
+// TestIncludeDirPipes: a named pipe or a folder under -include-dir is
+// refused without being opened (opening a pipe waits for a writer, which
+// kept a worker busy for ever), and so is a file over the bound.
+func TestIncludeDirPipes(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, syscall.Mkfifo(filepath.Join(dir, "pipe.dl"), 0o644))
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "folder.dl"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "big.dl"), make([]byte, MaxIncludeBytes+1), 0o644))
+	_, ts := newTestServer(t, func(c *Config) { c.IncludeDir = dir })
+	for _, c := range []struct{ include, msg string }{
+		{"pipe.dl", "a named pipe, not a regular file"},
+		{"folder.dl", "a directory, not a file"},
+		{"big.dl", "more than the 1.00 MiB a model file may have"},
+	} {
+		done := make(chan string, 1)
+		go func() {
+			m := ModelSource{Name: "model.dl", Text: fmt.Sprintf(".include %q\n", c.include)}
+			status, body := postJSON(t, ts, "/api/run", RunRequest{Test: example(t, "MP.litmus"), Model: m})
+			done <- fmt.Sprintf("%d %s", status, body)
+		}()
+		select {
+		case got := <-done:
+			assert.Contains(t, got, "422 ", c.include)
+			assert.Contains(t, got, c.msg, c.include)
+		case <-time.After(20 * time.Second):
+			// Open the pipe's other end so that the blocked worker, and
+			// the server's shutdown, can end.
+			if w, err := os.OpenFile(filepath.Join(dir, c.include), os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+				w.Close()
+			}
+			t.Fatalf("%s: the request did not end: the include was opened", c.include)
+		}
 	}
 }
 

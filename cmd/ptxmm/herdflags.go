@@ -4,11 +4,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/cli"
+	"github.com/ptxmm/ptxmm/limits"
 )
 
 // herdFlags are herd7's command-line options that ptxmm check takes, with
@@ -162,7 +162,7 @@ func readConf(fs *flag.FlagSet, file string, stack []string, stderr io.Writer) (
 			return nil, fmt.Errorf("-conf %s: the configuration includes itself (%s -> %s)", file, strings.Join(stack, " -> "), file)
 		}
 	}
-	data, err := os.ReadFile(file)
+	data, err := limits.ConfFile.ReadFile(file)
 	if err != nil {
 		return nil, fmt.Errorf("-conf: cannot read %s: %w", file, err)
 	}

@@ -1,0 +1,174 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ptxmm/ptxmm/cli"
+)
+
+// hostile is one hostile input given to a command in process: what it
+// must answer (exit status, a piece of its error), within a time and an
+// allocation bound.
+type hostile struct {
+	name string
+	run  func([]string) int
+	// args are the command's arguments; "DIR/" is replaced by the
+	// case's folder, which setup fills.
+	args   []string
+	setup  func(t *testing.T, dir string)
+	status int
+	stderr string
+	// maxAlloc bounds the bytes the command allocates, all of it
+	// (default 256 MiB); limit bounds its time (default 30 s).
+	maxAlloc uint64
+	limit    time.Duration
+}
+
+// mkfifo makes a named pipe: opening one for reading waits for a writer.
+func mkfifo(name string) func(*testing.T, string) {
+	return func(t *testing.T, dir string) {
+		require.NoError(t, syscall.Mkfifo(filepath.Join(dir, name), 0o644))
+	}
+}
+
+// files writes files into the case's folder.
+func files(kv ...string) func(*testing.T, string) {
+	return func(t *testing.T, dir string) {
+		for i := 0; i+1 < len(kv); i += 2 {
+			p := filepath.Join(dir, kv[i])
+			require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+			if kv[i+1] == "<fifo>" {
+				require.NoError(t, syscall.Mkfifo(p, 0o644))
+				continue
+			}
+			require.NoError(t, os.WriteFile(p, []byte(kv[i+1]), 0o644))
+		}
+	}
+}
+
+// runHostile runs one case with stdout and stderr caught, and checks it.
+// A case still running at its time limit fails; the named pipes of its
+// folder are then opened for writing, so that a command waiting on one
+// can end before the next case.
+func runHostile(t *testing.T, c hostile) {
+	dir := t.TempDir()
+	if c.setup != nil {
+		c.setup(t, dir)
+	}
+	args := make([]string, len(c.args))
+	for i, a := range c.args {
+		args[i] = strings.ReplaceAll(a, "DIR/", dir+"/")
+	}
+	limit, maxAlloc := c.limit, c.maxAlloc
+	if limit == 0 {
+		limit = 30 * time.Second
+	}
+	if maxAlloc == 0 {
+		maxAlloc = 256 << 20
+	}
+	out, err := os.Create(filepath.Join(t.TempDir(), "stdout"))
+	require.NoError(t, err)
+	errf, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+	require.NoError(t, err)
+	stdout, stderr, stdin := os.Stdout, os.Stderr, os.Stdin
+	os.Stdout, os.Stderr = out, errf
+	devnull, err := os.Open(os.DevNull)
+	require.NoError(t, err)
+	os.Stdin = devnull
+	defer func() { os.Stdout, os.Stderr, os.Stdin = stdout, stderr, stdin; devnull.Close() }()
+
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	done := make(chan int, 1)
+	go func() { done <- c.run(args) }()
+	var status int
+	select {
+	case status = <-done:
+	case <-time.After(limit):
+		unblockPipes(dir)
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+		}
+		os.Stdout, os.Stderr, os.Stdin = stdout, stderr, stdin
+		t.Fatalf("%s: still running after %s", c.name, limit)
+	}
+	runtime.ReadMemStats(&after)
+	os.Stdout, os.Stderr, os.Stdin = stdout, stderr, stdin
+	msg, err := os.ReadFile(errf.Name())
+	require.NoError(t, err)
+	assert.Equal(t, c.status, status, "%s: exit status; stderr:\n%s", c.name, msg)
+	assert.Contains(t, string(msg), c.stderr, "%s: stderr", c.name)
+	assert.NotContains(t, string(msg), "panic", c.name)
+	alloc := after.TotalAlloc - before.TotalAlloc
+	assert.LessOrEqual(t, alloc, maxAlloc, "%s: allocated %d MiB", c.name, alloc>>20)
+}
+
+// unblockPipes opens every named pipe of dir for writing and closes it,
+// so that a reader blocked opening one goes on (and reads nothing).
+func unblockPipes(dir string) {
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.Type()&os.ModeNamedPipe != 0 {
+			if f, err := os.OpenFile(p, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+				f.Close()
+			}
+		}
+		return nil
+	})
+}
+
+// TestHostileFiles: every file ptxmm reads goes through one reader that
+// refuses what is not a regular file without opening it (a named pipe
+// waits for a writer; /dev/zero never ends) and bounds its size.
+func TestHostileFiles(t *testing.T) {
+	mp := filepath.Join("..", "..", "examples", "MP.litmus")
+	sc := filepath.Join("..", "..", "examples", "datalog", "sc.dl")
+	const pipe = "a named pipe, not a regular file"
+	const device = "a device, not a regular file"
+	cases := []hostile{
+		{name: "graph of a pipe", run: runGraph, args: []string{"DIR/p.litmus"}, setup: mkfifo("p.litmus"), status: cli.ExitError, stderr: pipe},
+		{name: "repl of a pipe", run: runRepl, args: []string{"DIR/p.litmus"}, setup: mkfifo("p.litmus"), status: cli.ExitError, stderr: pipe},
+		{name: "check @LIST of a pipe", run: runCheck, args: []string{"@DIR/tests"}, setup: mkfifo("tests"), status: cli.ExitError, stderr: pipe},
+		{name: "check -conf of a pipe", run: runCheck, args: []string{"-conf", "DIR/herd.cfg", mp}, setup: mkfifo("herd.cfg"), status: cli.ExitError, stderr: pipe},
+		{name: "check -expect of a pipe", run: runCheck, args: []string{"-expect", "DIR/e.csv", mp}, setup: mkfifo("e.csv"), status: cli.ExitError, stderr: pipe},
+		{name: "check -kinds of a pipe", run: runCheck, args: []string{"-kinds", "DIR/kinds.txt", mp}, setup: mkfifo("kinds.txt"), status: cli.ExitError, stderr: pipe},
+		{name: "merge of a pipe", run: runMerge, args: []string{"DIR/run.log"}, setup: mkfifo("run.log"), status: cli.ExitError, stderr: pipe},
+		{name: "eval -F with a pipe", run: runEval, args: []string{sc, "-F", "DIR/", "-D", "-"},
+			setup: files("po.facts", "<fifo>", "rf.facts", "", "co.facts", ""), status: cli.ExitError, stderr: pipe},
+		{name: "check a test in a list that is a pipe", run: runCheck, args: []string{"@DIR/tests"},
+			setup: files("tests", "p.litmus\n", "p.litmus", "<fifo>"), status: cli.ExitError, stderr: "not a regular file"},
+		{name: "graph of /dev/zero", run: runGraph, args: []string{"/dev/zero"}, status: cli.ExitError, stderr: "unsupported file extension"},
+		{name: "graph of a link to /dev/zero", run: runGraph, args: []string{"DIR/z.litmus"},
+			setup: func(t *testing.T, dir string) {
+				require.NoError(t, os.Symlink("/dev/zero", filepath.Join(dir, "z.litmus")))
+			},
+			status: cli.ExitError, stderr: device},
+		{name: "repl of a link to /dev/zero", run: runRepl, args: []string{"DIR/z.test"},
+			setup: func(t *testing.T, dir string) {
+				require.NoError(t, os.Symlink("/dev/zero", filepath.Join(dir, "z.test")))
+			},
+			status: cli.ExitError, stderr: device},
+		{name: "check -conf /dev/zero", run: runCheck, args: []string{"-conf", "/dev/zero", mp}, status: cli.ExitError, stderr: device},
+		{name: "merge /dev/zero", run: runMerge, args: []string{"/dev/zero"}, status: cli.ExitError, stderr: device},
+		{name: "check @/dev/zero", run: runCheck, args: []string{"@/dev/zero"}, status: cli.ExitError, stderr: device},
+		{name: "check -expect /dev/null", run: runCheck, args: []string{"-expect", "/dev/null", mp}, status: cli.ExitError, stderr: device},
+		{name: "graph of a test too large", run: runGraph, args: []string{"DIR/big.litmus"},
+			setup: func(t *testing.T, dir string) {
+				require.NoError(t, os.WriteFile(filepath.Join(dir, "big.litmus"), make([]byte, 9<<20), 0o644))
+			},
+			status: cli.ExitError, stderr: "the file has 9.00 MiB, more than the 8.00 MiB a test file may have"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { runHostile(t, c) })
+	}
+}
