@@ -41,7 +41,16 @@ func describeReadError(err error) error {
 // devices, pipes and directories before opening them. Other front ends
 // (the cat reader) read their files through it, so that every model file
 // has the same limits and messages.
-func ReadModelFile(name string) ([]byte, error) { return readRegularFile(name) }
+// Its refusals are the limits.FileError alone, as Load words them, since
+// the caller's message names the file.
+func ReadModelFile(name string) ([]byte, error) {
+	data, err := readRegularFile(name)
+	var fe *limits.FileError
+	if errors.As(err, &fe) {
+		return nil, fe
+	}
+	return data, err
+}
 
 // CheckModelSize refuses a model text over MaxFileBytes, for files read
 // through a caller's own reader.
