@@ -54,6 +54,8 @@ func entries() []Entry {
 		{"ISSUE", 1, "the issue, in program order, of an asynchronous instruction: cp.async, cp.async.bulk, cp.reduce.async.bulk, cp.async.mbarrier.arrive, wgmma.mma_async"},
 		{"CP_ASYNC", 1, "events of cp.async, cp.async.commit_group, cp.async.wait_group and cp.async.wait_all"},
 		{"BULK", 1, "events of cp.async.bulk, cp.reduce.async.bulk, cp.async.bulk.commit_group and cp.async.bulk.wait_group"},
+		{"BULK_REDUCE", 1, "events of cp.reduce.async.bulk"},
+		{"BULK_BAD_SIZE", 1, "the issue of a cp.async.bulk or cp.reduce.async.bulk whose size is not a multiple of 16 (undefined in PTX)"},
 		{"WGMMA", 1, "events of wgmma.mma_async, wgmma.fence, wgmma.commit_group and wgmma.wait_group"},
 		{"CP_MBAR_ARRIVE", 1, "events of cp.async.mbarrier.arrive: its issue, its pending-count increment (without .noinc) and its asynchronous arrive-on"},
 		{"COMMIT", 1, "commit_group events (cp.async, cp.async.bulk, wgmma)"},

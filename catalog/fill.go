@@ -441,6 +441,10 @@ func asyncSet(name string, ev *execution.Event) (bool, bool) {
 		return family(litmus.GroupCpAsync), true
 	case "BULK":
 		return family(litmus.GroupBulk), true
+	case "BULK_REDUCE":
+		return in.Op == litmus.OpCopy && in.Copy == litmus.CopyBulkReduce, true
+	case "BULK_BAD_SIZE":
+		return ev.BadSize, true
 	case "WGMMA":
 		return family(litmus.GroupWgmma), true
 	case "CP_MBAR_ARRIVE":

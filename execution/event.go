@@ -122,6 +122,10 @@ type Event struct {
 	// Host describes the tasks and calls of host threads (nil for every
 	// other event; see host.go).
 	Host *HostInfo
+	// BadSize marks the issue of a bulk copy (cp.async.bulk,
+	// cp.reduce.async.bulk) whose size is not a multiple of 16, which is
+	// undefined behaviour (the catalog's BULK_BAD_SIZE).
+	BadSize bool
 	// BarPredSym is a bar.red's predicate operand c as the thread computes
 	// it (nil for other events); the reduction's result is the event's
 	// Value (see reductionsHold).

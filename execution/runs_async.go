@@ -142,7 +142,37 @@ func (e *explorer) clusterBarrier(s *state, in *litmus.Instr) error {
 // followed by an implicit generic-async proxy fence and a complete-tx of
 // SIZE bytes on its mbarrier.
 func (e *explorer) copy(s *state, in *litmus.Instr) error {
-	s.addEvent(newEvent(KindIssue, e.th.Index, in))
+	issue := s.addEvent(newEvent(KindIssue, e.th.Index, in))
+	if !in.Copy.Bulk() {
+		return e.copyAt(s, in)
+	}
+	// A bulk copy's size must be a multiple of 16, or the behaviour is
+	// undefined (cp.async.bulk, cp.reduce.async.bulk): the issue records
+	// which, for each value a register may hold (a run assumes one or
+	// the other when the size depends on a read).
+	size := e.operand(s, in.Size)
+	var aligned *Sym
+	if size == nil {
+		return errAt(in.Pos, "%q has no size", in.Text)
+	}
+	if size.IsConst() {
+		if size.val.IsAddr || size.val.IsMBar {
+			return errAt(in.Size.Pos, "%q: the size must be a number, not an address", in.Text)
+		}
+		aligned = constSym(Int(boolValue(size.val.N%16 == 0)))
+	} else {
+		low := &Sym{kind: symArith, op: "and", a: size, b: constSym(Int(15)), instr: in.Text}
+		aligned = &Sym{kind: symCmp, op: "eq", a: low, b: constSym(Int(0))}
+	}
+	return e.branch(s, aligned, in.Size.Pos, func(c *state, ok bool) error {
+		c.events[issue].BadSize = !ok
+		return e.copyAt(c, in)
+	})
+}
+
+// copyAt resolves the addresses of a copy and adds its asynchronous
+// events.
+func (e *explorer) copyAt(s *state, in *litmus.Instr) error {
 	return e.withAddress(s, in, in.Addr, func(c *state, dst place, dtaint []int) error {
 		return e.withAddress(c, in, in.Mem2, func(c *state, src place, staint []int) error {
 			if in.Copy != litmus.CopyBulkLoad {
