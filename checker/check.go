@@ -58,6 +58,9 @@ type Options struct {
 	// the partial candidates the model already rejects (search.go). The
 	// results are the same; it exists to compare against.
 	FullSearch bool
+	// Progress, when set, counts the candidate executions built so far,
+	// for a progress display that reads it while the check runs.
+	Progress *atomic.Int64
 }
 
 // DefaultOptions are the defaults of the command line, except MaxMemory:
@@ -295,6 +298,9 @@ func (s *session) enumerate(part *execution.Part, keep func() bool) (execution.S
 		if err := s.countCandidates(1); err != nil {
 			loopErr = err
 			return false
+		}
+		if s.opts.Progress != nil {
+			s.opts.Progress.Add(1)
 		}
 		if err := s.candidate(x); err != nil {
 			loopErr = err

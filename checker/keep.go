@@ -1,6 +1,8 @@
 package checker
 
 import (
+	"context"
+
 	"github.com/ptxmm/ptxmm/execution"
 	"github.com/ptxmm/ptxmm/litmus"
 )
@@ -11,6 +13,12 @@ import (
 // memory. keep sees each candidate, with the observables its state is
 // over, before it is copied.
 func (m *Model) CheckKeep(t *litmus.Test, opts Options, keep func(c Candidate, obs []Observable) bool, max int) ([]Candidate, *Result) {
+	return m.CheckKeepContext(context.Background(), t, opts, keep, max)
+}
+
+// CheckKeepContext is CheckKeep under a context: cancelling ctx stops the
+// check, as CheckContext.
+func (m *Model) CheckKeepContext(ctx context.Context, t *litmus.Test, opts Options, keep func(c Candidate, obs []Observable) bool, max int) ([]Candidate, *Result) {
 	var out []Candidate
 	var sess *session
 	observe := func(x *execution.Execution, st State, vs []verdict) {
@@ -25,6 +33,6 @@ func (m *Model) CheckKeep(t *litmus.Test, opts Options, keep func(c Candidate, o
 		c.Execution, c.Finals = x.Clone(), append([]int(nil), sess.finalBuf...)
 		out = append(out, c)
 	}
-	rs := checkAllWith([]*Model{m}, t, opts, observe, func(s *session) { sess = s })
+	rs := checkAllContext(ctx, []*Model{m}, t, opts, observe, func(s *session) { sess = s })
 	return out, rs[0]
 }

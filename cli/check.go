@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/limits"
@@ -17,6 +19,10 @@ const (
 	ExitOK       = 0 // everything was checked, whatever the verdicts
 	ExitMismatch = 1 // an -expect comparison failed
 	ExitError    = 2 // unreadable input, model errors, or a test that could not be checked
+	// ExitInterrupted is the status after Ctrl-C or SIGTERM (128 + SIGINT,
+	// as shells report a command stopped by Ctrl-C): the log holds the
+	// tests that were finished.
+	ExitInterrupted = 130
 )
 
 // CheckConfig is what ptxmm check was asked to do.
@@ -36,6 +42,16 @@ type CheckConfig struct {
 	// Shard is the part of the run to check (-shard), or the zero Shard
 	// for all of it.
 	Shard Shard
+	// Context, when set, stops the run when it is cancelled (Ctrl-C,
+	// SIGTERM): the tests finished by then are printed, the others are
+	// named on stderr, and Check returns ExitInterrupted.
+	Context context.Context
+	// Terminal describes standard error when it is a terminal: a progress
+	// line is kept there while the run goes on (unless Quiet), and a
+	// summary line ends the run. Nil when it is not a terminal.
+	Terminal *Terminal
+	// Quiet (-q) leaves the progress line out.
+	Quiet bool
 }
 
 // item is one test (or a file that failed to parse) in output order.
@@ -44,6 +60,11 @@ type item struct {
 	test *litmus.Test
 	err  error
 	res  *checker.Result
+	// candidates counts the candidate executions built so far, for the
+	// progress line; skipped is set when the run was interrupted before
+	// the test was started.
+	candidates atomic.Int64
+	skipped    bool
 }
 
 // Check runs ptxmm check and returns the exit status.
@@ -76,50 +97,22 @@ func Check(cfg CheckConfig, stdout, stderr io.Writer) int {
 		}
 	}
 	opts := sharedCores(sharedLimits(cfg.Options), cfg.Workers)
-	parallelOn(opts.Cores, len(items), workers, func(i int) {
-		it := items[i]
-		if it.test == nil {
-			return
-		}
+	run := newStream(cfg, items, stdout, stderr)
+	status, results := run.run(func(ctx context.Context, it *item, o checker.Options) {
 		if cfg.Pictures.Mode == ShowNone {
-			it.res = cfg.Model.Check(it.test, opts)
+			it.res = cfg.Model.CheckContext(ctx, it.test, o)
 			return
 		}
-		it.res, it.err = checkWithPictures(cfg.Model, it.test, opts, cfg.Pictures)
-	})
-	status := ExitOK
-	var results []*checker.Result
-	for _, it := range items {
-		if it.err != nil && it.res != nil {
-			// The test was checked, but its picture could not be made.
-			status = ExitError
-			fmt.Fprintln(stderr, "ptxmm:", it.err)
-			it.err = nil
+		it.res, it.err = checkWithPictures(ctx, cfg.Model, it.test, o, cfg.Pictures)
+	}, opts, workers)
+	if run.interrupted() {
+		run.reportUnfinished()
+		if cfg.Expect != "" || cfg.Kinds != "" {
+			fmt.Fprintln(stderr, "ptxmm: the comparison with the expected results was not made: the run was interrupted")
 		}
-		if it.err != nil {
-			status = ExitError
-			if cfg.JSON {
-				if err := report.ErrorJSON(stdout, it.file, it.err); err != nil {
-					fmt.Fprintln(stderr, "ptxmm:", err)
-				}
-			}
-			fmt.Fprintln(stderr, Quoted(it.err))
-			continue
-		}
-		if it.res.Err != nil {
-			status = ExitError
-			fmt.Fprintf(stderr, "ptxmm: %s: %v\n", it.test.Name, it.res.Err)
-		}
-		results = append(results, it.res)
-		if cfg.JSON {
-			if err := report.JSON(stdout, it.res); err != nil {
-				fmt.Fprintln(stderr, "ptxmm:", err)
-				return ExitError
-			}
-		} else {
-			report.HerdLog(stdout, it.res, cfg.Log)
-		}
+		return ExitInterrupted
 	}
+	defer run.summarize()
 	if cfg.Expect != "" {
 		exp, err := report.ReadExpected(cfg.Expect)
 		if err != nil {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -86,8 +87,8 @@ func (p Pictures) selects(t *litmus.Test, c checker.Candidate, obs []checker.Obs
 }
 
 // checkWithPictures checks a test and writes its picture.
-func checkWithPictures(m *checker.Model, t *litmus.Test, opts checker.Options, p Pictures) (*checker.Result, error) {
-	cands, res := m.CheckKeep(t, opts, func(c checker.Candidate, obs []checker.Observable) bool { return p.selects(t, c, obs) }, p.Max)
+func checkWithPictures(ctx context.Context, m *checker.Model, t *litmus.Test, opts checker.Options, p Pictures) (*checker.Result, error) {
+	cands, res := m.CheckKeepContext(ctx, t, opts, func(c checker.Candidate, obs []checker.Observable) bool { return p.selects(t, c, obs) }, p.Max)
 	if res.Err != nil {
 		return res, nil
 	}

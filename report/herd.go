@@ -81,6 +81,16 @@ func counts(r *checker.Result) (pos, neg int) {
 // bound cut a thread's run (or left a thread no run at all). For a .test file, Ok means every assert and
 // permit holds.
 func validation(r *checker.Result) string {
+	v := verdictOf(r)
+	if r.Loop {
+		v = "Loop " + v
+	}
+	return v
+}
+
+// verdictOf is a result's Ok, No or Undef: the verdict of its herd
+// condition, or for a .test file Ok when every assert and permit holds.
+func verdictOf(r *checker.Result) string {
 	v := r.Verdict
 	if r.Test.Condition == nil {
 		v = "Ok"
@@ -92,9 +102,6 @@ func validation(r *checker.Result) string {
 		if r.Undefined() {
 			v = "Undef"
 		}
-	}
-	if r.Loop {
-		v = "Loop " + v
 	}
 	return v
 }

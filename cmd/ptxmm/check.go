@@ -29,6 +29,7 @@ func checkCommand(args []string, out io.Writer) int {
 	shard := fs.String("shard", "", "check only shard `I/N` of the tests: every N-th, from the I-th (counted from 0); by default from $JOB_COMPLETION_INDEX or $SLURM_ARRAY_TASK_ID when set (-shard 0/1: all; see docs/scale.md)")
 	shardCount := fs.Int("shard-count", 0, "the number of shards `N` when the index comes from $JOB_COMPLETION_INDEX (a Kubernetes Indexed Job's .spec.completions)")
 	herd := addHerdFlags(fs)
+	addQuietFlag(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: ptxmm check [flags] FILE|DIR|@LIST...\n\nFlags (-conf FILE reads herd7-style options from FILE):\n")
 		fs.PrintDefaults()
@@ -70,6 +71,9 @@ func checkCommand(args []string, out io.Writer) int {
 		fmt.Fprintln(os.Stderr, "ptxmm check:", cli.Quoted(err))
 		return cli.ExitError
 	}
+	ctx, stop := interruptContext()
+	defer stop()
+	cfg.Context, cfg.Terminal, cfg.Quiet = ctx, stderrTerminal(), quiet(fs)
 	return cli.Check(cfg, out, os.Stderr)
 }
 

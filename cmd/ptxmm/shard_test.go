@@ -23,7 +23,9 @@ func TestMain(m *testing.M) {
 	for _, v := range []string{cli.EnvJobIndex, cli.EnvSlurmID, cli.EnvSlurmCount, cli.EnvSlurmMin, cli.EnvSlurmMax, cli.EnvSlurmStep} {
 		os.Unsetenv(v)
 	}
-	os.Exit(m.Run())
+	status := m.Run()
+	removeBuiltBinary()
+	os.Exit(status)
 }
 
 // TestShardFlags: -shard, -shard-count and the batch engines' variables
