@@ -225,7 +225,7 @@ func ParseNV(file string, src []byte) ([]*Test, error) {
 			}
 			seen[key] = true
 			e.Msg += fmt.Sprintf(" (template row %d)", k)
-			errs = append(errs, e)
+			errs.Append(e)
 		}
 		tests = append(tests, t)
 	}

@@ -1,8 +1,10 @@
 package source
 
 import (
+	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -101,4 +103,58 @@ func TestAttachLinesQuotesTheRightLine(t *testing.T) {
 	require.Empty(t, l[1].Line, "a diagnostic in another file keeps no line")
 	require.Empty(t, l[2].Line, "a line beyond the text is left unknown")
 	require.Equal(t, "m.dl:2:1: bad\n    second\n    ^", l[0].Quoted())
+}
+
+// TestListKeepsAtMostMaxErrors: past MaxErrors errors (and apart warnings)
+// one diagnostic says "too many errors" and the rest are dropped, so that
+// a row of a thousand bad cells does not print a thousand diagnostics.
+func TestListKeepsAtMostMaxErrors(t *testing.T) {
+	var l List
+	for i := 1000; i > 0; i-- {
+		l.Add(Pos{File: "t.litmus", Line: 4, Col: i}, "bad cell")
+		l.Warn(Pos{File: "t.litmus", Line: 5, Col: i}, "odd cell")
+	}
+	require.Len(t, l, 2*(MaxErrors+1))
+	require.Len(t, l.Errors(), MaxErrors+1)
+	l.Sort()
+	last := l[len(l)-1]
+	require.Contains(t, last.Msg, "too many", "the marker sorts last")
+	require.Contains(t, l.Errors()[MaxErrors].Msg, "too many errors (only the first 10 are shown)")
+	require.Contains(t, l.Warnings()[MaxErrors].Msg, "too many warnings")
+	require.True(t, l.HasErrors())
+	var m List
+	m.Append(l...)
+	require.Len(t, m, len(l), "appending a capped list keeps it whole")
+}
+
+// TestQuotedLinesAreCutAndEscaped: a long line is quoted around the caret
+// only, and control characters in it (a terminal's escape sequences) are
+// escaped, in the line and in the message.
+func TestQuotedLinesAreCutAndEscaped(t *testing.T) {
+	long := strings.Repeat("bogus.op r0 | ", 5000)
+	cases := []struct {
+		name string
+		err  Error
+		want string
+	}{
+		{"a long line is cut around the caret",
+			Error{Pos: Pos{File: "w.litmus", Line: 4, Col: 14*2000 + 1}, Msg: "unknown instruction", Line: long},
+			"w.litmus:4:28001: unknown instruction\n    ..." + long[28000-60:28000+40] + "...\n       " + strings.Repeat(" ", 60) + "^"},
+		{"the start of a long line",
+			Error{Pos: Pos{File: "w.litmus", Line: 4, Col: 1}, Msg: "m", Line: long},
+			"w.litmus:4:1: m\n    " + long[:100] + "...\n    ^"},
+		{"the end of a long line",
+			Error{Pos: Pos{File: "w.litmus", Line: 4, Col: len(long) + 1}, Msg: "m", Line: long},
+			"w.litmus:4:70001: m\n    ..." + long[len(long)-60:] + "\n       " + strings.Repeat(" ", 60) + "^"},
+		{"control characters are escaped and the caret follows",
+			Error{Pos: Pos{File: "t.litmus", Line: 1, Col: 14}, Msg: "bad name \x1b]0;pwned\x07", Line: "PTX \x1b]0;x\x07\x1b[2J y"},
+			"t.litmus:1:14: bad name \\x1b]0;pwned\\x07\n    PTX \\x1b]0;x\\x07\\x1b[2J y\n    " + strings.Repeat(" ", 22) + "^"},
+		{"bidirectional overrides and bytes that are not UTF-8",
+			Error{Pos: Pos{File: "t.litmus", Line: 1, Col: 5}, Msg: "m", Line: "a\u202eb\xffc"},
+			"t.litmus:1:5: m\n    a\\u202eb\\xffc\n           ^"},
+	}
+	for _, c := range cases {
+		require.Equal(t, c.want, c.err.Quoted(), c.name)
+	}
+	assert.Equal(t, "\\x1b[2J é\tok\n", Escape("\x1b[2J é\tok\n"))
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -31,6 +32,8 @@ type hostile struct {
 	// (default 256 MiB); limit bounds its time (default 30 s).
 	maxAlloc uint64
 	limit    time.Duration
+	// maxStderr bounds what it writes to stderr (default 64 KiB).
+	maxStderr int
 }
 
 // mkfifo makes a named pipe: opening one for reading waits for a writer.
@@ -110,6 +113,11 @@ func runHostile(t *testing.T, c hostile) {
 	assert.Equal(t, c.status, status, "%s: exit status; stderr:\n%s", c.name, msg)
 	assert.Contains(t, string(msg), c.stderr, "%s: stderr", c.name)
 	assert.NotContains(t, string(msg), "panic", c.name)
+	maxStderr := c.maxStderr
+	if maxStderr == 0 {
+		maxStderr = 64 << 10
+	}
+	assert.LessOrEqual(t, len(msg), maxStderr, "%s: wrote %d bytes to stderr", c.name, len(msg))
 	alloc := after.TotalAlloc - before.TotalAlloc
 	assert.LessOrEqual(t, alloc, maxAlloc, "%s: allocated %d MiB", c.name, alloc>>20)
 }
@@ -171,4 +179,43 @@ func TestHostileFiles(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { runHostile(t, c) })
 	}
+}
+
+// wideTest is a test with one row of n threads, each cell an unknown
+// instruction: one diagnostic per cell, each quoting the whole row, wrote
+// hundreds of megabytes.
+func wideTest(n int) string {
+	var hdr, row []string
+	for i := 0; i < n; i++ {
+		hdr = append(hdr, fmt.Sprintf("P%d@cta 0,gpu 0", i))
+		row = append(row, "bogus.op r0")
+	}
+	return "PTX W\n{ x=0; }\n" + strings.Join(hdr, " | ") + " ;\n" + strings.Join(row, " | ") + " ;\nexists (x == 0)\n"
+}
+
+// TestHostileDiagnostics: diagnostics are capped ("too many errors"),
+// quoted lines are cut around the caret, and control characters in them
+// are escaped.
+func TestHostileDiagnostics(t *testing.T) {
+	cases := []hostile{
+		{name: "a row of 4000 bad cells", run: runCheck, args: []string{"DIR/wide.litmus"}, setup: files("wide.litmus", wideTest(4000)),
+			status: cli.ExitError, stderr: "too many errors (only the first 10 are shown)", maxStderr: 8 << 10},
+		{name: "a model of 5000 bad lines", run: runCheck, args: []string{"-model", "DIR/bad.dl", "../../examples/MP.litmus"},
+			setup: files("bad.dl", badRules(5000)), status: cli.ExitError, stderr: "too many errors", maxStderr: 8 << 10},
+		{name: "escape sequences in a test", run: runCheck, args: []string{"DIR/esc.litmus"},
+			setup:  files("esc.litmus", "PTX E\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.u32 x\x1b]0;pwned\x07\x1b[2J, 1 ;\nexists (x == 1)\n"),
+			status: cli.ExitError, stderr: `st.u32 x\x1b]0;pwned\x07\x1b[2J, 1 ;`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { runHostile(t, c) })
+	}
+}
+
+// badRules is a model of n rules over relations never declared: n errors.
+func badRules(n int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "p%d(X) :- q%d(X).\n", i, i)
+	}
+	return b.String()
 }
