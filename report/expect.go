@@ -26,6 +26,9 @@ type Expected struct {
 	dir    string
 	column int
 	rows   map[string]string
+	// empty holds the rows whose verdict is expected over no execution
+	// at all ("No empty"): only they pass a test that has none.
+	empty map[string]bool
 	// keys lists the row keys in file order, and line gives each one's
 	// line, for the rows no test checked matches.
 	keys []string
@@ -53,7 +56,7 @@ func ReadExpected(spec string) (*Expected, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Expected{path: path, dir: abs, column: column, rows: map[string]string{}, line: map[string]int{}}
+	e := &Expected{path: path, dir: abs, column: column, rows: map[string]string{}, empty: map[string]bool{}, line: map[string]int{}}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	line := 0
 	for sc.Scan() {
@@ -70,10 +73,11 @@ func ReadExpected(spec string) (*Expected, error) {
 			cells[i] = strings.TrimSpace(cells[i])
 		}
 		if key, ok := overrideKey(cells[0]); ok && len(cells) == 2 {
-			if cells[1] != "holds" && cells[1] != "fails" {
-				return nil, fmt.Errorf("%s:%d: an override row says holds or fails, not %q", path, line, cells[1])
+			v, empty := cutEmpty(cells[1])
+			if v != "holds" && v != "fails" {
+				return nil, fmt.Errorf("%s:%d: an override row says holds or fails, not %q (followed by \" empty\" when no execution is expected)", path, line, cells[1])
 			}
-			if err := e.add(key, cells[1], line); err != nil {
+			if err := e.add(key, v, empty, line); err != nil {
 				return nil, err
 			}
 			continue
@@ -81,13 +85,15 @@ func ReadExpected(spec string) (*Expected, error) {
 		if len(cells) <= column {
 			return nil, fmt.Errorf("%s:%d: expected at least %d columns", path, line, column+1)
 		}
-		switch v := cells[column]; v {
-		case "Ok", "No", "Undef", "-", "":
-			if err := e.add(cells[0], v, line); err != nil {
+		v, empty := cutEmpty(cells[column])
+		switch {
+		case v == "Ok" || v == "No" || v == "Undef" || (!empty && (v == "-" || v == "")):
+			if err := e.add(cells[0], v, empty, line); err != nil {
 				return nil, err
 			}
 		default:
-			return nil, fmt.Errorf("%s:%d:%d: a verdict is Ok, No, Undef or -, not %q", path, line, strings.Index(sc.Text(), v)+1, v)
+			return nil, fmt.Errorf("%s:%d:%d: a verdict is Ok, No, Undef or -, not %q (Ok, No and Undef followed by \" empty\" when no execution is expected)",
+				path, line, strings.Index(sc.Text(), cells[column])+1, cells[column])
 		}
 	}
 	return e, sc.Err()
@@ -111,12 +117,22 @@ func overrideKey(cell string) (string, bool) {
 	return "", false
 }
 
+// cutEmpty splits a verdict cell into its verdict and whether it says
+// "empty": the verdict is expected over no execution at all.
+func cutEmpty(cell string) (string, bool) {
+	if v, ok := strings.CutSuffix(cell, " empty"); ok {
+		return strings.TrimSpace(v), true
+	}
+	return cell, false
+}
+
 // add records a row, refusing a key given twice.
-func (e *Expected) add(key, verdict string, line int) error {
+func (e *Expected) add(key, verdict string, empty bool, line int) error {
 	if first, dup := e.line[key]; dup {
 		return fmt.Errorf("%s:%d: %s already has a row (line %d)", e.path, line, key, first)
 	}
 	e.rows[key] = verdict
+	e.empty[key] = empty
 	e.line[key] = line
 	e.keys = append(e.keys, key)
 	return nil
@@ -144,26 +160,42 @@ func Compare(w io.Writer, e *Expected, results []*checker.Result) (passed, faile
 			if want != "Ok" && want != "No" && want != "Undef" {
 				continue
 			}
-			if r.Err == nil && r.Verdict == want {
+			why := vacuous(r)
+			if r.Err == nil && r.Verdict == want && (why != "") == e.empty[rel] {
 				passed++
 				continue
 			}
 			failed++
 			got := r.Verdict
-			if r.Err != nil {
+			switch {
+			case r.Err != nil:
 				got = "error: " + r.Err.Error()
+			case why != "":
+				got += " over no execution: " + why
 			}
-			fmt.Fprintf(w, "MISMATCH %s: want %s, got %s\n", rel, want, got)
+			if e.empty[rel] {
+				want += " over no execution"
+			}
+			fmt.Fprintf(w, "MISMATCH %s: want %s, got %s%s\n", rel, want, got, emptyHint(r, why, e.empty[rel], e.path))
 			continue
 		}
-		wantHolds := true
+		wantHolds, wantEmpty := true, false
 		if k, ok := e.overrideRow(rel, t); ok {
-			wantHolds = e.rows[k] == "holds"
+			wantHolds, wantEmpty = e.rows[k] == "holds", e.empty[k]
 			used[k] = true
 		}
 		if r.Err != nil {
 			failed++
 			fmt.Fprintf(w, "MISMATCH %s: error: %v\n", instanceOf(rel, t), r.Err)
+			continue
+		}
+		if why := vacuous(r); (why != "") != wantEmpty {
+			failed++
+			if why != "" {
+				fmt.Fprintf(w, "MISMATCH %s: no execution: %s%s\n", instanceOf(rel, t), why, emptyHint(r, why, false, e.path))
+			} else {
+				fmt.Fprintf(w, "MISMATCH %s: want no execution, got %d state(s)\n", instanceOf(rel, t), len(r.States))
+			}
 			continue
 		}
 		for _, a := range r.Assertions {
@@ -185,6 +217,42 @@ func Compare(w io.Writer, e *Expected, results []*checker.Result) (passed, faile
 		}
 	}
 	return passed, failed
+}
+
+// vacuous says why r's verdict is over no execution at all, or "" when
+// it is not: no candidate, none the model allows, or none meeting a
+// .test file's restrictions (the sanity check) gives a forall that holds,
+// an exists that fails and asserts that hold, whatever the test says. A
+// test whose consistent executions all hang is not vacuous: its
+// executions exist, and the hang is what it reports.
+func vacuous(r *checker.Result) string {
+	if r.Err != nil || r.Empty == nil || r.Empty.Kind == checker.EmptyHang {
+		return ""
+	}
+	return r.Empty.Text
+}
+
+// emptyHint tells how a row says that no execution is expected, when a
+// comparison failed only for that.
+func emptyHint(r *checker.Result, why string, wanted bool, csv string) string {
+	if why == "" || wanted || r.Err != nil {
+		return ""
+	}
+	return fmt.Sprintf(" (when no execution is expected, the row of %s says so: \"%s empty\")", filepath.Base(csv), expectedWord(r))
+}
+
+// expectedWord is the verdict a row would give for r: its herd verdict, or
+// holds for a .test instance whose assertions all hold.
+func expectedWord(r *checker.Result) string {
+	if r.Test.Format == litmus.FormatHerd {
+		return r.Verdict
+	}
+	for _, a := range r.Assertions {
+		if a.Kind != litmus.AssertCheck && !a.Holds {
+			return "fails"
+		}
+	}
+	return "holds"
 }
 
 // relative names a test file as rows do: relative to the CSV's folder,

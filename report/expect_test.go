@@ -318,6 +318,8 @@ func TestReadExpectedRejectsUnknownValues(t *testing.T) {
 	cases := []struct{ text, want string }{
 		{"a.test#1,fail\n", "an override row says holds or fails, not \"fail\""},
 		{"x.litmus,OK\n", "x.csv:1:10: a verdict is Ok, No, Undef or -, not \"OK\""},
+		{"x.litmus,- empty\n", "a verdict is Ok, No, Undef or -, not \"- empty\""},
+		{"a.test#1,empty\n", "an override row says holds or fails, not \"empty\""},
 	}
 	for _, c := range cases {
 		p := filepath.Join(dir, "x.csv")
@@ -326,4 +328,38 @@ func TestReadExpectedRejectsUnknownValues(t *testing.T) {
 		require.Error(t, err)
 		require.Contains(t, err.Error(), c.want)
 	}
+}
+
+// TestCompareNoExecution: a verdict over no execution at all (no
+// candidate, none the model allows, none meeting a .test file's
+// restrictions) fails the comparison with its reason, unless the row says
+// "empty"; a row saying "empty" fails a test that has executions. A test
+// whose executions all hang is compared as any other.
+func TestCompareNoExecution(t *testing.T) {
+	path := writeCSV(t, "A.litmus,Ok\nB.litmus,No empty\nC.litmus,Ok empty\nH.litmus,No\nT.test[1],holds empty\n")
+	dir := filepath.Dir(path)
+	e, err := ReadExpected(path)
+	require.NoError(t, err)
+	none := &checker.EmptyReason{Kind: checker.EmptyForbidden, Text: "the model forbids all 4 candidate execution(s)"}
+	vacuousOk := herdResult(filepath.Join(dir, "A.litmus"), "Ok")
+	vacuousOk.Empty = none
+	expectedNone := herdResult(filepath.Join(dir, "B.litmus"), "No")
+	expectedNone.Empty = &checker.EmptyReason{Kind: checker.EmptyConstraints, Text: "no candidate execution"}
+	notEmpty := herdResult(filepath.Join(dir, "C.litmus"), "Ok")
+	notEmpty.States = []checker.State{{}}
+	hang := herdResult(filepath.Join(dir, "H.litmus"), "No")
+	hang.Empty = &checker.EmptyReason{Kind: checker.EmptyHang, Text: "every consistent execution hangs"}
+	sane := nvResult(filepath.Join(dir, "T.test"), 1, assertion("a", litmus.AssertAlways, true))
+	sane.Empty = &checker.EmptyReason{Kind: checker.EmptyRestrictions, Text: "no candidate execution meets the restrictions"}
+	insane := nvResult(filepath.Join(dir, "U.test"), 1, assertion("a", litmus.AssertAlways, true))
+	insane.Empty = sane.Empty
+
+	var b bytes.Buffer
+	passed, failed := Compare(&b, e, []*checker.Result{vacuousOk, expectedNone, notEmpty, hang, sane, insane})
+	assert.Equal(t, 3, passed, b.String())
+	assert.Equal(t, 3, failed, b.String())
+	out := b.String()
+	assert.Contains(t, out, "MISMATCH A.litmus: want Ok, got Ok over no execution: the model forbids all 4 candidate execution(s) (when no execution is expected, the row of expected.csv says so: \"Ok empty\")\n")
+	assert.Contains(t, out, "MISMATCH C.litmus: want Ok over no execution, got Ok\n")
+	assert.Contains(t, out, "MISMATCH U.test[1]: no execution: no candidate execution meets the restrictions (when no execution is expected, the row of expected.csv says so: \"holds empty\")\n")
 }
