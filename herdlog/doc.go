@@ -12,8 +12,12 @@
 // ..." lines; every line outside a block is skipped. Where herd's lexer
 // stops, the reader fails with file:line:col. Where herd's lexer silently
 // loses a test's data (a log cut short in the middle of a block, a
-// "Witnesses" line without its counts), the reader fails too: a merge must
-// not pass over a broken log.
+// "Witnesses" line without its counts, a "States N" line followed by
+// another number of states, a garbled Test line or a States line without
+// one, which herd's lexer passes over with the test's whole block), the
+// reader fails too: a merge must not pass over a broken log. A Test line
+// right after a block without hash lines starts a test (herd's lexer would
+// read it as a hash line and lose the test).
 //
 // ptxmm adds to the format only lines herd's lexer skips: its own notes
 // after a block's hash lines, "Error NAME: message" for a test that could

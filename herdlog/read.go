@@ -20,8 +20,8 @@ const (
 var (
 	testLine      = regexp.MustCompile(`^Test` + reBlank + `+(` + reTestName + `)(?:` + reBlank + `+(` + reName + `))?$`)
 	errorLine     = regexp.MustCompile(`^Error (` + reTestName + `): (.*)$`)
-	statesLine    = regexp.MustCompile(`^States(?:` + reBlank + `+[0-9]+)?$`)
-	histogramLine = regexp.MustCompile(`^Histogram(?:` + reBlank + `+\([0-9]+` + reBlank + `+states` + reBlank + `*\))?$`)
+	statesLine    = regexp.MustCompile(`^States(?:` + reBlank + `+([0-9]+))?$`)
+	histogramLine = regexp.MustCompile(`^Histogram(?:` + reBlank + `+\(([0-9]+)` + reBlank + `+states` + reBlank + `*\))?$`)
 	fatalLine     = regexp.MustCompile(`^Fatal[: ]`)
 	validLine     = regexp.MustCompile(`^(Loop` + reBlank + `+)?(Undef|Succeeded|Failed|Ok|No|\?\?)`)
 	countPrefix   = regexp.MustCompile(`^([0-9]+)` + reBlank + `*(?::>|\*>)`)
@@ -179,7 +179,25 @@ func (r *reader) read() *source.Error {
 			}
 			r.log.Sections = append(r.log.Sections, &Section{Shard: s, Line: r.i + 1})
 		}
+		if err := r.stray(line); err != nil {
+			return err
+		}
 		r.i++
+	}
+	return nil
+}
+
+// stray refuses a line outside any block that belongs to one: a garbled
+// Test line, or a States line whose Test line is missing. Herd's lexer
+// passes over both and so loses the test without a word; a merge must
+// not. Other lines outside blocks (notes, a comparison's report) are
+// passed over as herd's lexer does.
+func (r *reader) stray(line string) *source.Error {
+	switch {
+	case strings.HasPrefix(line, "Test ") || strings.HasPrefix(line, "Test\t"):
+		return r.errAt(r.i, 1, "a garbled Test line: expected \"Test NAME\" or \"Test NAME KIND\", the name of letters, digits and _/.-+[]:, and nothing after the kind")
+	case statesLine.MatchString(line) || histogramLine.MatchString(line):
+		return r.errAt(r.i, 1, "a States line outside any test: the Test line before it is missing or garbled")
 	}
 	return nil
 }
@@ -210,7 +228,7 @@ func (r *reader) textFrom(start int) string {
 func (r *reader) trailing() {
 	for !r.done() {
 		line := r.line(r.i)
-		if isBlank(line) || matchTest(line) != nil || matchError(line) != nil || isShardLine(line) {
+		if isBlank(line) || startsEntry(line) {
 			return
 		}
 		r.i++
@@ -227,14 +245,24 @@ func (r *reader) test(name, kind string) (*Entry, *source.Error) {
 	}
 	r.i++
 	// The lines up to States are skipped; a Fatal line drops the test.
+	declared, statesAt := "", 0
 	for {
 		if r.done() {
 			return nil, r.errEnd(start, "before the States line of test "+e.Name)
 		}
 		line := r.line(r.i)
-		if statesLine.MatchString(line) || histogramLine.MatchString(line) {
+		m := statesLine.FindStringSubmatch(line)
+		if m == nil {
+			m = histogramLine.FindStringSubmatch(line)
+		}
+		if m != nil {
+			declared = m[1]
+			statesAt = r.i
 			r.i++
 			break
+		}
+		if startsEntry(line) {
+			return nil, r.errAt(start, 1, "test %s has no States line: the next entry starts on line %d", e.Name, r.i+1)
 		}
 		if fatalLine.MatchString(line) {
 			e.Err = line
@@ -247,6 +275,11 @@ func (r *reader) test(name, kind string) (*Entry, *source.Error) {
 	}
 	if err := r.states(start, e); err != nil {
 		return nil, err
+	}
+	if declared != "" {
+		if n, err := strconv.Atoi(declared); err != nil || n != len(e.States) {
+			return nil, r.errAt(statesAt, 1, "%s says %s state(s), but %d state line(s) follow: the block is garbled", strings.TrimSpace(r.line(statesAt)), declared, len(e.States))
+		}
 	}
 	if err := r.witnesses(start, e); err != nil {
 		return nil, err
@@ -358,7 +391,7 @@ func (r *reader) hashLines(e *Entry) bool {
 	start := r.i
 	for !r.done() {
 		line := r.line(r.i)
-		if !isKeyLine(line) && !(strings.HasPrefix(line, "Topology") && topologyLine.MatchString(line)) {
+		if startsEntry(line) || !isKeyLine(line) && !(strings.HasPrefix(line, "Topology") && topologyLine.MatchString(line)) {
 			break
 		}
 		if m := hashLine.FindStringSubmatch(line); m != nil {
@@ -369,6 +402,14 @@ func (r *reader) hashLines(e *Entry) bool {
 		r.i++
 	}
 	return r.i > start
+}
+
+// startsEntry tells a line that starts an entry or a section: a Test line
+// (garbled ones too, which the main loop then refuses), an Error line or
+// a shard header. Herd's lexer reads a Test line after a block without
+// hash lines as one of them, losing that test; ptxmm reads a test.
+func startsEntry(line string) bool {
+	return strings.HasPrefix(line, "Test ") || strings.HasPrefix(line, "Test\t") || matchError(line) != nil || isShardLine(line)
 }
 
 // isKeyLine tells the lines herd's lexer passes over among the hash lines:

@@ -89,11 +89,13 @@ func TestReadForms(t *testing.T) {
 				require.Len(t, l.Entries, 2)
 				assert.Equal(t, &Entry{Name: "E", File: "f", Line: 1, Err: "limit of 3 runs reached", Text: "Error E: limit of 3 runs reached"}, l.Entries[0])
 			}},
-		{"a Test line with trailing blanks is no test", "Test A\nStates 0\nOk\n\nTest T Allowed \nStates 1\n",
+		{"a test after a block without hash lines is a test", "Test A\nStates 0\nOk\n\nTest T Allowed\nStates 1\nx=1;\nOk\n",
 			func(t *testing.T, l *Log) {
-				require.Len(t, l.Entries, 1)
-				assert.Equal(t, "A", l.Entries[0].Name)
+				require.Len(t, l.Entries, 2, "herd's lexer reads Test T as a hash line of A and loses T")
+				assert.Equal(t, "T", l.Entries[1].Name)
 			}},
+		{"histogram counts", "Test T\nHistogram (2 states)\n1 :> x=1;\n2 :> x=2;\nOk\n",
+			func(t *testing.T, l *Log) { assert.Len(t, l.Entries[0].States, 2) }},
 		{"shard headers start sections", "# ptxmm shard=0/2 plan=ab tests=1/2 logged=1\nTest T\nStates 0\nOk\n\n# ptxmm shard=1/2 plan=ab tests=1/2 logged=0\n",
 			func(t *testing.T, l *Log) {
 				require.Len(t, l.Sections, 2)
@@ -134,6 +136,12 @@ func TestReadErrors(t *testing.T) {
 		{"garbled shard header", "# ptxmm shard=1\n", "f:1:1: a shard header reads"},
 		{"no test", "ptxmm: shard 1/4 from -shard 1/4: 3 of the run's 12 tests\nptxmm: done\n", "f:1:1: not a herd log: none of its lines is a \"Test NAME\" line, an \"Error NAME:\" line or a ptxmm shard header"},
 		{"binary", "\n\x00\x01\xff", "f:2:1: not a herd log"},
+		{"a Test line with trailing blanks", "Test A\nStates 0\nOk\n\nTest T Allowed \nStates 1\nx=1;\nOk\n", "f:5:1: a garbled Test line"},
+		{"a garbled Test line after hash lines", "Test A\nStates 0\nOk\nHash=1\nTest T! Allowed\nStates 0\nOk\n", "f:5:1: a garbled Test line"},
+		{"States 5 and one state", "Test T Allowed\nStates 5\nx=1;\nOk\n", "f:2:1: States 5 says 5 state(s), but 1 state line(s) follow"},
+		{"Histogram (3 states) and two", "Test T\nHistogram (3 states)\n1 :> x=1;\n2 :> x=2;\nOk\n", "f:2:1: Histogram (3 states) says 3 state(s), but 2"},
+		{"a test cut before its States line", "Test T Allowed\nTest U Allowed\nStates 0\nOk\n", "f:1:1: test T has no States line: the next entry starts on line 2"},
+		{"a States line without its Test line", "Tst T Allowed\nStates 1\nx=1;\nOk\n\nTest U\nStates 0\nOk\n", "f:2:1: a States line outside any test"},
 		{"huge count", "Test T\nStates 1\n99999999999999999999 :> x=1;\nOk\n", "f:3:1: the count 99999999999999999999 is out of range"},
 	}
 	for _, c := range cases {
