@@ -95,6 +95,11 @@ func Check(cfg CheckConfig, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "ptxmm: -o %s: %v\n", cfg.Pictures.Dir, err)
 			return ExitError
 		}
+		files := make([]string, len(items))
+		for i, it := range items {
+			files[i] = it.file
+		}
+		cfg.Pictures.assignFiles(tests, files, stderr)
 	}
 	opts := sharedCores(sharedLimits(cfg.Options), cfg.Workers)
 	run := newStream(cfg, items, stdout, stderr)

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,6 +53,59 @@ type Pictures struct {
 	// Max bounds the executions drawn per test (herd7's -nshow); 0: no
 	// bound. Unlike herd7, checking goes on after the last picture.
 	Max int
+	// files names each test's picture in Dir (assignFiles).
+	files map[*litmus.Test]string
+}
+
+// maxPictureName bounds the length of a picture's file name.
+const maxPictureName = 200
+
+// assignFiles names the picture of each test of the run, before any is
+// checked: the test's name as herd's logs write it, with every character
+// that is not a letter, a digit or one of _.+-[] written _, no leading
+// dot, at most maxPictureName bytes; a name another test of the run
+// already has (letter case aside, for file systems that ignore it) gets
+// -2, -3, ... So a test named "../../x" cannot write outside Dir, and two
+// tests of one name do not overwrite each other's picture. Each renamed
+// picture is named on stderr.
+func (p *Pictures) assignFiles(tests []*litmus.Test, files []string, stderr io.Writer) {
+	p.files = map[*litmus.Test]string{}
+	taken := map[string]bool{}
+	for i, t := range tests {
+		if t == nil {
+			continue
+		}
+		name := report.LogName(t)
+		base := pictureBase(name)
+		file := base
+		for k := 2; taken[strings.ToLower(file)]; k++ {
+			file = fmt.Sprintf("%s-%d", base, k)
+		}
+		taken[strings.ToLower(file)] = true
+		p.files[t] = file + ".dot"
+		if file != name {
+			fmt.Fprintf(stderr, "ptxmm: the picture of test %s (%s) is %s\n", name, files[i], filepath.Join(p.Dir, file+".dot"))
+		}
+	}
+}
+
+// pictureBase makes a test's name a file name that stays in its folder.
+func pictureBase(name string) string {
+	b := []byte(name)
+	for i, c := range b {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("_.+-[]", c) >= 0
+		if !ok {
+			b[i] = '_'
+		}
+	}
+	out := string(b)
+	if len(out) > maxPictureName {
+		out = out[:maxPictureName]
+	}
+	if out == "" || out[0] == '.' {
+		out = "_" + out
+	}
+	return out
 }
 
 // selects reports whether a picture shows a consistent candidate. A .test
@@ -109,7 +163,11 @@ func checkWithPictures(ctx context.Context, m *checker.Model, t *litmus.Test, op
 	if len(cands) == 0 {
 		return res, nil
 	}
-	path := filepath.Join(p.Dir, report.LogName(t)+".dot")
+	file, ok := p.files[t]
+	if !ok {
+		file = pictureBase(report.LogName(t)) + ".dot"
+	}
+	path := filepath.Join(p.Dir, file)
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		return res, fmt.Errorf("-o %s: %w", p.Dir, err)
 	}
