@@ -314,9 +314,9 @@ func (s *session) enumerate(part *execution.Part, keep func() bool) (execution.S
 	if err == nil {
 		err = s.err
 	}
-	stats.Candidates += stats.Pruned
+	stats.Candidates = execution.AddCounts(stats.Candidates, stats.Pruned)
 	for _, r := range s.runs {
-		r.res.Candidates += s.skipped
+		r.res.Candidates = execution.AddCounts(r.res.Candidates, s.skipped)
 	}
 	s.skipped = 0
 	return stats, err

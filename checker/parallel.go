@@ -139,7 +139,7 @@ func (s *session) results() []*Result {
 	return out
 }
 
-// countCandidates counts n candidates, built or left out, against
+// countCandidates counts n candidates built against
 // Options.MaxCandidates across the parts of a split search.
 func (s *session) countCandidates(n int) error {
 	if s.yields == nil || s.opts.MaxCandidates <= 0 {
@@ -163,8 +163,8 @@ func (s *session) merge(outs []partOutcome) (execution.Stats, error) {
 	}
 	for _, o := range outs {
 		stats.Combinations += o.stats.Combinations
-		stats.Candidates += o.stats.Candidates
-		stats.Pruned += o.stats.Pruned
+		stats.Candidates = execution.AddCounts(stats.Candidates, o.stats.Candidates)
+		stats.Pruned = execution.AddCounts(stats.Pruned, o.stats.Pruned)
 		for k, r := range s.runs {
 			r.merge(o.results[k])
 		}
@@ -176,7 +176,7 @@ func (s *session) merge(outs []partOutcome) (execution.Stats, error) {
 // candidates had come after those r has seen.
 func (r *modelRun) merge(p *Result) {
 	res := r.res
-	res.Candidates += p.Candidates
+	res.Candidates = execution.AddCounts(res.Candidates, p.Candidates)
 	res.Consistent += p.Consistent
 	res.Evaluated += p.Evaluated
 	res.Positive += p.Positive

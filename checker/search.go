@@ -68,10 +68,7 @@ func (s *session) search() execution.Search {
 	opts.Nogoods, opts.Payoff = s.nogoods, s.payoff
 	opts.Prune = s.rejectsPartial
 	opts.Pruned = func(x *execution.Execution, n int) {
-		s.skipped += n * finalChoiceCount(s, x)
-		if err := s.countCandidates(n); err != nil && s.err == nil {
-			s.err = err
-		}
+		s.skipped = execution.AddCounts(s.skipped, execution.MulCounts(n, finalChoiceCount(s, x)))
 	}
 	opts.Interrupt = func() error {
 		if s.err != nil {
@@ -277,7 +274,7 @@ func (s *session) searchFinals(x *execution.Execution, writes [][]int, k int) er
 	}
 	if rest > 1 && s.rejectsFinals(x, k) {
 		for _, r := range s.runs {
-			r.res.Candidates += rest
+			r.res.Candidates = execution.AddCounts(r.res.Candidates, rest)
 		}
 		return s.err
 	}

@@ -264,6 +264,12 @@ type comboSearch struct {
 	seenSets int
 	depth    []int
 	jump     int
+	// counter remembers the counts of abandoned branches (count.go);
+	// values learns the values the choices determine (values.go).
+	counter *counter
+	values  *valueIndex
+	// chains indexes the mbarrier updates for chainHolds (mbarrier.go).
+	chains *chainIndex
 }
 
 // searchCombo searches the reads-from choices of one combination of runs.
@@ -277,6 +283,8 @@ func (a *Analysis) searchCombo(s *comboSearch, st *Stats, opts *Search, payoff *
 		}
 	}
 	s.free = s.isFree()
+	s.values = s.newValueIndex()
+	s.chains = s.newChainIndex()
 	s.jump = -1
 	if opts.Nogoods != nil {
 		s.nogoods = opts.Nogoods.of(s.x.Combo)
@@ -386,71 +394,27 @@ func (s *comboSearch) search(k int) {
 	if s.stop {
 		return
 	}
-	x := s.x
 	if k == len(s.reads) {
 		s.chooseResults(0)
 		return
 	}
-	r := s.reads[k]
-	upd := s.updates[k]
 	for _, w := range s.choicesAt(k) {
-		if upd && s.takenBy[w] >= 0 {
+		if !s.available(k, w) {
 			continue
 		}
-		x.RF[r] = w
-		if upd {
-			s.takenBy[w] = r
-		}
-		if s.propagate() && s.constraintsHold(false) && s.relevant() && !s.cut(k) {
+		mark, ok := s.pick(k, w)
+		if ok && s.relevant() && !s.cut(k) {
 			s.search(k + 1)
 		}
 		s.noteLearned(k)
 		if s.jump == k {
 			s.jump = -1 // back at the set's deepest read: its next choice
 		}
-		if upd {
-			s.takenBy[w] = -1
-		}
-		s.forgetValues()
+		s.unpick(k, w, mark)
 		if s.stop {
 			break
 		}
 	}
-	x.RF[r] = -1
-}
-
-// propagate computes every value the current reads-from determines. It
-// returns false only on an evaluation error (recorded in s.err).
-func (s *comboSearch) propagate() bool {
-	x := s.x
-	for changed := true; changed; {
-		changed = false
-		for _, r := range s.reads {
-			w := x.RF[r]
-			if w < 0 || x.known[r] {
-				continue
-			}
-			v, ok := s.writeValue(w)
-			if !ok {
-				continue
-			}
-			if we, re := &x.Events[w], &x.Events[r]; we.Thread < 0 || we.Off != re.Off || we.Size != re.Size || we.Signed != re.Signed || re.Size != re.OpSize {
-				// Only a read of other bytes than its write's, or of
-				// another type, changes the value.
-				rv, err := readBytes(v, we, re)
-				if err != nil {
-					s.err = errAt(x.Events[r].Instr.Pos, "%v (in %q)", err, x.Events[r].Instr.Text)
-					s.stop = true
-					return false
-				}
-				v = rv
-			}
-			x.Events[r].Value = v
-			x.known[r] = true
-			changed = true
-		}
-	}
-	return s.err == nil
 }
 
 // writeValue computes a write's value if the reads it depends on are known.
@@ -467,35 +431,6 @@ func (s *comboSearch) writeValue(w int) (Value, bool) {
 		return Value{}, false
 	}
 	return v, ok
-}
-
-// forgetValues resets the values of thread reads, to be recomputed for the
-// next choice.
-func (s *comboSearch) forgetValues() {
-	for _, r := range s.reads {
-		s.x.known[r] = false
-	}
-}
-
-// constraintsHold checks the constraints whose values are known; with all
-// set, an undecidable constraint (a thin-air value) is accepted.
-func (s *comboSearch) constraintsHold(final bool) bool {
-	x := s.x
-	for t, run := range x.Runs {
-		look := x.readValue(t)
-		for _, c := range run.Constraints {
-			v, ok, err := c.Cond.eval(look)
-			if err != nil {
-				s.err = errAt(c.Pos, "%v", err)
-				s.stop = true
-				return false
-			}
-			if ok && (v.N != 0) != c.Want {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // leaf completes a full reads-from choice: resolves the remaining values

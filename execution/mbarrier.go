@@ -1,6 +1,10 @@
 package execution
 
-import "github.com/ptxmm/ptxmm/litmus"
+import (
+	"slices"
+
+	"github.com/ptxmm/ptxmm/litmus"
+)
 
 // The state transitions of an mbarrier object, from the PTX ISA's mbarrier
 // pages (docs/model.md, "mbarrier objects"):
@@ -150,4 +154,80 @@ func (s *comboSearch) writeOf(r int) int {
 		}
 	}
 	return -1
+}
+
+// chainIndex is what chainHolds needs about the mbarrier updates of a
+// combination of runs.
+type chainIndex struct {
+	// writeOf[k] is the write of the update read at depth k (-1 for the
+	// other reads); readOf[w] the update read whose write is w (-1).
+	writeOf []int
+	readOf  []int
+	// poll[k] is set for the final polls of spinning runs.
+	poll []bool
+}
+
+// newChainIndex indexes the updates and polls of the combination, or
+// returns nil when it has none.
+func (s *comboSearch) newChainIndex() *chainIndex {
+	x := s.x
+	if len(x.FinalPolls) == 0 && !slices.Contains(s.updates, true) {
+		return nil
+	}
+	ci := &chainIndex{writeOf: resize(nil, len(s.reads), -1), readOf: resize(nil, len(x.Events), -1), poll: make([]bool, len(s.reads))}
+	depth := map[int]int{}
+	for k, r := range s.reads {
+		depth[r] = k
+	}
+	for _, p := range x.RMW {
+		if k, ok := depth[p[0]]; ok && s.updates[k] {
+			ci.writeOf[k] = p[1]
+			ci.readOf[p[1]] = p[0]
+		}
+	}
+	for _, p := range x.FinalPolls {
+		if k, ok := depth[p]; ok {
+			ci.poll[k] = true
+		}
+	}
+	return ci
+}
+
+// chainHolds checks, as soon as the read at depth k reads write w, what
+// mbarrierChainsHold checks of a complete choice: an update closes no
+// cycle of updates and reads no write a final poll reads, and a final poll
+// reads a write no update reads. A choice it rejects has no candidate.
+func (s *comboSearch) chainHolds(k, w int) bool {
+	ci := s.chains
+	if ci == nil {
+		return true
+	}
+	x := s.x
+	if ci.poll[k] && s.takenBy[w] >= 0 {
+		return false
+	}
+	own := ci.writeOf[k]
+	if own < 0 {
+		return true
+	}
+	for _, p := range x.FinalPolls {
+		if x.RF[p] == w {
+			return false
+		}
+	}
+	// Follow the chain back from w: it must reach its root, or a read
+	// still to choose, before it comes back to this update's write.
+	for cur, steps := w, 0; steps <= len(s.reads); steps++ {
+		if cur == own {
+			return false
+		}
+		r := ci.readOf[cur]
+		if r < 0 {
+			return true
+		}
+		if cur = x.RF[r]; cur < 0 {
+			return true
+		}
+	}
+	return true
 }

@@ -72,17 +72,14 @@ func (s *comboSearch) chooseResults(j int) {
 		s.leaf()
 		return
 	}
-	x := s.x
 	res := s.results[j]
 	for v := int64(0); v <= res.max && !s.stop; v++ {
-		x.Events[res.ev].Value, x.known[res.ev] = Int(v), true
-		s.forgetValues()
-		if s.propagate() && s.constraintsHold(false) {
+		mark := len(s.values.trail)
+		if !s.values.startFalse && s.learn(res.ev, Int(v)) {
 			s.chooseResults(j + 1)
 		}
+		s.forget(mark)
 	}
-	x.known[res.ev] = false
-	s.forgetValues()
 }
 
 // reductionsHold reports whether every completed bar.red's chosen result

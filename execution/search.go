@@ -4,10 +4,9 @@ package execution
 // verdict on partial candidates that lets whole branches of reads-from
 // choices be abandoned, and a part of the search to restrict it to.
 type Search struct {
-	// MaxCandidates bounds the candidates (0: no bound): those yielded
-	// and those of abandoned branches, so that a search stops at the
-	// same bound whatever it abandons. With Relevant set, only those
-	// yielded: the caller is after some candidates only.
+	// MaxCandidates bounds the candidates yielded (0: no bound): the
+	// candidates of abandoned branches are counted without being built
+	// (count.go), and cost nothing against it.
 	MaxCandidates int
 	// Prune, when set, is asked about each partial candidate: after a
 	// read's reads-from is fixed (every read but the last), x holds the
@@ -149,11 +148,10 @@ func (s *comboSearch) cut(k int) bool {
 	if !known {
 		s.payoff.Record(k, n)
 	}
-	s.st.Pruned += n
+	s.st.Pruned = AddCounts(s.st.Pruned, n)
 	if s.opts.Pruned != nil {
 		s.opts.Pruned(s.x, n)
 	}
-	s.overLimit()
 	return true
 }
 
@@ -189,11 +187,10 @@ func (s *comboSearch) productFrom(k int) int {
 // productCap is where productFrom stops multiplying, far below overflow.
 const productCap = 1 << 40
 
-// overLimit stops the search with a LimitError once its candidates, those
-// of abandoned branches included, pass Search.MaxCandidates: the bound is
-// on the candidates of the test, whichever the search builds.
+// overLimit stops the search with a LimitError once the candidates it
+// built pass Search.MaxCandidates.
 func (s *comboSearch) overLimit() bool {
-	if s.max <= 0 || s.st.Candidates+s.st.Pruned <= s.max {
+	if s.max <= 0 || s.st.Candidates <= s.max {
 		return false
 	}
 	s.err = &LimitError{Limit: "candidate executions", Value: s.max, Flag: "-max-candidates", What: "test " + s.a.Test.Name}
@@ -210,10 +207,7 @@ func (s *comboSearch) countFrom(k int) int {
 		}
 		return n
 	}
-	s.counting, s.leaves = true, 0
-	s.search(k)
-	s.counting = false
-	return s.leaves
+	return s.countAt(k)
 }
 
 // countLeaf polls Search.Interrupt while a branch is counted.

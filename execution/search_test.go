@@ -118,20 +118,24 @@ func (a *Analysis) newComboSearchFirst() *comboSearch {
 	return first
 }
 
-// TestSearchLimitCountsPruned: the bound on candidates counts those of
-// abandoned branches, so that a search stops where the full enumeration
-// would, whatever it abandons.
-func TestSearchLimitCountsPruned(t *testing.T) {
+// TestSearchLimitCountsBuilt: the bound on candidates counts those the
+// search builds; the candidates of abandoned branches are counted without
+// being built and cost nothing against it.
+func TestSearchLimitCountsBuilt(t *testing.T) {
 	a := prepare(t, herd(t, families.CoWRThreads(3)), DefaultOptions()) // 64 candidates
-	all := Search{Prune: func(*Execution) bool { return true }}
-	all.MaxCandidates = 63
-	_, err := a.Search(all, func(*Execution) bool { return true })
-	var limit *LimitError
-	require.ErrorAs(t, err, &limit)
-	all.MaxCandidates = 64
+	all := Search{Prune: func(*Execution) bool { return true }, MaxCandidates: 1}
 	st, err := a.Search(all, func(*Execution) bool { return true })
 	require.NoError(t, err)
 	assert.Equal(t, 64, st.Candidates+st.Pruned)
+	assert.LessOrEqual(t, st.Candidates, 1)
+	none := Search{MaxCandidates: 63}
+	_, err = a.Search(none, func(*Execution) bool { return true })
+	var limit *LimitError
+	require.ErrorAs(t, err, &limit)
+	none.MaxCandidates = 64
+	st, err = a.Search(none, func(*Execution) bool { return true })
+	require.NoError(t, err)
+	assert.Equal(t, 64, st.Candidates)
 }
 
 // TestSplitCoversSearch checks that the parts of a split search are the

@@ -68,7 +68,14 @@ func constSym(v Value) *Sym { return &Sym{kind: symConst, val: v} }
 func (s *Sym) IsConst() bool { return s.kind == symConst }
 
 // reads collects the read events the value depends on.
-func (s *Sym) reads(out []int) []int {
+func (s *Sym) reads(out []int) []int { return s.collect(out, false) }
+
+// valueReads collects the reads the value depends on as eval computes it:
+// exch and cas write an operand whatever they read.
+func (s *Sym) valueReads(out []int) []int { return s.collect(out, true) }
+
+// collect is reads, or valueReads when values is set.
+func (s *Sym) collect(out []int, values bool) []int {
 	switch s.kind {
 	case symRead:
 		for _, r := range out {
@@ -81,16 +88,23 @@ func (s *Sym) reads(out []int) []int {
 		return out
 	case symJoin:
 		for _, p := range s.parts {
-			out = p.reads(out)
+			out = p.collect(out, values)
 		}
 		return out
+	case symAtom:
+		if values && s.op == "exch" {
+			return s.b.collect(out, values)
+		}
+		if values && s.op == "cas" {
+			return s.c.collect(out, values)
+		}
 	}
-	out = s.a.reads(out)
+	out = s.a.collect(out, values)
 	if s.b != nil {
-		out = s.b.reads(out)
+		out = s.b.collect(out, values)
 	}
 	if s.c != nil {
-		out = s.c.reads(out)
+		out = s.c.collect(out, values)
 	}
 	return out
 }
