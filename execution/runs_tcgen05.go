@@ -13,6 +13,9 @@ import "github.com/ptxmm/ptxmm/litmus"
 
 // tcgen05 executes a tcgen05 instruction and goes on exploring.
 func (e *explorer) tcgen05(s *state, in *litmus.Instr) error {
+	if in.Tc == litmus.TcAlloc {
+		return e.tcAlloc(s, in)
+	}
 	if !in.Tc.Async() && in.Tc != litmus.TcCommit {
 		s.addEvent(newEvent(KindControl, e.th.Index, in))
 		s.pc++
@@ -110,4 +113,27 @@ func (e *explorer) mma(s *state, in *litmus.Instr, d, a, b place, dtaint, ataint
 	w := s.addEvent(weak(KindWrite, d, sum))
 	deps(&s.addr, dtaint, w)
 	deps(&s.data, inputs, w)
+}
+
+// AllocAddress is the tensor-memory address tcgen05.alloc writes to its
+// shared-memory operand: lane 0, column 0 (bits 31-16 are the lane, bits
+// 15-0 the column), the start of an allocation of any size. Litmus tests
+// name tensor memory directly, so the value only shows when the write is
+// read (docs/model.md, "tcgen05").
+const AllocAddress = 0
+
+// tcAlloc executes tcgen05.alloc [dst], nCols: a synchronous tcgen05
+// instruction, in program order, that writes the allocated address to the
+// shared-memory location dst with a weak generic-proxy write (9.7.16.6.1:
+// the allocation instructions that access shared memory keep same-address
+// ordering with the thread's other instructions).
+func (e *explorer) tcAlloc(s *state, in *litmus.Instr) error {
+	return e.withAddress(s, in, in.Addr, func(c *state, pl place, taint []int) error {
+		ev := e.memEvent(KindWrite, in, pl, constSym(Int(AllocAddress)))
+		ev.Sem, ev.Scope, ev.Proxy = litmus.SemWeak, litmus.ScopeNone, litmus.ProxyGeneric
+		w := c.addEvent(ev)
+		deps(&c.addr, taint, w)
+		c.pc++
+		return e.explore(c)
+	})
 }

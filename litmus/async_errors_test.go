@@ -83,6 +83,8 @@ func TestTcgen05ParseErrors(t *testing.T) {
 		{"ld from global memory", with("tcgen05.ld r0, x"), "it must be tensor memory", "4:17"},
 		{"acc not 0 or 1", with("tcgen05.mma t, y, y, 2"), "is 0 (d := a + b) or 1 (d := d + a + b), found 2", "4:23"},
 		{"unknown qualifier", with("tcgen05.st.relaxed t, 1"), "unknown qualifier .relaxed on tcgen05.st", "4:12"},
+		{"alloc into tensor memory", with("tcgen05.alloc t, 32"), "the destination t of \"tcgen05.alloc t, 32\" is in tensor memory: it must be a shared-memory location", "4:16"},
+		{"alloc without a column count", with("tcgen05.alloc y"), "expected ',' after the shared-memory destination of tcgen05.alloc", "4:18"},
 		{"ld of tensor memory", with("ld r0, t"), "the address t of \"ld r0, t\" is in tensor memory, which only tcgen05 instructions reach", "4:9"},
 	}
 	for _, tc := range cases {

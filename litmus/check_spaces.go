@@ -67,6 +67,8 @@ func operandNeeds(in *Instr) []operandNeed {
 			return []operandNeed{{&in.Addr, needTensor, "tensor memory operand"}}
 		case TcCommit:
 			return []operandNeed{{&in.Addr, needMBarrier, "mbarrier"}}
+		case TcAlloc:
+			return []operandNeed{{&in.Addr, needShared, "destination"}}
 		}
 	}
 	return nil
@@ -121,6 +123,9 @@ func (p *parser) checkSpace(in *Instr, on operandNeed, a, root *Address, implici
 	case needShared:
 		if root.Space != SpaceShared || root.MBarrier > 0 {
 			what := "in " + root.Space.String() + " memory"
+			if root.Space == SpaceTensor {
+				what = "in tensor memory"
+			}
 			if root.MBarrier > 0 {
 				what = "an mbarrier object"
 			}

@@ -115,7 +115,8 @@ func TestTcgen05Instructions(t *testing.T) {
 		{"tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 b", Instr{Op: OpTcgen05, Tc: TcCommit, CtaGroup: 1, SpaceQ: SpaceQCluster, Addr: addr("b")}},
 		{"tcgen05.fence::before_thread_sync", Instr{Op: OpTcgen05, Tc: TcFenceBefore, CtaGroup: 1}},
 		{"tcgen05.fence::after_thread_sync", Instr{Op: OpTcgen05, Tc: TcFenceAfter, CtaGroup: 1}},
-		{"tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [y], 32", Instr{Op: OpTcgen05, Tc: TcAlloc, CtaGroup: 1}},
+		{"tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [y], 32", Instr{Op: OpTcgen05, Tc: TcAlloc, CtaGroup: 1, Addr: addr("y"), Src: imm(32)}},
+		{"tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 y, r1", Instr{Op: OpTcgen05, Tc: TcAlloc, CtaGroup: 2, Addr: addr("y"), Src: reg("r1")}},
 		{"tcgen05.dealloc.cta_group::1.sync.aligned.b32 r3, 32", Instr{Op: OpTcgen05, Tc: TcDealloc, CtaGroup: 1}},
 		{"tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned", Instr{Op: OpTcgen05, Tc: TcRelinquish, CtaGroup: 1}},
 	}

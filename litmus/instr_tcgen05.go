@@ -63,10 +63,18 @@ func (p *parser) parseTcgen05(c *cursor, in *Instr, m mnemonic, thread int) bool
 		okOps = p.valueOperand(c, in, &in.Src, thread, mn, "value")
 	case TcCommit:
 		okOps = p.mbarOperand(c, in, thread, mn)
-	case TcAlloc, TcDealloc:
-		// The operands (a shared-memory destination or a tensor-memory
-		// address, and a column count) are accepted and have no effect:
-		// litmus tests name tensor memory directly (docs/model.md).
+	case TcAlloc:
+		// [dst], nCols: alloc writes the allocated tensor-memory address
+		// to the shared-memory location dst (docs/model.md, "tcgen05");
+		// the column count is kept and has no other effect.
+		if _, ok := p.memOperandTo(c, in, &in.Addr, thread, mn, false, -1); !ok || !p.expectComma(c, mn, "shared-memory destination") {
+			return false
+		}
+		okOps = p.valueOperand(c, in, &in.Src, thread, mn, "column count")
+	case TcDealloc:
+		// The operands (a tensor-memory address and a column count) are
+		// accepted and have no effect: litmus tests name tensor memory
+		// directly (docs/model.md).
 		okOps = p.skipOperands(c, mn)
 	default:
 		okOps = true
@@ -174,7 +182,7 @@ func (p *parser) tcTwoMem(c *cursor, in *Instr, thread int, mn string) bool {
 	return ok
 }
 
-// skipOperands accepts the operands of tcgen05.alloc and dealloc: bracketed
+// skipOperands accepts the operands of tcgen05.dealloc: bracketed
 // addresses, names, registers and integers separated by commas.
 func (p *parser) skipOperands(c *cursor, mn string) bool {
 	for !c.done() {
