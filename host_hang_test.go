@@ -65,6 +65,36 @@ exists (H0:r0 != 1)
  ld r0, y                |                          |                          ;
 exists (H0:r0 == 1)
 `, "No", 0, 1, 1, "H0: cudaDeviceSynchronize"},
+		{"cudaDeviceSynchronize waits for a kernel another host thread launched before it", `PTX T
+{ x = 0; flag = 0; y = 0; }
+ H0@host                 | H1@host                 | P0@cta 0,gpu 0,kernel K0 ;
+ L:                      | cudaLaunchKernel K0, s1 | st x, 1                  ;
+ ld.acquire.sys r0, flag | st.release.sys flag, 1  | bar.cta.sync 0, 0, 2     ;
+ bne r0, 1, L            |                         |                          ;
+ cudaDeviceSynchronize   |                         |                          ;
+ st y, 1                 |                         |                          ;
+exists (y == 1)
+`, "No", 0, 1, 1, "H0: cudaDeviceSynchronize"},
+		{"cudaDeviceSynchronize may return before another host thread launches a kernel that hangs", `PTX T
+{ x = 0; flag = 0; y = 0; }
+ H0@host                 | H1@host                 | P0@cta 0,gpu 0,kernel K0 ;
+ L:                      | st.release.sys flag, 1  | st x, 1                  ;
+ ld.acquire.sys r0, flag | cudaLaunchKernel K0, s1 | bar.cta.sync 0, 0, 2     ;
+ bne r0, 1, L            |                         |                          ;
+ cudaDeviceSynchronize   |                         |                          ;
+ st y, 1                 |                         |                          ;
+exists (y == 1)
+`, "Ok", 1, 2, 1, "H0: cudaDeviceSynchronize"},
+		{"cudaDeviceSynchronize does not wait for a kernel of another device", `PTX T
+{ x = 0; flag = 0; y = 0; }
+ H0@host                 | H1@host                 | P0@cta 0,gpu 1,kernel K0 ;
+ L:                      | cudaSetDevice 1         | st x, 1                  ;
+ ld.acquire.sys r0, flag | cudaLaunchKernel K0, s1 | bar.cta.sync 0, 0, 2     ;
+ bne r0, 1, L            | st.release.sys flag, 1  |                          ;
+ cudaDeviceSynchronize   |                         |                          ;
+ st y, 1                 |                         |                          ;
+exists (y == 1)
+`, "Ok", 1, 1, 0, "P0: bar.cta.sync 0, 0, 2"},
 		{"an event recorded after the kernel that hangs is never reached", `PTX T
 { x = 0; }
  H0@host                 | P0@cta 0,gpu 0,kernel K0 ;

@@ -22,7 +22,8 @@ func hostEntries() []Entry {
 		{"kernel_thread", 2, "from each event of a kernel task to each event of the kernel's device threads (item 3)"},
 		{"graph_node", 2, "from each event of a launched graph's task to each event of its nodes' tasks (item 4)"},
 		{"graph_dep", 2, "from the completion of a graph node to the start of each node with a direct dependency on it (item 4)"},
-		{"api_wait", 2, "from the completion of a task to the call that waits for it: cudaStreamSynchronize (the stream's last task), cudaEventSynchronize (the most recent record of the event), cudaDeviceSynchronize (the last task of every stream of the device), and cudaStreamQuery and cudaEventQuery, as the matching synchronize (items 6 and 7)"},
+		{"device_task", 2, "from the completion of each task a host thread enqueued on a device (a task that never completes included) to each cudaDeviceSynchronize of another host thread on that device that returns; the model decides which of them the call waits for (item 6)"},
+		{"api_wait", 2, "from the completion of a task to the call that waits for it: cudaStreamSynchronize (the stream's last task), cudaEventSynchronize (the most recent record of the event), cudaDeviceSynchronize (the last task of every stream of the device that the calling host thread uses; device_task has the other host threads' tasks), and cudaStreamQuery and cudaEventQuery, as the matching synchronize (items 6 and 7)"},
 	}
 }
 

@@ -586,7 +586,7 @@ func fillRel(r *relations.Rel, name string, x *execution.Execution) {
 		pairs(x.Data)
 	case "ctrl":
 		pairs(x.Ctrl)
-	case "stream_next", "event_wait", "barrier_wait", "kernel_thread", "graph_node", "graph_dep", "api_wait":
+	case "stream_next", "event_wait", "barrier_wait", "kernel_thread", "graph_node", "graph_dep", "api_wait", "device_task":
 		fillHostRel(r, name, x)
 	case "bar":
 		for _, g := range x.BarGroups {

@@ -90,6 +90,8 @@ func fillHostRel(r *relations.Rel, name string, x *execution.Execution) {
 				r.Add(base+p[0], base+p[1])
 			}
 		}
+	case "device_task":
+		fillDeviceTask(r, x)
 	case "kernel_thread":
 		threads := x.Test.Threads
 		for i := range x.Events {
@@ -116,6 +118,40 @@ func fillHostRel(r *relations.Rel, name string, x *execution.Execution) {
 				n := &x.Events[j]
 				if n.Thread == g.Thread && n.Host != nil && n.Host.IsNode() && n.Host.Graph == g.Host.Graph {
 					r.Add(i, j)
+				}
+			}
+		}
+	}
+}
+
+// fillDeviceTask relates the completion of each task of a host thread to
+// each cudaDeviceSynchronize of another host thread on the same device
+// that returns (not the call a Blocked run waits at forever).
+func fillDeviceTask(r *relations.Rel, x *execution.Execution) {
+	for t, run := range x.Runs {
+		if run.Host == nil {
+			continue
+		}
+		for i := range run.Events {
+			c := &run.Events[i]
+			if c.Kind != execution.KindAPI || c.Instr.API.Fn != litmus.APIDeviceSynchronize {
+				continue
+			}
+			if run.Status == execution.Blocked && i == len(run.Events)-1 {
+				continue
+			}
+			for u, other := range x.Runs {
+				if u == t || other.Host == nil {
+					continue
+				}
+				for j := range other.Events {
+					ev := &other.Events[j]
+					if ev.Kind != execution.KindTask || ev.Host == nil || ev.Host.Call || ev.Host.Device != c.Host.Device {
+						continue
+					}
+					if ev.Role == execution.RoleTaskEnd || ev.Role == execution.RoleTask {
+						r.Add(x.ThreadStart[u]+j, x.ThreadStart[t]+i)
+					}
 				}
 			}
 		}

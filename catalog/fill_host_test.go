@@ -218,3 +218,26 @@ exists (x == 0)
 	fillRel(r, "sgpu", x)
 	assert.True(t, r.Has(p0, p1), "both kernels run on gpu 0")
 }
+
+// TestFillDeviceTask checks device_task: from the completion of each task
+// of another host thread on the device to each cudaDeviceSynchronize that
+// returns (8.9.4 API item 6), and nothing for a device the call does not
+// synchronize.
+func TestFillDeviceTask(t *testing.T) {
+	x := firstCandidate(t, `PTX T
+{ x = 0; }
+ H0@host                 | H1@host                 | P0@cta 0,gpu 0,kernel K0 | P1@cta 0,gpu 1,kernel K1 ;
+ cudaDeviceSynchronize   | cudaLaunchKernel K0, s1 | st x, 1                  | st x, 2                  ;
+                         | cudaEventRecord e, s1   |                          |                          ;
+                         | cudaSetDevice 1         |                          |                          ;
+                         | cudaLaunchKernel K1, s2 |                          |                          ;
+                         | cudaDeviceSynchronize   |                          |                          ;
+exists (x == 0)
+`)
+	r := relations.NewRel(len(x.Events))
+	fillRel(r, "device_task", x)
+	assert.Equal(t, []string{
+		"cudaEventRecord e, s1 [event record e in s1] -> cudaDeviceSynchronize",
+		"cudaLaunchKernel K0, s1 [kernel K0 end in s1] -> cudaDeviceSynchronize",
+	}, pairs(x, r), "H0's call covers H1's tasks on gpu 0; H1's call on gpu 1 covers nothing of H0")
+}

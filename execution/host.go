@@ -68,6 +68,9 @@ type HostInfo struct {
 	// Source and Sink mark the graph nodes that depend on no node, and
 	// those no node depends on.
 	Source, Sink bool
+	// Device is the GPU of the task's stream, or of the host thread's
+	// current device for a call: what cudaDeviceSynchronize covers.
+	Device int
 }
 
 // IsNode reports whether the task is a node of a launched graph.
@@ -318,7 +321,10 @@ func (h *hostState) stream(name string) *hostStream {
 // events (equal for one event).
 func (e *explorer) newTask(s *state, in *litmus.Instr, kind TaskKind, name, stream string, graph int, twoEvents bool) (int, int) {
 	h := s.host
-	info := HostInfo{Task: kind, ID: h.tasks, Name: name, Stream: stream, Graph: graph}
+	info := HostInfo{Task: kind, ID: h.tasks, Name: name, Stream: stream, Graph: graph, Device: h.device}
+	if st, ok := h.streams[stream]; ok {
+		info.Device = st.device
+	}
 	h.tasks++
 	add := func(role Role) int {
 		ev := newEvent(KindTask, e.th.Index, in)
@@ -459,7 +465,7 @@ func (e *explorer) api(s *state, in *litmus.Instr) error {
 		return e.explore(s)
 	}
 	callEv := newEvent(KindAPI, e.th.Index, in)
-	callEv.Host = &HostInfo{Call: true, ID: -1, Graph: -1}
+	callEv.Host = &HostInfo{Call: true, ID: -1, Graph: -1, Device: h.device}
 	c := s.addEvent(callEv)
 	switch call.Fn {
 	case litmus.APILaunchKernel:
@@ -491,10 +497,13 @@ func (e *explorer) api(s *state, in *litmus.Instr) error {
 			h.rel.APIWait = append(h.rel.APIWait, [2]int{t, c})
 		}
 		s.pc++
-		if len(waits) > 0 {
+		if len(waits) > 0 || call.Fn == litmus.APIDeviceSynchronize && e.otherHosts() {
 			// The call waits forever when a task it waits for never
 			// completes (a device thread of a kernel hangs): the run that
 			// stops here is kept for such combinations (hosthang.go).
+			// cudaDeviceSynchronize also waits for the tasks other host
+			// threads enqueued on the device before it, which the model
+			// decides (spec.dl, sync_device).
 			if err := e.blocked(s); err != nil {
 				return err
 			}
@@ -505,6 +514,16 @@ func (e *explorer) api(s *state, in *litmus.Instr) error {
 	}
 	s.pc++
 	return e.explore(s)
+}
+
+// otherHosts reports whether the test has a host thread besides this one.
+func (e *explorer) otherHosts() bool {
+	for _, th := range e.t.Threads {
+		if th.Host && th != e.th {
+			return true
+		}
+	}
+	return false
 }
 
 // awaited returns the completion events a synchronizing call or a query

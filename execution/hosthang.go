@@ -2,6 +2,8 @@ package execution
 
 import (
 	"slices"
+
+	"github.com/ptxmm/ptxmm/litmus"
 )
 
 // This file decides what happens to host threads and kernels when a device
@@ -96,10 +98,31 @@ func (a *Analysis) hostProgress(x *Execution) bool {
 		started[k], done[k] = some, all
 	}
 	launched := map[string]bool{} // kernel -> its task starts
+	stuck := map[int]int{}        // host thread -> its first call waiting for a task that never completes, or -1
+	hung := map[int][]int{}       // device -> the host threads with a task on it that never completes
 	for t, r := range x.Runs {
-		if r.Host != nil && !hostRunProgress(x, t, done, launched) {
+		if r.Host == nil {
+			continue
+		}
+		first, ok := hostRunProgress(x, t, done, launched, hung)
+		if !ok {
 			return false
 		}
+		stuck[t] = first
+	}
+	for t, first := range stuck {
+		r := x.Runs[t]
+		if r.Status != Blocked {
+			if first >= 0 {
+				return false // returns from a call that waits forever
+			}
+			continue
+		}
+		last := len(r.Events) - 1
+		if first == last || first < 0 && waitsForOtherHost(r, t, hung) {
+			continue
+		}
+		return false // waits forever at a call that returns
 	}
 	for k, s := range started {
 		if s != launched[k] {
@@ -109,10 +132,33 @@ func (a *Analysis) hostProgress(x *Execution) bool {
 	return true
 }
 
+// waitsForOtherHost reports whether the Blocked run r of host thread t
+// ends at a cudaDeviceSynchronize while another host thread has a task on
+// that device that never completes (hung). Nothing follows the call in
+// base causality order, so that task may have been enqueued before it,
+// and the call then waits for it forever (8.9.4 API item 6). Whether a
+// call that returns waits for such a task is the model's business
+// (spec.dl, the check device_synchronize).
+func waitsForOtherHost(r *Run, t int, hung map[int][]int) bool {
+	c := &r.Events[len(r.Events)-1]
+	if c.Kind != KindAPI || c.Instr.API.Fn != litmus.APIDeviceSynchronize {
+		return false
+	}
+	for _, u := range hung[c.Host.Device] {
+		if u != t {
+			return true
+		}
+	}
+	return false
+}
+
 // hostRunProgress follows the tasks of host thread t's run in the order
 // they were enqueued (every ordering fact points forward in it), deciding
-// which start and which complete; see hostProgress.
-func hostRunProgress(x *Execution, t int, done, launched map[string]bool) bool {
+// which start and which complete, and adds t to hung[d] when a task on
+// device d never completes; see hostProgress. It returns the first call
+// of the run that waits for a task that never completes (-1 if none), and
+// false when a query returns cudaSuccess for such a task.
+func hostRunProgress(x *Execution, t int, done, launched map[string]bool, hung map[int][]int) (int, bool) {
 	r := x.Runs[t]
 	h := r.Host
 	preds := map[int][]int{}
@@ -163,6 +209,9 @@ func hostRunProgress(x *Execution, t int, done, launched map[string]bool) bool {
 		if !ok && info.IsNode() && ev.Role != RoleTaskStart {
 			nodeMissing[info.Graph] = true
 		}
+		if !ok && ev.Role != RoleTaskStart && !slices.Contains(hung[info.Device], t) {
+			hung[info.Device] = append(hung[info.Device], t)
+		}
 	}
 	stuck := -1
 	for _, p := range h.APIWait {
@@ -172,7 +221,7 @@ func hostRunProgress(x *Execution, t int, done, launched map[string]bool) bool {
 		c := &r.Events[p[1]]
 		if c.Instr.API.Fn.Queries() {
 			if c.Host.Success {
-				return false
+				return -1, false
 			}
 			continue
 		}
@@ -180,10 +229,7 @@ func hostRunProgress(x *Execution, t int, done, launched map[string]bool) bool {
 			stuck = p[1]
 		}
 	}
-	if r.Status == Blocked {
-		return stuck == len(r.Events)-1
-	}
-	return stuck < 0
+	return stuck, true
 }
 
 func resizeBool(s []bool, n int) []bool {

@@ -54,7 +54,7 @@ func TestRun(t *testing.T) {
 			}
 			assert.Equal(t, r.Consistent, consistent)
 			assert.Equal(t, c.forbidden, forbidden)
-			assert.Equal(t, []string{"coherence", "fence_sc", "atomicity", "atomicity_rmw", "no_thin_air", "sc_per_location", "tcgen05_order", "causality", "query_result"}, r.Model.Checks)
+			assert.Equal(t, []string{"coherence", "fence_sc", "atomicity", "atomicity_rmw", "no_thin_air", "sc_per_location", "tcgen05_order", "causality", "query_result", "device_synchronize"}, r.Model.Checks)
 		})
 	}
 }
