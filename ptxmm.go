@@ -51,18 +51,39 @@ func WithIncludeDirs(dirs ...string) LoadOption {
 	return func(o *cat.Options) { o.IncludeDirs = append(o.IncludeDirs, dirs...) }
 }
 
+// WithLibDir sets herd7's library folder (its -set-libdir): a cat model's
+// includes, and a model named by its file name alone, are searched there
+// last.
+func WithLibDir(dir string) LoadOption { return func(o *cat.Options) { o.LibDir = dir } }
+
+// WithEnvLibDir sets the folder herd7's environment variable HERDLIB
+// names, searched before the library folder.
+func WithEnvLibDir(dir string) LoadOption { return func(o *cat.Options) { o.EnvLibDir = dir } }
+
+// WithVariants sets herd7's variants, which a cat model tests with if
+// variant "name".
+func WithVariants(names ...string) LoadOption {
+	return func(o *cat.Options) { o.Variants = append(o.Variants, names...) }
+}
+
+// CatOptions returns the cat options the load options set.
+func CatOptions(opts ...LoadOption) cat.Options {
+	var co cat.Options
+	for _, o := range opts {
+		o(&co)
+	}
+	return co
+}
+
 // LoadModel loads a model from a file on disk: a herd7 cat model when the
 // name ends in .cat, a .dl model otherwise. Includes are resolved relative
-// to the including file.
+// to the including file (and for a cat model in the folders the options
+// give).
 func LoadModel(path string, opts ...LoadOption) (*Model, error) {
 	var m *checker.Model
 	var err error
 	if cat.IsCatFile(path) {
-		var co cat.Options
-		for _, o := range opts {
-			o(&co)
-		}
-		m, err = checker.LoadCatModel(path, co)
+		m, err = checker.LoadCatModel(path, CatOptions(opts...))
 	} else {
 		m, err = checker.LoadModel(path)
 	}
@@ -75,7 +96,12 @@ func LoadModel(path string, opts ...LoadOption) (*Model, error) {
 // LoadModelSource loads a model from text; name is used in error messages
 // and includes are resolved relative to it.
 func LoadModelSource(name string, src []byte) (*Model, error) {
-	prog, errs := datalog.LoadSource(name, string(src))
+	return loadSource(name, string(src))
+}
+
+// loadSource loads and compiles a .dl model from text.
+func loadSource(name, src string, opts ...datalog.Option) (*Model, error) {
+	prog, errs := datalog.LoadSource(name, src, opts...)
 	if errs.HasErrors() {
 		return nil, errs
 	}

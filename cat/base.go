@@ -29,7 +29,10 @@ type baseEntry struct {
 	// that r+ is r itself (let co = co+ then stays a local relation, which
 	// keeps the model event-monotone; see rules.Program.EventMonotone).
 	Transitive bool
-	Doc        string
+	// Final marks FW, the writes last in the model's final co (Def is then
+	// only documentation).
+	Final bool
+	Doc   string
 }
 
 // baseEntries is the mapping, in the order docs/cat.md lists it.
@@ -67,6 +70,20 @@ var baseEntries = []baseEntry{
 	{Name: "coi", Arity: 2, Def: "B_co & sthd", Doc: "internal coherence"},
 	{Name: "fre", Arity: 2, Def: "B_fr & B_ext", Doc: "external from-reads"},
 	{Name: "fri", Arity: 2, Def: "B_fr & sthd", Doc: "internal from-reads"},
+	// The other names herd7 gives every model (its predefined sets and
+	// relations, and the relations of its standard library), for PTX.
+	{Name: "amo", Arity: 2, Def: "rmw", Doc: "the read and write of an atomic read-modify-write instruction (every PTX rmw is one: atom, red)"},
+	{Name: "RMW", Arity: 1, Def: "domain(rmw) | range(rmw)", Doc: "the events of read-modify-write instructions"},
+	{Name: "X", Arity: 1, Def: "domain(rmw) | range(rmw)", Doc: "exclusive accesses (herd's load-reserve and store-conditional): in PTX, the accesses of atomic read-modify-write instructions"},
+	{Name: "FW", Arity: 1, Def: "W \\ domain(co)", Final: true, Doc: "final writes: the writes last in the model's final co at their location"},
+	{Name: "Exp", Arity: 1, Def: "M", Doc: "explicit memory events: all of them in PTX"},
+	{Name: "EXEC", Arity: 1, Def: "E", Doc: "events that are not speculative: all of them"},
+	{Name: "sm", Arity: 2, Def: "[M]", Doc: "herd's same single-copy-atomic access: each PTX memory event is one access of its own"},
+	{Name: "si", Arity: 2, Def: "[M]", Doc: "the same as sm"},
+	{Name: "same-instr", Arity: 2, Def: "same_instr", Doc: "events of the same instruction (the read and write of an atom)"},
+	{Name: "pco", Arity: 2, Def: "(B_po-loc & (W * W)) | (rf ; (B_po-loc & (R * W))) | (((B_po-loc & (W * R)) ; rf^-1) \\ B_id) | ((rf ; (B_po-loc & (R * R)) ; rf^-1) \\ B_id) | B_co0",
+		Doc: "herd's pco: the coherence a test's program order and reads-from imply (write-write, read-write, write-read and read-read on one location), with co0"},
+	{Name: "co0", Arity: 2, Def: "loc & (IW * (W \\ IW))", Doc: "herd's co0: each initial write before the other writes to its location (herd's co0 also puts the final write last, which ptxmm's co does by construction: a location's final value is its co-last write)"},
 }
 
 // baseHelpers are definitions the entries share; a model cannot name them.
@@ -81,6 +98,10 @@ var baseHelpers = []baseEntry{
 		Doc: "the checker's choice of coherence between the writes of the threads"},
 	{Name: "co_init", Arity: 2, Def: `((IW * W) & loc) \ [E]`,
 		Doc: "each initial write before the other writes to its location"},
+	{Name: "co_total_order", Arity: 2, Over: "B_co_pairs",
+		Doc: "the checker's choice of a total coherence between the writes of the threads"},
+	{Name: "co_total", Arity: 2, Def: "B_co_total_order | B_co_init", Transitive: true,
+		Doc: "the coherence order of a model that neither reads nor binds co: a total order of each location's writes, initial write first, so that any write may be the last"},
 }
 
 // MappingEntry documents a name the mapping gives cat models.
@@ -101,6 +122,9 @@ func Mapping() []MappingEntry {
 		def := strings.ReplaceAll(e.Def, "B_", "")
 		if e.Over != "" {
 			def = "chosen over " + strings.ReplaceAll(e.Over, "B_", "")
+		}
+		if e.Final {
+			def += " (the model's final co)"
 		}
 		out = append(out, MappingEntry{Name: e.Name, Arity: e.Arity, Definition: def, Doc: e.Doc})
 	}

@@ -20,11 +20,17 @@ import (
 // skipping when it is absent (its models and tests are read in place,
 // never copied).
 func sharedDat3m(t *testing.T) string {
+	return sharedConformance(t, "dat3m", "cat", "Dartagnan's models")
+}
+
+// sharedConformance locates ../shared/conformance/SUB next to the
+// repository, skipping (with what is missing) when MARKER is not in it.
+func sharedConformance(t *testing.T, sub, marker, what string) string {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "shared", "conformance", "dat3m")
-	if _, err := os.Stat(filepath.Join(dir, "cat")); err != nil {
-		t.Skipf("Dartagnan's models not found at %s; skipping", dir)
+	dir := filepath.Join(filepath.Dir(file), "..", "..", "shared", "conformance", sub)
+	if _, err := os.Stat(filepath.Join(dir, marker)); err != nil {
+		t.Skipf("%s not found at %s; skipping", what, dir)
 	}
 	return dir
 }

@@ -15,6 +15,8 @@ type lexer struct {
 	line int
 	col  int
 	errs *source.List
+	// lastLine is the line of the last token returned.
+	lastLine int
 }
 
 func newLexer(file, src string, errs *source.List) *lexer {
@@ -109,8 +111,22 @@ func (l *lexer) skipSpace() {
 	}
 }
 
+var twoCharTokens = map[string]kind{"||": tAlt, "&&": tLAnd, "++": tPlusPlus, "-1": tInv, "->": tArrow}
+
+var oneCharTokens = map[byte]kind{'(': tLParen, ')': tRParen, '{': tLBrace, '}': tRBrace, '[': tLBrack,
+	']': tRBrack, '_': tUnderscore, '0': tZero, '|': tUnion, '&': tInter, '*': tStar, '~': tCompl,
+	'+': tPlus, '^': tHat, '\\': tDiff, '?': tOpt, '=': tEqual, ';': tSemi, ',': tComma}
+
 // next returns the next token.
 func (l *lexer) next() token {
+	t := l.scan()
+	t.first = t.pos.Line != l.lastLine
+	l.lastLine = t.pos.Line
+	return t
+}
+
+// scan reads the next token.
+func (l *lexer) scan() token {
 	for {
 		l.skipSpace()
 		p := l.pos()
@@ -127,13 +143,11 @@ func (l *lexer) next() token {
 		if l.off+1 < len(l.src) {
 			two = l.src[l.off : l.off+2]
 		}
-		if k, ok := map[string]kind{"||": tAlt, "&&": tLAnd, "++": tPlusPlus, "-1": tInv, "->": tArrow}[two]; ok {
+		if k, ok := twoCharTokens[two]; ok {
 			l.advance(2)
 			return token{kind: k, pos: p}
 		}
-		if k, ok := map[byte]kind{'(': tLParen, ')': tRParen, '{': tLBrace, '}': tRBrace, '[': tLBrack,
-			']': tRBrack, '_': tUnderscore, '0': tZero, '|': tUnion, '&': tInter, '*': tStar, '~': tCompl,
-			'+': tPlus, '^': tHat, '\\': tDiff, '?': tOpt, '=': tEqual, ';': tSemi, ',': tComma}[c]; ok {
+		if k, ok := oneCharTokens[c]; ok {
 			l.advance(1)
 			return token{kind: k, pos: p}
 		}

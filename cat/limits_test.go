@@ -28,14 +28,14 @@ func TestNestingIsBounded(t *testing.T) {
 		"begin":       strings.Repeat("begin ", deep) + "po" + strings.Repeat(" end", deep),
 	}
 	for name, expr := range cases {
-		m, errs := Parse("t.cat", "let x = "+expr+"\nacyclic po as after", noFiles)
+		m, errs := Parse("t.cat", "let x = "+expr+"\nacyclic po as after")
 		require.Len(t, errs, 1, "%s: %s", name, errs.Error())
 		assert.Contains(t, errs[0].Msg, fmt.Sprintf("expression nested more than %d deep", datalog.MaxExprNesting), name)
-		require.Len(t, m.Stmts, 1, name)
-		assert.Equal(t, "acyclic po as after", stmtString(m.Stmts[0]), name)
+		require.Len(t, m.Instrs, 1, name)
+		assert.Equal(t, "acyclic po as after", instrString(m.Instrs[0]), name)
 	}
 	atLimit := strings.Repeat("(", datalog.MaxExprNesting-1) + "po" + strings.Repeat(")", datalog.MaxExprNesting-1)
-	_, errs := Parse("t.cat", "let x = "+atLimit, noFiles)
+	_, errs := Parse("t.cat", "let x = "+atLimit)
 	assert.Empty(t, errs)
 }
 
@@ -43,10 +43,10 @@ func TestNestingIsBounded(t *testing.T) {
 // datalog.MaxExprOperators gets one error.
 func TestOperatorsAreBounded(t *testing.T) {
 	long := "po" + strings.Repeat(" | po", datalog.MaxExprOperators+10)
-	m, errs := Parse("t.cat", "let x = "+long+"\nacyclic po as after", noFiles)
+	m, errs := Parse("t.cat", "let x = "+long+"\nacyclic po as after")
 	require.Len(t, errs, 1, errs.Error())
 	assert.Contains(t, errs[0].Msg, fmt.Sprintf("expression with more than %d operators", datalog.MaxExprOperators))
-	require.Len(t, m.Stmts, 1)
+	require.Len(t, m.Instrs, 1)
 }
 
 // TestIncludeDepthIsBounded: a chain of includes deeper than
@@ -67,7 +67,7 @@ func TestIncludeDepthIsBounded(t *testing.T) {
 		}
 		return nil, os.ErrNotExist
 	}}
-	_, errs := Parse("f0.cat", files["f0.cat"], opts)
+	_, errs := LoadSource("f0.cat", files["f0.cat"], opts)
 	require.Len(t, errs, 1, errs.Error())
 	assert.Equal(t, fmt.Sprintf("f%d.cat", datalog.MaxIncludeDepth-1), errs[0].Pos.File)
 	assert.Contains(t, errs[0].Msg, fmt.Sprintf("includes nested more than %d deep (f0.cat -> ... -> f%d.cat)", datalog.MaxIncludeDepth, datalog.MaxIncludeDepth-1))

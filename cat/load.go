@@ -12,10 +12,21 @@ import (
 
 // Options configure reading a cat model.
 type Options struct {
-	// IncludeDirs are searched in order for an included file that is not
-	// next to the file including it (herd7's -I).
+	// IncludeDirs are searched, in order, for an included file that is not
+	// next to the file including it (herd7's -I; a folder written +DIR is
+	// DIR in LibDir, as herd7 reads it).
 	IncludeDirs []string
-	// Read reads a file; nil means os.ReadFile.
+	// EnvLibDir is searched after them: the folder herd7's environment
+	// variable HERDLIB names (the command line reads it).
+	EnvLibDir string
+	// LibDir is searched last: herd7's library folder (-set-libdir), where
+	// herdtools7 installs its cat models.
+	LibDir string
+	// Variants are the variants set (herd7's -variant), which the model's
+	// if variant "name" tests.
+	Variants []string
+	// Read reads a file; nil means datalog.ReadModelFile (a regular file
+	// of at most datalog.MaxFileBytes).
 	Read func(name string) ([]byte, error)
 }
 
@@ -36,12 +47,53 @@ func (o Options) read(name string) ([]byte, error) {
 	return data, nil
 }
 
+// searchDirs lists the folders searched after the including file's, in
+// herd7's order: the -I folders, HERDLIB, the library folder.
+func (o Options) searchDirs() []string {
+	var dirs []string
+	for _, d := range o.IncludeDirs {
+		if rest, ok := strings.CutPrefix(d, "+"); ok && o.LibDir != "" {
+			d = filepath.Join(o.LibDir, rest)
+		}
+		dirs = append(dirs, d)
+	}
+	if o.EnvLibDir != "" {
+		dirs = append(dirs, o.EnvLibDir)
+	}
+	if o.LibDir != "" {
+		dirs = append(dirs, o.LibDir)
+	}
+	return dirs
+}
+
 // IsCatFile reports whether a model file is a cat model (by its .cat
 // extension); other models are read as ptxmm's modelling language.
 func IsCatFile(name string) bool { return strings.HasSuffix(strings.ToLower(name), ".cat") }
 
-// Load reads the cat model in file, with its includes, and lowers it.
+// FindModel locates a model named on the command line as herd7 does: a
+// name that exists as given is read there; a plain file name (no folder)
+// that does not is searched for in the -I folders, HERDLIB and the library
+// folder, so that "-cat sc.cat" finds herdtools7's sc.cat.
+func FindModel(name string, opts Options) string {
+	if _, err := opts.read(name); err == nil || !errors.Is(err, fs.ErrNotExist) {
+		return name
+	}
+	if filepath.IsAbs(name) || strings.ContainsRune(name, filepath.Separator) || strings.ContainsRune(name, '/') {
+		return name
+	}
+	for _, d := range opts.searchDirs() {
+		c := filepath.Join(d, name)
+		if _, err := opts.read(c); err == nil || !errors.Is(err, fs.ErrNotExist) {
+			return c
+		}
+	}
+	return name
+}
+
+// Load reads the cat model in file (found as FindModel finds it), with its
+// includes, and lowers it.
 func Load(file string, opts Options) (*Lowered, source.List) {
+	file = FindModel(file, opts)
 	src, err := opts.read(file)
 	if err != nil {
 		var errs source.List
@@ -54,95 +106,53 @@ func Load(file string, opts Options) (*Lowered, source.List) {
 // LoadSource reads src as the contents of file, with its includes, and
 // lowers it.
 func LoadSource(file, src string, opts Options) (*Lowered, source.List) {
-	m, texts, errs := parseModel(file, src, opts)
+	m, errs := Parse(file, src)
 	if errs.HasErrors() {
 		return nil, errs
 	}
-	low, lerrs := Lower(m)
-	for f, t := range texts {
-		low.Program.SetText(f, t)
-		lerrs.AttachLines(f, t)
+	low, lerrs := lower(m, src, opts)
+	errs = append(errs, lerrs...)
+	if errs.HasErrors() {
+		return nil, errs
 	}
-	return low, append(errs, lerrs...)
+	return low, errs
 }
 
-// Parse reads the cat model in src (named file) and the files it
-// includes, without lowering it.
-func Parse(file, src string, opts Options) (*Model, source.List) {
-	m, _, errs := parseModel(file, src, opts)
+// Parse reads the cat model in src (named file). Its includes are read
+// when it is lowered.
+func Parse(file, src string) (*Model, source.List) {
+	var errs source.List
+	m := parseFile(file, src, &errs)
+	errs.Sort()
 	return m, errs
 }
 
-func parseModel(file, src string, opts Options) (*Model, map[string]string, source.List) {
-	var errs source.List
-	m := &Model{}
-	texts := map[string]string{}
-	var load func(file, src string, stack []string) []Stmt
-	load = func(file, src string, stack []string) []Stmt {
-		m.Files = append(m.Files, file)
-		texts[file] = src
-		name, stmts := parseFile(file, src, &errs, func(inc string, pos source.Pos) []Stmt {
-			if len(stack) >= datalog.MaxIncludeDepth {
-				errs.Add(pos, "cannot include %q: includes nested more than %d deep (%s -> ... -> %s); a model nests includes only a few levels deep, so this is likely a generated chain",
-					inc, datalog.MaxIncludeDepth, stack[0], file)
-				return nil
-			}
-			target, text, err := resolveInclude(file, inc, opts)
-			if err != nil {
-				errs.Add(pos, "cannot include %q: %v", inc, err)
-				return nil
-			}
-			for i, s := range stack {
-				if s == target {
-					errs.Add(pos, "include cycle: %s", strings.Join(append(append([]string{}, stack[i:]...), target), " -> "))
-					return nil
-				}
-			}
-			// Each file is read once, so that two files may include a
-			// common one.
-			for _, f := range m.Files {
-				if filepath.Clean(f) == target {
-					return nil
-				}
-			}
-			return load(target, text, append(stack[:len(stack):len(stack)], target))
-		})
-		if len(stack) == 1 {
-			m.Name = name
-		}
-		return stmts
-	}
-	m.Stmts = load(file, src, []string{filepath.Clean(file)})
-	errs.Sort()
-	return m, texts, errs
-}
-
-// resolveInclude finds an included file: an absolute path as it is, a
-// relative one next to the including file, then in each include
-// directory.
-func resolveInclude(from, inc string, opts Options) (string, string, error) {
+// findInclude finds an included file: an absolute path as it is, a
+// relative one next to the including file, then in the -I folders,
+// HERDLIB and the library folder.
+func findInclude(from, inc string, opts Options) (string, []byte, error) {
 	var candidates []string
 	if filepath.IsAbs(inc) {
 		candidates = []string{inc}
 	} else {
 		candidates = append(candidates, filepath.Join(filepath.Dir(from), inc))
-		for _, d := range opts.IncludeDirs {
+		for _, d := range opts.searchDirs() {
 			candidates = append(candidates, filepath.Join(d, inc))
 		}
 	}
 	for _, c := range candidates {
 		text, err := opts.read(c)
 		if err == nil {
-			return filepath.Clean(c), string(text), nil
+			return filepath.Clean(c), text, nil
 		}
 		if !errors.Is(err, fs.ErrNotExist) {
-			return "", "", err
+			return "", nil, err
 		}
 	}
-	if len(opts.IncludeDirs) == 0 {
-		return "", "", errors.New("no such file next to the including file (add a search directory with -I DIR)")
+	if len(candidates) == 1 {
+		return "", nil, errors.New("no such file")
 	}
-	return "", "", errors.New("no such file next to the including file or in the -I directories")
+	return "", nil, errors.New("no such file next to the including file, in the -I folders, in $HERDLIB or in the library folder (-set-libdir)")
 }
 
 func describeReadError(err error) error {

@@ -1,68 +1,37 @@
 package cat
 
 import (
-	"strings"
-
 	"github.com/ptxmm/ptxmm/datalog"
 	"github.com/ptxmm/ptxmm/source"
 )
 
-// outside names the constructs of cat that ptxmm does not read, by the
-// keyword that starts them, for the error that reports them.
-var outside = map[string]string{
-	"match":        "match ... with",
-	"with":         "with ... from",
-	"procedure":    "procedures",
-	"call":         "procedure calls",
-	"forall":       "forall ... do",
-	"if":           "if ... then ... else (and if variant)",
-	"enum":         "enum",
-	"debug":        "debug",
-	"instructions": "instructions (bell files)",
-	"default":      "default (bell files)",
-	"catdep":       "catdep",
-	"fun":          "fun (anonymous functions)",
-	"try":          "try ... with",
-	"assert":       "assert tests",
-	"subset":       "subset",
-	"variant":      "variant",
-	"do":           "do",
-	"then":         "then",
-	"else":         "else",
-	"from":         "from",
-	"in":           "let ... in",
-	"not":          "not",
-	"when":         "let rec ... when",
-}
-
-// subsetNote ends every error about a construct outside the subset.
-const subsetNote = "ptxmm reads let, let rec, functions, include, tests, flag, undefined_unless, show and unshow"
-
-// includeFunc returns the statements of an included file; the parser
-// splices them where the include stands.
-type includeFunc func(path string, pos source.Pos) []Stmt
+// The grammar is herd7's (herdtools7's lib/modelParser.mly): a model is
+// an optional first line naming it, the optional keyword catdep, and
+// instructions; the operators bind, from the loosest to the tightest,
+// | ++ ; \ & then * (product), the postfix + * ? and the prefix ~, then
+// ^-1. Application (f x, f(a, b)) binds tighter than every operator.
 
 // parser reads the tokens of one file.
 type parser struct {
-	toks    []token
-	i       int
-	errs    *source.List
-	include includeFunc
-	// nesting is the depth of the expression being parsed (parentheses,
-	// brackets, begin ... end, arguments, ~), ops the operators of the
-	// outermost expression so far: both are bounded as in the .dl front
-	// end (datalog/limits.go), since every pass over an expression
-	// recurses as deep as it is nested.
+	toks []token
+	i    int
+	errs *source.List
+	// nesting is the depth of the expression being parsed, ops the
+	// operators of the outermost expression so far: both are bounded as
+	// in the .dl front end (datalog/limits.go), since every pass over an
+	// expression recurses as deep as it is nested.
 	nesting, ops int
-	// aborted is set when the nesting limit stops an expression: the
-	// open calls return at once, without errors, and the statement loop
-	// resumes at the next statement.
+	// aborted is set when a limit stops an expression: the open calls
+	// return at once, without errors, and the instruction loop resumes at
+	// the next instruction.
 	aborted bool
+	// blocks counts the blocks of instructions open (procedure, forall,
+	// if, match), whose end or else ends a list of instructions.
+	blocks int
 }
 
-// parseFile parses one cat file; includes are resolved through include.
-// It returns the model's name (from the first line) and the statements.
-func parseFile(file, src string, errs *source.List, include includeFunc) (string, []Stmt) {
+// parseFile parses one cat file; its includes stay instructions.
+func parseFile(file, src string, errs *source.List) *Model {
 	var local source.List
 	lx := newLexer(file, src, &local)
 	var toks []token
@@ -73,26 +42,33 @@ func parseFile(file, src string, errs *source.List, include includeFunc) (string
 			break
 		}
 	}
-	p := &parser{toks: toks, errs: &local, include: include}
-	name := p.identity()
-	var stmts []Stmt
-	for p.tok().kind != tEOF {
-		stmts = append(stmts, p.stmt()...)
-		if p.aborted {
-			p.aborted = false
-			p.recover()
+	p := &parser{toks: toks, errs: &local}
+	m := &Model{File: file}
+	m.Arch, m.Name = p.identity()
+	if p.tok().isKeyword("catdep") {
+		m.CatDep = true
+		p.advance()
+	}
+	for {
+		m.Instrs = append(m.Instrs, p.instrs(true)...)
+		t := p.tok()
+		if t.kind == tEOF {
+			break
 		}
+		p.errs.Add(t.pos, "unexpected %s: no block is open", t.describe())
+		p.advance()
 	}
 	local.AttachLines(file, src)
 	*errs = append(*errs, local...)
-	return name, stmts
+	return m
 }
 
 func (p *parser) tok() token { return p.toks[p.i] }
 
-func (p *parser) peek() token {
-	if p.i+1 < len(p.toks) {
-		return p.toks[p.i+1]
+// at returns the token k places ahead.
+func (p *parser) at(k int) token {
+	if p.i+k < len(p.toks) {
+		return p.toks[p.i+k]
 	}
 	return p.toks[len(p.toks)-1]
 }
@@ -105,49 +81,92 @@ func (p *parser) advance() token {
 	return t
 }
 
-// identity reads the model's name: herd's first line is a name or a
-// string, or an architecture followed by a name or a string.
-func (p *parser) identity() string {
+// identity reads the model's first line: a name or a string, or an
+// architecture followed by a name or a string. A single name is both.
+func (p *parser) identity() (arch, name string) {
 	t := p.tok()
-	if t.kind != tString && !t.isIdent() {
-		return ""
-	}
-	p.advance()
-	if n := p.tok(); n.kind == tString || n.isIdent() {
+	switch {
+	case t.kind == tString:
 		p.advance()
-		return n.text
+		return "", t.text
+	case t.isIdent():
+		p.advance()
+		if n := p.tok(); n.kind == tString || n.isIdent() {
+			p.advance()
+			return t.text, n.text
+		}
+		return t.text, t.text
 	}
-	return t.text
+	return "", ""
 }
 
-// stmtStarts are the keywords a statement can start with, where the parser
-// resumes after an error.
-var stmtStarts = map[string]bool{
+// instrKeywords are the keywords an instruction starts with.
+var instrKeywords = map[string]bool{
 	"let": true, "include": true, "show": true, "unshow": true, "acyclic": true, "irreflexive": true,
-	"empty": true, "flag": true, "undefined_unless": true,
-	// Constructs outside the subset start statements too, so that each is
-	// reported once.
-	"match": true, "with": true, "procedure": true, "call": true, "forall": true, "if": true,
-	"enum": true, "debug": true, "instructions": true, "default": true, "assert": true,
+	"empty": true, "flag": true, "undefined_unless": true, "assert": true, "match": true, "with": true,
+	"procedure": true, "call": true, "forall": true, "if": true, "enum": true, "debug": true,
+	"instructions": true, "default": true,
 }
 
-// blockOpeners are the keywords whose construct ends with "end".
-var blockOpeners = map[string]bool{"procedure": true, "match": true, "forall": true, "if": true, "begin": true}
+// startsInstr reports whether the current token starts an instruction.
+func (p *parser) startsInstr() bool {
+	t := p.tok()
+	if t.kind == tCompl {
+		return isTestKeyword(p.at(1))
+	}
+	return t.kind == tName && instrKeywords[t.text]
+}
 
-// recover skips to the start of the next statement, over the blocks that
-// end with "end".
-func (p *parser) recover() { p.skipFrom(0) }
+// endsBlock reports whether the current token ends a list of
+// instructions: end, else, the || of a match's next clause, or the end
+// of the file.
+func (p *parser) endsBlock() bool {
+	t := p.tok()
+	return t.kind == tEOF || t.isKeyword("end") || t.isKeyword("else") || t.kind == tAlt
+}
 
-// skipFrom is recover from inside depth open blocks.
-func (p *parser) skipFrom(depth int) {
+// instrs parses instructions up to the end of the block (or file).
+func (p *parser) instrs(top bool) []Instr {
+	if !top {
+		p.blocks++
+		defer func() { p.blocks-- }()
+	}
+	var out []Instr
+	for !p.endsBlock() {
+		start := p.i
+		if in := p.instr(top); in != nil {
+			out = append(out, in)
+		}
+		if p.aborted {
+			p.aborted = false
+			p.recover()
+		}
+		if p.i == start {
+			// Nothing was consumed (an error at a token that cannot
+			// start an instruction): skip it.
+			p.advance()
+			p.recover()
+		}
+	}
+	return out
+}
+
+// blockOpeners are the keywords whose construct ends with end.
+var blockOpeners = map[string]bool{"procedure": true, "match": true, "forall": true, "begin": true}
+
+// recover skips to the next instruction: an instruction keyword at the
+// start of a line, outside the blocks opened while skipping, or the end
+// of the enclosing block.
+func (p *parser) recover() {
+	depth := 0
 	for {
 		t := p.tok()
 		switch {
 		case t.kind == tEOF:
 			return
-		case depth == 0 && t.kind == tName && stmtStarts[t.text]:
+		case depth == 0 && t.first && p.startsInstr():
 			return
-		case depth == 0 && t.kind == tCompl && isTestKeyword(p.peek()):
+		case depth == 0 && p.blocks > 0 && (t.isKeyword("end") || t.isKeyword("else") || t.kind == tAlt):
 			return
 		case t.kind == tName && blockOpeners[t.text]:
 			depth++
@@ -158,46 +177,61 @@ func (p *parser) skipFrom(depth int) {
 	}
 }
 
-func isTestKeyword(t token) bool {
-	return t.isKeyword("acyclic") || t.isKeyword("irreflexive") || t.isKeyword("empty")
-}
-
-// fail reports a syntax error at the current token and skips to the next
-// statement (which may start at the current token).
+// fail reports a syntax error at the current token; the caller returns
+// nil and the instruction loop recovers.
 func (p *parser) fail(format string, args ...any) {
 	if p.aborted {
 		return
 	}
-	t := p.tok()
-	p.errs.Add(t.pos, format, args...)
-	if !(t.kind == tName && stmtStarts[t.text]) && !(t.kind == tCompl && isTestKeyword(p.peek())) {
-		p.advance()
-	}
-	p.recover()
+	p.errs.Add(p.tok().pos, format, args...)
+	p.aborted = true
 }
 
-// outsideErr reports a construct outside the subset at t, the current
-// token, and skips it: to the end of its block for those that end with
-// "end", then to the next statement.
-func (p *parser) outsideErr(t token) {
-	p.errs.Add(t.pos, "%s is outside the cat subset ptxmm reads (%s)", outside[t.text], subsetNote)
+// expect consumes a token of kind k, or fails with what was expected.
+func (p *parser) expect(k kind, what string) bool {
+	if p.tok().kind != k {
+		p.fail("expected %s, found %s", what, p.tok().describe())
+		return false
+	}
 	p.advance()
-	depth := 0
-	if blockOpeners[t.text] {
-		depth = 1
-	}
-	p.skipFrom(depth)
+	return true
 }
 
-// stmt parses one statement (an include gives the included statements).
-func (p *parser) stmt() []Stmt {
+// expectKeyword consumes the keyword w, or fails with what was expected.
+func (p *parser) expectKeyword(w, what string) bool {
+	if !p.tok().isKeyword(w) {
+		p.fail("expected %s, found %s", what, p.tok().describe())
+		return false
+	}
+	p.advance()
+	return true
+}
+
+// name consumes a name that is not a keyword, or fails.
+func (p *parser) name(what string) (token, bool) {
+	t := p.tok()
+	if !t.isIdent() {
+		p.fail("expected %s, found %s", what, t.describe())
+		return t, false
+	}
+	p.advance()
+	return t, true
+}
+
+func isTestKeyword(t token) bool {
+	return t.isKeyword("acyclic") || t.isKeyword("irreflexive") || t.isKeyword("empty")
+}
+
+// instr parses one instruction; nil after an error.
+func (p *parser) instr(top bool) Instr {
 	t := p.tok()
 	switch {
 	case t.isKeyword("let"):
-		if s := p.let(); s != nil {
-			return []Stmt{s}
-		}
-		return nil
+		return p.letInstr()
+	case t.isKeyword("flag"), t.isKeyword("undefined_unless"), t.isKeyword("assert"), isTestKeyword(t), t.kind == tCompl:
+		return p.testInstr()
+	case t.isKeyword("show"), t.isKeyword("unshow"):
+		return p.show()
 	case t.isKeyword("include"):
 		p.advance()
 		f := p.tok()
@@ -206,135 +240,101 @@ func (p *parser) stmt() []Stmt {
 			return nil
 		}
 		p.advance()
-		if p.include == nil {
+		return &IncludeInstr{File: f.text, Pos: t.pos}
+	case t.isKeyword("match"):
+		return p.matchInstr()
+	case t.isKeyword("procedure"):
+		return p.procedure()
+	case t.isKeyword("call"):
+		return p.call()
+	case t.isKeyword("debug"):
+		p.advance()
+		e := p.exp()
+		if e == nil {
 			return nil
 		}
-		return p.include(f.text, t.pos)
-	case t.isKeyword("show"), t.isKeyword("unshow"):
-		if s := p.show(); s != nil {
-			return []Stmt{s}
+		return &DebugInstr{Expr: e, Pos: t.pos}
+	case t.isKeyword("forall"):
+		return p.forall()
+	case t.isKeyword("with"):
+		p.advance()
+		v, ok := p.name("a name to bind after with")
+		if !ok || !p.expectKeyword("from", "from after with "+v.text) {
+			return nil
 		}
-		return nil
-	case t.isKeyword("flag"), t.isKeyword("undefined_unless"), isTestKeyword(t), t.kind == tCompl:
-		if s := p.test(); s != nil {
-			return []Stmt{s}
+		e := p.exp()
+		if e == nil {
+			return nil
 		}
-		return nil
-	case t.kind == tName && outside[t.text] != "":
-		p.outsideErr(t)
-		return nil
+		return &WithInstr{Var: v.text, Set: e, Pos: t.pos}
+	case t.isKeyword("if"):
+		return p.ifVariant()
+	case t.isKeyword("instructions"), t.isKeyword("default"):
+		return p.events()
+	case t.isKeyword("enum"):
+		if !top {
+			p.fail("enum defines tags for the whole model: write it at the top level, not inside a block")
+			return nil
+		}
+		return p.enum()
 	}
-	p.fail("expected a statement (let, let rec, include, a test such as acyclic e as name, flag, show), found %s", t.describe())
+	p.fail("expected an instruction (let, include, a test such as acyclic e as name, flag, show, procedure, call, with, forall, if, match, enum), found %s", t.describe())
 	return nil
 }
 
-// let parses "let [rec] b1 and b2 ...".
-func (p *parser) let() Stmt {
+// letInstr parses "let [rec] bindings [when test] [in]".
+func (p *parser) letInstr() Instr {
 	start := p.advance()
-	rec := false
+	in := &LetInstr{Pos: start.pos}
 	if p.tok().isKeyword("rec") {
-		rec = true
+		in.Rec = true
 		p.advance()
 	}
-	var binds []*Binding
-	for {
-		b := p.binding()
-		if b == nil {
+	if in.Bindings = p.bindings(); in.Bindings == nil {
+		return nil
+	}
+	if w := p.tok(); w.isKeyword("when") {
+		if !in.Rec {
+			p.fail("when follows let rec only (let rec x = e when acyclic x)")
 			return nil
 		}
-		binds = append(binds, b)
-		if !p.tok().isKeyword("and") {
-			break
+		p.advance()
+		if in.When = p.test(); in.When == nil {
+			return nil
 		}
+	}
+	if p.tok().isKeyword("in") {
+		// herd accepts "let x = e in" at the top level; the in changes
+		// nothing there.
 		p.advance()
 	}
-	if t := p.tok(); t.isKeyword("when") {
-		p.outsideErr(t)
-		return nil
-	}
-	if t := p.tok(); t.isKeyword("in") {
-		// herd accepts "let x = e in" at top level; the "in" changes nothing.
-		p.advance()
-	}
-	if rec {
-		return &LetRec{Bindings: binds, Pos: start.pos}
-	}
-	return &Let{Bindings: binds, Pos: start.pos}
+	return in
 }
 
-// binding parses "name = e", "f(x, y) = e" or "f x = e".
-func (p *parser) binding() *Binding {
-	t := p.tok()
-	if t.kind == tLParen {
-		p.errs.Add(t.pos, "tuple bindings such as let (a, b) = e are outside the cat subset ptxmm reads (%s)", subsetNote)
-		p.advance()
-		p.recover()
-		return nil
-	}
-	if !t.isIdent() {
-		p.fail("expected a name to bind after let, found %s", t.describe())
-		return nil
-	}
-	p.advance()
-	b := &Binding{Name: t.text, Pos: t.pos}
-	switch n := p.tok(); {
-	case n.kind == tLParen:
-		p.advance()
-		b.IsFunc = true
-		for p.tok().kind != tRParen {
-			param := p.tok()
-			if !param.isIdent() && param.kind != tUnderscore {
-				p.fail("expected a parameter name in the parameters of %s, found %s", b.Name, param.describe())
-				return nil
-			}
-			p.advance()
-			b.Params = append(b.Params, paramName(param))
-			if p.tok().kind == tComma {
-				p.advance()
-				continue
-			}
-			if p.tok().kind != tRParen {
-				p.fail(`expected "," or ")" in the parameters of %s, found %s`, b.Name, p.tok().describe())
-				return nil
-			}
-		}
-		p.advance()
-	case n.isIdent() || n.kind == tUnderscore:
-		p.advance()
-		b.IsFunc = true
-		b.Params = []string{paramName(n)}
-	}
-	if p.tok().kind != tEqual {
-		p.fail(`expected "=" after let %s, found %s`, b.Name, p.tok().describe())
-		return nil
-	}
-	p.advance()
-	b.Expr = p.expr()
-	if b.Expr == nil {
-		return nil
-	}
-	return b
-}
-
-func paramName(t token) string {
-	if t.kind == tUnderscore {
-		return "_"
-	}
-	return t.text
-}
-
-// test parses "[flag|undefined_unless] [~]acyclic|irreflexive|empty e [as name]".
-func (p *parser) test() Stmt {
+// testInstr parses "[flag|undefined_unless|assert] test".
+func (p *parser) testInstr() Instr {
 	start := p.tok()
-	s := &Test{Pos: start.pos}
+	in := &TestInstr{Pos: start.pos}
 	switch {
 	case start.isKeyword("flag"):
-		s.Mode = ModeFlag
+		in.Mode = ModeFlag
 		p.advance()
 	case start.isKeyword("undefined_unless"):
-		s.Mode = ModeUndefinedUnless
+		in.Mode = ModeUndefinedUnless
+		p.advance()
+	case start.isKeyword("assert"):
+		in.Mode = ModeAssert
 		p.advance()
 	}
+	if in.Test = p.test(); in.Test == nil {
+		return nil
+	}
+	return in
+}
+
+// test parses "[~]acyclic|irreflexive|empty e [as name]".
+func (p *parser) test() *Test {
+	s := &Test{Pos: p.tok().pos}
 	if p.tok().kind == tCompl {
 		s.Negated = true
 		p.advance()
@@ -351,54 +351,53 @@ func (p *parser) test() Stmt {
 		return nil
 	}
 	p.advance()
-	s.Expr = p.expr()
-	if s.Expr == nil {
+	if s.Expr = p.exp(); s.Expr == nil {
 		return nil
 	}
-	if p.tok().isKeyword("as") {
-		p.advance()
-		n := p.tok()
-		if !n.isIdent() {
-			p.fail("expected a name after as, found %s", n.describe())
-			return nil
-		}
-		p.advance()
-		s.Name = n.text
+	var ok bool
+	if s.Name, ok = p.optionalName(); !ok {
+		return nil
 	}
 	return s
 }
 
+// optionalName parses an optional "as name".
+func (p *parser) optionalName() (string, bool) {
+	if !p.tok().isKeyword("as") {
+		return "", true
+	}
+	p.advance()
+	n, ok := p.name("a name after as")
+	return n.text, ok
+}
+
 // show parses "show e as name", "show a, b" or "unshow a, b".
-func (p *parser) show() Stmt {
+func (p *parser) show() Instr {
 	start := p.advance()
-	s := &Show{Unshow: start.text == "unshow", Pos: start.pos}
+	s := &ShowInstr{Unshow: start.text == "unshow", Pos: start.pos}
 	if !s.Unshow && !p.nameList() {
-		e := p.expr()
+		e := p.base()
 		if e == nil {
 			return nil
 		}
 		if !p.tok().isKeyword("as") {
 			p.errs.Add(e.Position(), "show takes names, or an expression followed by as name")
-			p.recover()
+			p.aborted = true
 			return nil
 		}
 		p.advance()
-		n := p.tok()
-		if !n.isIdent() {
-			p.fail("expected a name after show ... as, found %s", n.describe())
+		n, ok := p.name("a name after show ... as")
+		if !ok {
 			return nil
 		}
-		p.advance()
 		s.Expr, s.Names = e, []string{n.text}
 		return s
 	}
 	for {
-		n := p.tok()
-		if !n.isIdent() {
-			p.fail("expected a name to %s, found %s", start.text, n.describe())
+		n, ok := p.name("a name to " + start.text)
+		if !ok {
 			return nil
 		}
-		p.advance()
 		s.Names = append(s.Names, n.text)
 		if p.tok().kind != tComma {
 			return s
@@ -408,7 +407,7 @@ func (p *parser) show() Stmt {
 }
 
 // nameList reports whether a list of names "a, b, c" starts here and is
-// not the start of an expression followed by "as".
+// not the start of an expression followed by as.
 func (p *parser) nameList() bool {
 	j := p.i
 	for {
@@ -422,39 +421,434 @@ func (p *parser) nameList() bool {
 		j++
 	}
 	switch next := p.toks[j]; next.kind {
-	case tUnion, tSemi, tDiff, tInter, tStar, tPlus, tOpt, tHat, tLParen, tLBrack, tUnderscore, tZero:
+	case tUnion, tSemi, tDiff, tInter, tStar, tPlus, tOpt, tHat, tLParen, tLBrack, tUnderscore, tZero,
+		tLBrace, tTag, tPlusPlus:
 		return false
 	case tName:
-		return !next.isKeyword("as")
+		return !next.isKeyword("as") && !next.isKeyword("begin") && keywords[next.text]
 	}
 	return true
 }
 
-// expr parses an expression; it reports an error and returns nil when
-// there is none.
-func (p *parser) expr() Expr {
+// matchInstr parses "match e with [||] 'a -> instrs || ... [|| _ -> instrs] end".
+func (p *parser) matchInstr() Instr {
+	start := p.advance()
+	m := &MatchInstr{Pos: start.pos}
+	if m.X = p.exp(); m.X == nil || !p.expectKeyword("with", "with after match ...") {
+		return nil
+	}
+	if p.tok().kind == tAlt {
+		p.advance()
+	}
+	ok := p.tagClauses(start, false, func(tag token) bool {
+		body := p.instrs(false)
+		if p.aborted {
+			return false
+		}
+		if tag.kind == tUnderscore {
+			m.Default, m.HasDefault = body, true
+		} else {
+			m.Clauses = append(m.Clauses, InstrClause{Tag: tag.text, Body: body, Pos: tag.pos})
+		}
+		return true
+	})
+	if !ok {
+		return nil
+	}
+	return m
+}
+
+// tagClauses parses the clauses of a match over tags, "'a -> X || ... [||
+// _ -> X] end", up to and with the end; clause parses each X.
+func (p *parser) tagClauses(start token, exprs bool, clause func(tag token) bool) bool {
+	for {
+		t := p.tok()
+		switch {
+		case t.kind == tTag:
+			p.advance()
+			if !p.expect(tArrow, `"->" after the tag '`+t.text) || !clause(t) {
+				return false
+			}
+		case t.kind == tUnderscore:
+			p.advance()
+			if !p.expect(tArrow, `"->" after _`) || !clause(t) {
+				return false
+			}
+			return p.expectKeyword("end", "end: the _ clause is a match's last")
+		default:
+			what := "a tag ('name) or _"
+			if exprs {
+				what = "a tag ('name), _, {} or x ++ rest"
+			}
+			p.fail("expected %s to start a clause of match, found %s", what, t.describe())
+			return false
+		}
+		switch {
+		case p.tok().kind == tAlt:
+			p.advance()
+		case p.tok().isKeyword("end"):
+			p.advance()
+			return true
+		default:
+			p.fail(`expected "||" (the next clause) or end to close the match at %d:%d, found %s`, start.pos.Line, start.pos.Col, p.tok().describe())
+			return false
+		}
+	}
+}
+
+// procedure parses "procedure [rec] name(params) = instrs end" or
+// "procedure [rec] name param = instrs end".
+func (p *parser) procedure() Instr {
+	start := p.advance()
+	pr := &ProcInstr{Pos: start.pos}
+	if p.tok().isKeyword("rec") {
+		pr.Rec = true
+		p.advance()
+	}
+	n, ok := p.name("the procedure's name after procedure")
+	if !ok {
+		return nil
+	}
+	pr.Name = n.text
+	if p.tok().kind == tLParen {
+		open := p.advance()
+		names, ok := p.formals(pr.Name, open)
+		if !ok {
+			return nil
+		}
+		pr.Params = tuplePattern(names)
+	} else {
+		param, ok := p.pat0("a parameter, or (parameters), after procedure " + pr.Name)
+		if !ok {
+			return nil
+		}
+		pr.Params = Pattern{Names: []string{param}}
+	}
+	if !p.expect(tEqual, `"=" after the parameters of procedure `+pr.Name) {
+		return nil
+	}
+	pr.Body = p.instrs(false)
+	if p.aborted || !p.expectKeyword("end", "end to close procedure "+pr.Name+" at "+lineCol(start.pos)) {
+		return nil
+	}
+	return pr
+}
+
+// call parses "call name arg [as label]".
+func (p *parser) call() Instr {
+	start := p.advance()
+	n, ok := p.name("the procedure to call after call")
+	if !ok {
+		return nil
+	}
+	c := &CallInstr{Name: n.text, Pos: start.pos}
+	if !startsSimple(p.tok()) {
+		p.fail("expected the procedure's argument after call %s, as in call %s(a, b), found %s", n.text, n.text, p.tok().describe())
+		return nil
+	}
+	if c.Arg = p.simple(); c.Arg == nil {
+		return nil
+	}
+	if c.Label, ok = p.optionalName(); !ok {
+		return nil
+	}
+	return c
+}
+
+// forall parses "forall x in e do instrs end".
+func (p *parser) forall() Instr {
+	start := p.advance()
+	v, ok := p.name("a name after forall")
+	if !ok || !p.expectKeyword("in", "in after forall "+v.text) {
+		return nil
+	}
+	f := &ForallInstr{Var: v.text, Pos: start.pos}
+	if f.Set = p.exp(); f.Set == nil || !p.expectKeyword("do", "do after forall "+v.text+" in ...") {
+		return nil
+	}
+	f.Body = p.instrs(false)
+	if p.aborted || !p.expectKeyword("end", "end to close forall at "+lineCol(start.pos)) {
+		return nil
+	}
+	return f
+}
+
+// ifVariant parses "if cond instrs [else instrs] end".
+func (p *parser) ifVariant() Instr {
+	start := p.advance()
+	in := &IfVariantInstr{Pos: start.pos}
+	if in.Cond = p.variantCond(); in.Cond == nil {
+		return nil
+	}
+	in.Then = p.instrs(false)
+	if p.aborted {
+		return nil
+	}
+	if p.tok().isKeyword("else") {
+		p.advance()
+		in.Else = p.instrs(false)
+		if p.aborted {
+			return nil
+		}
+	}
+	if !p.expectKeyword("end", "else or end to close the if at "+lineCol(start.pos)) {
+		return nil
+	}
+	return in
+}
+
+// events parses a bell file's "instructions R[args]" or "default R[args]".
+func (p *parser) events() Instr {
+	start := p.advance()
+	n, ok := p.name("an event set (R, W, F, RMW, ...) after " + start.text)
+	if !ok || !p.expect(tLBrack, `"[" after `+start.text+" "+n.text) {
+		return nil
+	}
+	ev := &EventsInstr{Set: n.text, Default: start.text == "default", Pos: start.pos}
+	args, ok := p.args(tRBrack, "]")
+	if !ok {
+		return nil
+	}
+	ev.Args = args
+	return ev
+}
+
+// enum parses "enum name = [||] 'a || 'b ...".
+func (p *parser) enum() Instr {
+	start := p.advance()
+	n, ok := p.name("the enumeration's name after enum")
+	if !ok || !p.expect(tEqual, `"=" after enum `+n.text) {
+		return nil
+	}
+	en := &EnumInstr{Name: n.text, Pos: start.pos}
+	if p.tok().kind == tAlt {
+		p.advance()
+	}
+	for {
+		t := p.tok()
+		if t.kind != tTag {
+			p.fail("expected a tag ('name) in enum %s, found %s", n.text, t.describe())
+			return nil
+		}
+		p.advance()
+		en.Tags = append(en.Tags, t.text)
+		if p.tok().kind != tAlt {
+			return en
+		}
+		p.advance()
+	}
+}
+
+// bindings parses "b1 and b2 ...".
+func (p *parser) bindings() []*Binding {
+	var out []*Binding
+	for {
+		b := p.binding()
+		if b == nil {
+			return nil
+		}
+		out = append(out, b)
+		if !p.tok().isKeyword("and") {
+			return out
+		}
+		p.advance()
+	}
+}
+
+// binding parses one binding: "x = e", "x, y = e", "(x, y) = e",
+// "f x = e" or "f(x, y) = e".
+func (p *parser) binding() *Binding {
+	t := p.tok()
+	switch {
+	case t.kind == tLParen:
+		open := p.advance()
+		names, ok := p.formals("the tuple", open)
+		if !ok || !p.expect(tEqual, `"=" after the tuple pattern`) {
+			return nil
+		}
+		e := p.exp()
+		if e == nil {
+			return nil
+		}
+		return &Binding{Pat: tuplePattern(names), Expr: e, Pos: t.pos}
+	case t.isIdent() || t.kind == tUnderscore:
+	default:
+		p.fail("expected a name to bind after let, found %s", t.describe())
+		return nil
+	}
+	next := p.at(1)
+	switch {
+	case t.isIdent() && next.kind == tLParen:
+		p.advance()
+		open := p.advance()
+		names, ok := p.formals(t.text, open)
+		if !ok {
+			return nil
+		}
+		return p.funBinding(t, tuplePattern(names))
+	case t.isIdent() && (next.isIdent() || next.kind == tUnderscore):
+		p.advance()
+		param, _ := p.pat0("")
+		return p.funBinding(t, Pattern{Names: []string{param}})
+	}
+	var names []string
+	for {
+		n, ok := p.pat0("a name to bind")
+		if !ok {
+			return nil
+		}
+		names = append(names, n)
+		if p.tok().kind != tComma {
+			break
+		}
+		p.advance()
+	}
+	if !p.expect(tEqual, `"=" after let `+joinNames(names)) {
+		return nil
+	}
+	e := p.exp()
+	if e == nil {
+		return nil
+	}
+	pat := Pattern{Names: names}
+	if len(names) > 1 {
+		pat.Tuple = true
+	}
+	return &Binding{Pat: pat, Expr: e, Pos: t.pos}
+}
+
+// funBinding finishes "f PARAMS = e" once the parameters are read.
+func (p *parser) funBinding(name token, params Pattern) *Binding {
+	if !p.expect(tEqual, `"=" after let `+name.text) {
+		return nil
+	}
+	body := p.exp()
+	if body == nil {
+		return nil
+	}
+	return &Binding{Pat: Pattern{Names: []string{name.text}}, Pos: name.pos,
+		Expr: &Fun{Param: params, Body: body, Name: name.text, Pos: name.pos}}
+}
+
+// pat0 consumes a name or _ ("" for _).
+func (p *parser) pat0(what string) (string, bool) {
+	t := p.tok()
+	switch {
+	case t.kind == tUnderscore:
+		p.advance()
+		return "", true
+	case t.isIdent():
+		p.advance()
+		return t.text, true
+	}
+	p.fail("expected %s, found %s", what, t.describe())
+	return "", false
+}
+
+// formals parses "x, _, y)" after "(": the names of a tuple pattern.
+func (p *parser) formals(of string, open token) ([]string, bool) {
+	names := []string{}
+	for p.tok().kind != tRParen {
+		n, ok := p.pat0("a parameter name in the parameters of " + of)
+		if !ok {
+			return nil, false
+		}
+		names = append(names, n)
+		switch p.tok().kind {
+		case tComma:
+			p.advance()
+		case tRParen:
+		default:
+			p.fail(`expected "," or ")" in the parameters of %s, found %s`, of, p.tok().describe())
+			return nil, false
+		}
+	}
+	p.advance()
+	_ = open
+	return names, true
+}
+
+// tuplePattern is herd's tuple_pat: one name in parentheses is that name.
+func tuplePattern(names []string) Pattern {
+	if len(names) == 1 {
+		return Pattern{Names: names}
+	}
+	return Pattern{Names: names, Tuple: true}
+}
+
+// variantCond parses a condition on variants: "name", variant "name",
+// not c, c && c, c || c, (c). || binds looser than &&, not tightest.
+func (p *parser) variantCond() VariantCond {
+	l := p.variantAnd()
+	for l != nil && p.tok().kind == tAlt {
+		p.advance()
+		r := p.variantAnd()
+		if r == nil {
+			return nil
+		}
+		l = &VariantOr{L: l, R: r}
+	}
+	return l
+}
+
+func (p *parser) variantAnd() VariantCond {
+	l := p.variantAtom()
+	for l != nil && p.tok().kind == tLAnd {
+		p.advance()
+		r := p.variantAtom()
+		if r == nil {
+			return nil
+		}
+		l = &VariantAnd{L: l, R: r}
+	}
+	return l
+}
+
+func (p *parser) variantAtom() VariantCond {
 	if !p.enter() {
 		return nil
 	}
 	defer p.leave()
-	if t := p.tok(); t.kind == tName && outside[t.text] != "" && t.text != "in" {
-		p.outsideErr(t)
-		return nil
-	}
-	if t := p.tok(); t.isKeyword("let") {
-		p.errs.Add(t.pos, "let ... in expressions are outside the cat subset ptxmm reads (%s)", subsetNote)
+	t := p.tok()
+	switch {
+	case t.kind == tString:
 		p.advance()
-		p.recover()
-		return nil
+		return &VariantName{Name: t.text, Pos: t.pos}
+	case t.isKeyword("variant"):
+		p.advance()
+		s := p.tok()
+		if s.kind != tString {
+			p.fail("expected the variant's name in double quotes after variant, found %s", s.describe())
+			return nil
+		}
+		p.advance()
+		return &VariantName{Name: s.text, Pos: s.pos}
+	case t.isKeyword("not"):
+		p.advance()
+		x := p.variantAtom()
+		if x == nil {
+			return nil
+		}
+		return &VariantNot{X: x}
+	case t.kind == tLParen:
+		p.advance()
+		c := p.variantCond()
+		if c == nil || !p.expect(tRParen, `")" to close "(" at `+lineCol(t.pos)) {
+			return nil
+		}
+		return c
 	}
-	return p.binary(0)
+	p.fail(`expected a variant ("name", variant "name", not, or a parenthesised condition), found %s`, t.describe())
+	return nil
 }
 
 // enter counts one more level of nesting, refusing to go past
-// datalog.MaxExprNesting (with an error, and skipping to the next
-// statement); the operator count starts afresh with each outermost
-// expression.
+// datalog.MaxExprNesting with an error; the operator count starts afresh
+// with each outermost expression.
 func (p *parser) enter() bool {
+	if p.aborted {
+		return false
+	}
 	if p.nesting == 0 {
 		p.ops = 0
 	}
@@ -480,247 +874,3 @@ func (p *parser) countOp(pos source.Pos) bool {
 	}
 	return p.ops <= datalog.MaxExprOperators
 }
-
-// levels lists the binary operators from the loosest to the tightest, as
-// herd's grammar ranks them (| < ; < \ < &); * between operands binds
-// tighter still and is handled by product.
-var levels = []map[kind]BinOp{
-	{tUnion: OpUnion},
-	{tSemi: OpSeq},
-	{tDiff: OpDiff},
-	{tInter: OpInter},
-}
-
-func (p *parser) binary(level int) Expr {
-	if level == len(levels) {
-		return p.product()
-	}
-	l := p.binary(level + 1)
-	if l == nil {
-		return nil
-	}
-	for {
-		t := p.tok()
-		if t.kind == tPlusPlus || t.kind == tAlt || t.kind == tLAnd {
-			p.errs.Add(t.pos, "the operator %s is outside the cat subset ptxmm reads (it works on sets of relations and variants; use | & \\ ; instead)", t.describe())
-			p.advance()
-			p.recover()
-			return nil
-		}
-		op, ok := levels[level][t.kind]
-		if !ok {
-			return l
-		}
-		p.advance()
-		r := p.binary(level + 1)
-		if r == nil || !p.countOp(t.pos) {
-			return nil
-		}
-		l = &Binary{Op: op, L: l, R: r, Pos: l.Position()}
-	}
-}
-
-// startsOperand reports whether t can start an operand, which makes a *
-// before it a product rather than a closure.
-func startsOperand(t token) bool {
-	switch t.kind {
-	case tLParen, tLBrack, tCompl, tUnderscore, tZero, tLBrace, tTag:
-		return true
-	case tName:
-		return !keywords[t.text] || t.text == "begin"
-	}
-	return false
-}
-
-// product parses "a * b * c": * between two operands.
-func (p *parser) product() Expr {
-	l := p.prefix()
-	for l != nil && p.tok().kind == tStar && startsOperand(p.peek()) {
-		star := p.advance()
-		r := p.prefix()
-		if r == nil || !p.countOp(star.pos) {
-			return nil
-		}
-		l = &Binary{Op: OpProduct, L: l, R: r, Pos: l.Position()}
-	}
-	return l
-}
-
-// prefix parses "~e".
-func (p *parser) prefix() Expr {
-	if t := p.tok(); t.kind == tCompl {
-		if !p.enter() {
-			return nil
-		}
-		defer p.leave()
-		p.advance()
-		x := p.prefix()
-		if x == nil {
-			return nil
-		}
-		return &Unary{Op: OpCompl, X: x, Pos: t.pos}
-	}
-	return p.postfix()
-}
-
-// postfix parses the postfix operators + * ? ^-1, applied left to right.
-func (p *parser) postfix() Expr {
-	x := p.app()
-	for x != nil {
-		t := p.tok()
-		var op UnOp
-		switch {
-		case t.kind == tPlus:
-			op = OpPlus
-		case t.kind == tStar && !startsOperand(p.peek()):
-			op = OpStar
-		case t.kind == tOpt:
-			op = OpOpt
-		case t.kind == tHat:
-			if p.peek().kind != tInv {
-				p.advance()
-				p.fail(`expected "-1" after "^" (the inverse is written ^-1), found %s`, p.tok().describe())
-				return nil
-			}
-			p.advance()
-			op = OpInv
-		default:
-			return x
-		}
-		p.advance()
-		if !p.countOp(t.pos) {
-			return nil
-		}
-		x = &Unary{Op: op, X: x, Pos: x.Position()}
-	}
-	return x
-}
-
-// startsArg reports whether t can start the argument of an application
-// written without parentheses (f x).
-func startsArg(t token) bool {
-	switch t.kind {
-	case tLParen, tLBrack, tUnderscore, tZero, tLBrace, tTag:
-		return true
-	case tName:
-		return !keywords[t.text] || t.text == "begin"
-	}
-	return false
-}
-
-// app parses a primary and the applications that follow it: f(a, b), f x.
-func (p *parser) app() Expr {
-	x := p.primary()
-	for x != nil && isCallee(x) && startsArg(p.tok()) {
-		if p.tok().kind == tLParen {
-			open := p.advance()
-			var args []Expr
-			for p.tok().kind != tRParen {
-				a := p.expr()
-				if a == nil {
-					return nil
-				}
-				args = append(args, a)
-				if p.tok().kind == tComma {
-					p.advance()
-					continue
-				}
-				if p.tok().kind != tRParen {
-					p.fail(`expected "," or ")" to close the arguments opened at %d:%d, found %s`, open.pos.Line, open.pos.Col, p.tok().describe())
-					return nil
-				}
-			}
-			p.advance()
-			x = &App{Fun: x, Args: args, Pos: x.Position()}
-			continue
-		}
-		a := p.primary()
-		if a == nil {
-			return nil
-		}
-		x = &App{Fun: x, Args: []Expr{a}, Pos: x.Position()}
-	}
-	return x
-}
-
-func isCallee(e Expr) bool {
-	switch e.(type) {
-	case *Var, *App:
-		return true
-	}
-	return false
-}
-
-// primary parses a name, _, 0, (e), [e] or begin e end.
-func (p *parser) primary() Expr {
-	t := p.tok()
-	switch {
-	case t.isIdent():
-		p.advance()
-		return &Var{Name: t.text, Pos: t.pos}
-	case t.kind == tUnderscore:
-		p.advance()
-		return &Universe{Pos: t.pos}
-	case t.kind == tZero:
-		p.advance()
-		return &Empty{Pos: t.pos}
-	case t.kind == tLParen:
-		p.advance()
-		if p.tok().kind == tRParen {
-			p.fail("() (the empty tuple) is outside the cat subset ptxmm reads")
-			return nil
-		}
-		e := p.expr()
-		if e == nil {
-			return nil
-		}
-		if p.tok().kind == tComma {
-			p.fail("tuples are outside the cat subset ptxmm reads, except as the arguments of a function")
-			return nil
-		}
-		if p.tok().kind != tRParen {
-			p.fail(`expected ")" to close "(" at %d:%d, found %s`, t.pos.Line, t.pos.Col, p.tok().describe())
-			return nil
-		}
-		p.advance()
-		return e
-	case t.isKeyword("begin"):
-		p.advance()
-		e := p.expr()
-		if e == nil {
-			return nil
-		}
-		if !p.tok().isKeyword("end") {
-			p.fail(`expected end to close begin at %d:%d, found %s`, t.pos.Line, t.pos.Col, p.tok().describe())
-			return nil
-		}
-		p.advance()
-		return e
-	case t.kind == tLBrack:
-		p.advance()
-		e := p.expr()
-		if e == nil {
-			return nil
-		}
-		if p.tok().kind != tRBrack {
-			p.fail(`expected "]" to close "[" at %d:%d, found %s`, t.pos.Line, t.pos.Col, p.tok().describe())
-			return nil
-		}
-		p.advance()
-		return &Unary{Op: OpIdent, X: e, Pos: t.pos}
-	case t.kind == tLBrace:
-		p.fail("explicit sets {...} are outside the cat subset ptxmm reads (%s)", subsetNote)
-		return nil
-	case t.kind == tTag:
-		p.fail("tags ('%s) are outside the cat subset ptxmm reads (%s)", t.text, subsetNote)
-		return nil
-	case t.kind == tName && outside[t.text] != "":
-		p.outsideErr(t)
-		return nil
-	}
-	p.fail("expected a relation name, _, 0, (, [ or ~ to start an expression, found %s", t.describe())
-	return nil
-}
-
-// joinNames prints names for messages.
-func joinNames(names []string) string { return strings.Join(names, ", ") }

@@ -53,6 +53,9 @@ type token struct {
 	kind kind
 	text string // names, strings (without quotes) and tags (without ')
 	pos  source.Pos
+	// first is set on the first token of a line, where the parser looks
+	// for the next instruction after an error.
+	first bool
 }
 
 // describe names a token for "expected X, found Y" messages.
@@ -71,8 +74,8 @@ func (t token) describe() string {
 	return kindText[t.kind]
 }
 
-// keywords are the names herd's cat lexer reserves. A keyword never names a
-// relation; those of constructs outside the subset are reported by name.
+// keywords are the names herd's cat lexer reserves: a keyword never names
+// a value.
 var keywords = map[string]bool{
 	"let": true, "rec": true, "and": true, "when": true, "acyclic": true, "irreflexive": true,
 	"show": true, "unshow": true, "empty": true, "subset": true, "as": true, "fun": true, "in": true,

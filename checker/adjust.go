@@ -65,7 +65,15 @@ func (m *Model) Adjusted(a Adjustments) (*Model, error) {
 	prog := *m.Syntax.Program
 	prog.Edits = append([]*datalog.Edit(nil), prog.Edits...)
 	removed := map[string]bool{}
+	var skip []string
 	for _, name := range a.Skip {
+		if group, ok := m.CheckGroups[name]; ok {
+			skip = append(skip, group...)
+			continue
+		}
+		skip = append(skip, name)
+	}
+	for _, name := range skip {
 		c, ok := byName[name]
 		if !ok {
 			sort.Strings(names)
@@ -99,6 +107,7 @@ func (m *Model) Adjusted(a Adjustments) (*Model, error) {
 		return nil, err
 	}
 	adj.Show = m.Show
+	adj.CheckGroups = m.CheckGroups
 	adj.Warnings = m.Warnings
 	return adj, nil
 }

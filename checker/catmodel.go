@@ -16,6 +16,7 @@ func LoadCatModel(file string, opts cat.Options) (*Model, error) {
 		return nil, err
 	}
 	m.Show = low.Show
+	m.CheckGroups = low.Groups
 	m.Warnings = append(errs, m.Warnings...)
 	return m, nil
 }

@@ -20,6 +20,10 @@ type Model struct {
 	// Show lists the relations a cat model asks to draw (show, unshow);
 	// nil for other models.
 	Show []string
+	// CheckGroups maps a name that stands for several checks of a cat
+	// model (a test name two tests share, a procedure call's label) to
+	// them, for -skipchecks; nil for other models.
+	CheckGroups map[string][]string
 	// notMonotone says why the search may not abandon partial candidates
 	// for this model (search.go); empty when it may.
 	notMonotone string

@@ -20,8 +20,9 @@ type ModelSource struct {
 	Path string
 	FS   fs.FS
 	Name string
-	// IncludeDirs are searched for the files a cat model includes.
-	IncludeDirs []string
+	// Cat says how a cat model's includes are found and which variants
+	// are set.
+	Cat cat.Options
 }
 
 // Session is the state of one REPL: the model (with the rules and checks
@@ -65,7 +66,7 @@ func (s *Session) loadModel() error {
 	case cat.IsCatFile(s.src.Path):
 		// A cat model is lowered onto the modelling language, so the
 		// session's queries and additions use the lowered relations.
-		low, cerrs := cat.Load(s.src.Path, cat.Options{IncludeDirs: s.src.IncludeDirs})
+		low, cerrs := cat.Load(s.src.Path, s.src.Cat)
 		errs = cerrs
 		if low != nil {
 			prog, show = low.Program, low.Show

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 
-	"github.com/ptxmm/ptxmm"
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/cli"
 )
@@ -20,7 +19,8 @@ func checkCommand(args []string, out io.Writer) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	opts := checker.DefaultOptions()
 	model := fs.String("model", "", "model `FILE` (.dl, or a herd7 .cat model) to use instead of the embedded PTX model")
-	includes := addIncludeFlag(fs)
+	fs.StringVar(model, "cat", "", "herd7's name for -model: the cat model `FILE`, found as herd7 finds it (-I, $HERDLIB, -set-libdir)")
+	mf := addModelFlags(fs)
 	jsonOut := fs.Bool("json", false, "print one JSON object per test instead of herd7's layout")
 	expect := fs.String("expect", "", "compare verdicts with an expected-results `CSV` (FILE.csv or FILE.csv:COLUMN; paths relative to its folder; see docs/expected.md)")
 	addLimitFlags(fs, &opts)
@@ -62,7 +62,7 @@ func checkCommand(args []string, out io.Writer) int {
 		fmt.Fprintln(os.Stderr, "ptxmm check: no tests given: name .litmus or .test files, or directories")
 		return cli.ExitError
 	}
-	m, err := loadModel(*model, *includes)
+	m, err := mf.load(*model, os.Stderr)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return cli.ExitError
@@ -75,24 +75,4 @@ func checkCommand(args []string, out io.Writer) int {
 	defer stop()
 	cfg.Context, cfg.Terminal, cfg.Quiet = ctx, stderrTerminal(), quiet(fs)
 	return cli.Check(cfg, out, os.Stderr)
-}
-
-// loadModel loads -model FILE, or the embedded model when file is empty; a
-// cat model's includes are searched for in includeDirs too.
-func loadModel(file string, includeDirs []string) (*checker.Model, error) {
-	var pm *ptxmm.Model
-	var err error
-	if file == "" {
-		pm, err = ptxmm.DefaultModel()
-	} else {
-		pm, err = ptxmm.LoadModel(file, ptxmm.WithIncludeDirs(includeDirs...))
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s", cli.Quoted(err))
-	}
-	m := pm.Checker()
-	for _, w := range m.Warnings {
-		fmt.Fprintln(os.Stderr, w.Quoted())
-	}
-	return m, nil
 }

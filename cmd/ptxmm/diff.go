@@ -27,7 +27,7 @@ func diffCommand(args []string, out io.Writer) int {
 	opts := checker.DefaultOptions()
 	var models modelList
 	fs.Var(&models, "model", "model `FILE` (.dl or .cat) to compare (give it twice; once compares with the embedded model)")
-	includes := addIncludeFlag(fs)
+	mf := addModelFlags(fs)
 	addLimitFlags(fs, &opts)
 	workers := addWorkersFlag(fs)
 	fs.Usage = func() {
@@ -61,7 +61,7 @@ func diffCommand(args []string, out io.Writer) int {
 		if n == "embedded spec.dl" {
 			file = ""
 		}
-		m, err := loadModel(file, *includes)
+		m, err := mf.load(file, os.Stderr)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return cli.ExitError

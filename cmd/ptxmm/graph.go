@@ -19,7 +19,7 @@ func graphCommand(args []string, out io.Writer) int {
 	fs := flag.NewFlagSet("graph", flag.ContinueOnError)
 	cfg := cli.GraphConfig{Options: checker.DefaultOptions()}
 	model := fs.String("model", "", "model `FILE` (.dl or .cat) to use instead of the embedded PTX model")
-	includes := addIncludeFlag(fs)
+	mf := addModelFlags(fs)
 	fs.IntVar(&cfg.Exec, "exec", 0, "draw candidate execution `K` (numbered as ptxmm repl's :execs lists them)")
 	fs.StringVar(&cfg.Outcome, "outcome", "", "draw an execution reaching this `CONDITION` (a forbidden one shows its witness)")
 	show := fs.String("show", "", "comma-separated `relations` to draw as edges (default po,rf,co,fr, with the API synchronization rules sync_stream, ..., sync_query in tests with host threads)")
@@ -57,7 +57,7 @@ func graphCommand(args []string, out io.Writer) int {
 			cfg.Show = append(cfg.Show, s)
 		}
 	}
-	m, err := loadModel(*model, *includes)
+	m, err := mf.load(*model, os.Stderr)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return cli.ExitError

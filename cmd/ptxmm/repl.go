@@ -7,7 +7,6 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/ptxmm/ptxmm"
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/cli"
 	"github.com/ptxmm/ptxmm/repl"
@@ -21,7 +20,7 @@ func replCommand(args []string, out io.Writer) int {
 	fs := flag.NewFlagSet("repl", flag.ContinueOnError)
 	opts := checker.DefaultOptions()
 	model := fs.String("model", "", "model `FILE` (.dl or .cat) to use instead of the embedded PTX model (:reload re-reads it)")
-	includes := addIncludeFlag(fs)
+	mf := addModelFlags(fs)
 	// The session keeps every candidate in memory to list and select them,
 	// so its default bound is lower than check's.
 	opts.MaxCandidates = repl.DefaultMaxCandidates
@@ -39,7 +38,11 @@ func replCommand(args []string, out io.Writer) int {
 		fmt.Fprintln(os.Stderr, "ptxmm repl:", err)
 		return cli.ExitError
 	}
-	src := repl.ModelSource{Path: *model, FS: ptxmm.DefaultModelFS(), Name: ptxmm.DefaultModelName, IncludeDirs: *includes}
+	src, err := mf.replSource(*model)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "ptxmm repl:", err)
+		return cli.ExitError
+	}
 	s, err := repl.New(src, opts)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, cli.Quoted(err))

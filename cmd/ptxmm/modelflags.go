@@ -1,0 +1,126 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/ptxmm/ptxmm"
+	"github.com/ptxmm/ptxmm/cat"
+	"github.com/ptxmm/ptxmm/checker"
+	"github.com/ptxmm/ptxmm/cli"
+	"github.com/ptxmm/ptxmm/repl"
+)
+
+// modelFlags are the flags that say how a model is found and read: herd7's
+// -I, -set-libdir and -variant (with its environment variable HERDLIB).
+type modelFlags struct {
+	includes modelList
+	libDir   string
+	variants modelList
+}
+
+// addModelFlags registers -I, -set-libdir and -variant.
+func addModelFlags(fs *flag.FlagSet) *modelFlags {
+	f := &modelFlags{}
+	fs.Var(&f.includes, "I", "`DIR` searched for a cat model and the files it includes, after the including file's folder (repeatable; +DIR is DIR in the library folder; herd7's -I)")
+	fs.StringVar(&f.libDir, "set-libdir", "", "herd7's library folder `DIR`, searched last for a cat model and its includes (after $HERDLIB): point it at herdtools7's herd/libdir and its models load unchanged")
+	fs.Var(&f.variants, "variant", "`TAGS`, comma-separated (repeatable): herd7's variants, which a cat model tests with if variant, and the variants of the embedded model (variants/NAME.dl, docs/variants.md), which apply when no -model is given")
+	return f
+}
+
+// split sorts the -variant tags into the embedded model's variants and
+// herd7's, refusing a tag that is neither.
+func (f *modelFlags) split() (own, herd []string, err error) {
+	known, err := ptxmm.LibraryVariants()
+	if err != nil {
+		return nil, nil, err
+	}
+	isOwn := map[string]bool{}
+	for _, k := range known {
+		isOwn[k] = true
+	}
+	for _, list := range f.variants {
+		for _, tag := range strings.Split(list, ",") {
+			tag = strings.TrimSpace(tag)
+			switch {
+			case tag == "":
+			case isOwn[strings.TrimSuffix(tag, ".dl")]:
+				own = append(own, strings.TrimSuffix(tag, ".dl"))
+			case cat.IsVariant(tag):
+				herd = append(herd, tag)
+			default:
+				return nil, nil, fmt.Errorf("-variant %s: not a variant of the embedded model (%s) nor one of herd7's (%s)", tag, strings.Join(known, ", "), strings.Join(cat.HerdVariants(), ", "))
+			}
+		}
+	}
+	return own, herd, nil
+}
+
+// catOptions returns the options of a cat model's loading.
+func (f *modelFlags) catOptions(herdVariants []string) []ptxmm.LoadOption {
+	return []ptxmm.LoadOption{ptxmm.WithIncludeDirs(f.includes...), ptxmm.WithLibDir(f.libDir),
+		ptxmm.WithEnvLibDir(os.Getenv("HERDLIB")), ptxmm.WithVariants(herdVariants...)}
+}
+
+// modelPath finds the model named by -model or -cat: a cat model that is
+// not where the name says is searched for as herd7 searches it.
+func (f *modelFlags) modelPath(file string) string {
+	if !cat.IsCatFile(file) {
+		return file
+	}
+	return cat.FindModel(file, ptxmm.CatOptions(f.catOptions(nil)...))
+}
+
+// load loads -model FILE, or the embedded model (with the variants of it
+// -variant names) when file is empty, printing its warnings to stderr.
+func (f *modelFlags) load(file string, stderr io.Writer) (*checker.Model, error) {
+	own, herd, err := f.split()
+	if err != nil {
+		return nil, err
+	}
+	var pm *ptxmm.Model
+	switch {
+	case file == "" && len(own) > 0:
+		pm, err = ptxmm.VariantModel(own...)
+	case file == "":
+		pm, err = ptxmm.DefaultModel()
+	case len(own) > 0:
+		return nil, fmt.Errorf("-variant %s: a variant of the embedded model applies without -model; to edit %s, write a variant of it (docs/variants.md)", strings.Join(own, ","), file)
+	default:
+		if len(herd) > 0 && !cat.IsCatFile(file) {
+			fmt.Fprintf(stderr, "ptxmm: warning: -variant %s: herd7's variants are tested by cat models; %s is not one, so they change nothing\n", strings.Join(herd, ","), file)
+		}
+		pm, err = ptxmm.LoadModel(f.modelPath(file), f.catOptions(herd)...)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s", cli.Quoted(err))
+	}
+	m := pm.Checker()
+	for _, w := range m.Warnings {
+		fmt.Fprintln(stderr, w.Quoted())
+	}
+	return m, nil
+}
+
+// replSource says where ptxmm repl reads its model from: -model FILE, or
+// the embedded model, or one embedded variant of it.
+func (f *modelFlags) replSource(file string) (repl.ModelSource, error) {
+	own, herd, err := f.split()
+	if err != nil {
+		return repl.ModelSource{}, err
+	}
+	src := repl.ModelSource{Path: f.modelPath(file), FS: ptxmm.DefaultModelFS(), Name: ptxmm.DefaultModelName,
+		Cat: ptxmm.CatOptions(f.catOptions(herd)...)}
+	switch {
+	case len(own) > 0 && file != "":
+		return src, fmt.Errorf("-variant %s: a variant of the embedded model applies without -model", strings.Join(own, ","))
+	case len(own) > 1:
+		return src, fmt.Errorf("-variant %s: the REPL reads one variant of the embedded model at a time", strings.Join(own, ","))
+	case len(own) == 1:
+		src.FS, src.Name = ptxmm.LibraryFS(), "variants/"+own[0]+".dl"
+	}
+	return src, nil
+}
