@@ -74,6 +74,16 @@ func NewFiller(m *datalog.Model) *Filler {
 	return f
 }
 
+// Reset makes the filler forget the instance and the combination of runs
+// it filled last, and whether it met host threads, as a new filler would:
+// for a host that resets the instances it fills (rules.Instance.Reset)
+// and fills them again for another test. It keeps its memory.
+func (f *Filler) Reset() {
+	f.lastInst, f.lastCombo = nil, f.lastCombo[:0]
+	f.hostFilled = false
+	f.sameCombo = 0
+}
+
 // choiceRelation reports whether a catalog relation is filled anew for
 // every candidate: it depends on the candidate's choices rather than only
 // on its runs, or (cbar) on what the enumeration computes only for a

@@ -87,7 +87,10 @@ func IsTimeout(err error) bool {
 
 // modelRun is the state of one model during a check.
 type modelRun struct {
-	m      *Model
+	m *Model
+	// w is the worker whose filler and instances the run uses
+	// (workers.go); filler is w's.
+	w      *worker
 	filler *catalog.Filler
 	insts  map[int]*rules.Instance
 	res    *Result
@@ -201,10 +204,12 @@ func checkAllContext(ctx context.Context, models []*Model, t *litmus.Test, opts 
 		setup(s)
 	}
 	for _, m := range models {
-		s.runs = append(s.runs, &modelRun{m: m, filler: catalog.NewFiller(m.Syntax), insts: map[int]*rules.Instance{},
-			res: &Result{Test: t, Sanity: true, Explained: opts.Explain}, seen: map[string]bool{}, forbid: map[string]bool{}})
+		s.runs = append(s.runs, newModelRun(m, &Result{Test: t, Sanity: true, Explained: opts.Explain}, 0))
 	}
 	err := s.check(start)
+	for _, r := range s.runs {
+		r.release()
+	}
 	out := make([]*Result, len(s.runs))
 	for i, r := range s.runs {
 		r.res.Elapsed = time.Since(start)

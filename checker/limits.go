@@ -122,6 +122,9 @@ func (r *modelRun) newInstance(n int) (*rules.Instance, error) {
 // newLimitedInstance makes the instance within the memory the test may take.
 func (r *modelRun) newLimitedInstance(n int) (*rules.Instance, error) {
 	if r.maxBytes <= 0 {
+		if in := r.spare(n); in != nil {
+			return in, nil
+		}
 		return r.m.Program.NewInstance(eventDomain(n)), nil
 	}
 	need := r.m.Program.EstimateBytes(n)
@@ -129,9 +132,12 @@ func (r *modelRun) newLimitedInstance(n int) (*rules.Instance, error) {
 		r.insts = map[int]*rules.Instance{}
 		r.instBytes = 0
 	}
-	in, err := r.m.Program.NewLimitedInstance(eventDomain(n), rules.Limits{MaxBytes: r.maxBytes})
-	if err != nil {
-		return nil, err
+	in := r.spare(n)
+	if in == nil {
+		var err error
+		if in, err = r.m.Program.NewLimitedInstance(eventDomain(n), rules.Limits{MaxBytes: r.maxBytes}); err != nil {
+			return nil, err
+		}
 	}
 	r.instBytes += need
 	return in, nil

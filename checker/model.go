@@ -33,6 +33,9 @@ type Model struct {
 	// undefined names the model's .undefined tests, which make a
 	// verdict Undef (deciding.go).
 	undefined []string
+	// workers keeps the instances and fillers of finished checks for
+	// the next ones (workers.go).
+	workers *workerPool
 }
 
 // CoherenceRelation is the relation a model must define for tests that
@@ -76,8 +79,10 @@ func BuildModel(name string, prog *datalog.Program, copts []rules.CompileOption)
 			undefined = append(undefined, c.Name)
 		}
 	}
-	return &Model{Name: name, Syntax: m, Program: p, Warnings: warnings, notMonotone: why,
-		varying: p.Varying(catalog.ChoiceRelations()...), undefined: undefined}, nil
+	model := &Model{Name: name, Syntax: m, Program: p, Warnings: warnings, notMonotone: why,
+		varying: p.Varying(catalog.ChoiceRelations()...), undefined: undefined}
+	model.workers = newWorkerPool(model)
+	return model, nil
 }
 
 // hasCoherence reports whether the model defines the coherence order.

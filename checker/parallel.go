@@ -5,9 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/ptxmm/ptxmm/catalog"
 	"github.com/ptxmm/ptxmm/execution"
-	"github.com/ptxmm/ptxmm/rules"
 )
 
 // Searching in parallel: a big test's search is split into parts
@@ -95,16 +93,24 @@ func (s *session) searchParts(parts []execution.Part, helpers int) []partOutcome
 		}
 	}
 	var wg sync.WaitGroup
-	for h := 0; h < helpers; h++ {
-		w := s.fork()
+	forks := make([]*session, helpers+1)
+	for h := range forks {
+		forks[h] = s.fork()
+	}
+	for _, w := range forks[1:] {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			work(w)
 		}()
 	}
-	work(s.fork())
+	work(forks[0])
 	wg.Wait()
+	for _, w := range forks {
+		for _, r := range w.runs {
+			r.release()
+		}
+	}
 	return outs
 }
 
@@ -115,8 +121,7 @@ func (s *session) fork() *session {
 		prune: s.prune, target: s.target, onlyDeciding: s.onlyDeciding, yields: s.yields, nogoods: s.nogoods, finalBuf: make([]int, len(s.slots)),
 		regs: make([]execution.RegisterRef, len(s.obs))}
 	for _, r := range s.runs {
-		w.runs = append(w.runs, &modelRun{m: r.m, filler: catalog.NewFiller(r.m.Syntax), insts: map[int]*rules.Instance{},
-			maxBytes: r.maxBytes})
+		w.runs = append(w.runs, newModelRun(r.m, nil, r.maxBytes))
 	}
 	return w
 }

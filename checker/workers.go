@@ -1,0 +1,97 @@
+package checker
+
+import (
+	"sync"
+
+	"github.com/ptxmm/ptxmm/catalog"
+	"github.com/ptxmm/ptxmm/rules"
+)
+
+// A worker is what one goroutine builds to check tests against a model:
+// the model's evaluation instances, one per size of candidate execution,
+// and the filler that sets their inputs. Building them cost a small test
+// more than checking its candidates (a few hundred relations each), so a
+// model keeps the workers of finished tests and hands them to the next
+// ones, which reset them (rules.Instance.Reset) instead of building anew.
+type worker struct {
+	filler *catalog.Filler
+	// insts holds the instances by number of events, and bytes their
+	// estimated memory.
+	insts map[int]*rules.Instance
+	bytes int64
+}
+
+// maxKeptBytes bounds the estimated memory of the instances a worker keeps
+// between tests: the sizes of litmus tests, not those of a big test,
+// whose instances would hold their memory for the rest of the run.
+const maxKeptBytes = 16 << 20
+
+// workerPool holds a model's idle workers; it is safe for concurrent use.
+type workerPool struct {
+	m    *Model
+	pool sync.Pool
+}
+
+func newWorkerPool(m *Model) *workerPool {
+	wp := &workerPool{m: m}
+	wp.pool.New = func() any {
+		return &worker{filler: catalog.NewFiller(m.Syntax), insts: map[int]*rules.Instance{}}
+	}
+	return wp
+}
+
+// worker returns an idle worker of the model, or a new one.
+func (m *Model) worker() *worker {
+	if m.workers == nil {
+		return &worker{filler: catalog.NewFiller(m.Syntax), insts: map[int]*rules.Instance{}}
+	}
+	return m.workers.pool.Get().(*worker)
+}
+
+// newModelRun starts model m's part of a check, with an idle worker.
+func newModelRun(m *Model, res *Result, maxBytes int64) *modelRun {
+	w := m.worker()
+	w.filler.Reset()
+	return &modelRun{m: m, w: w, filler: w.filler, insts: map[int]*rules.Instance{}, res: res,
+		seen: map[string]bool{}, forbid: map[string]bool{}, maxBytes: maxBytes}
+}
+
+// spare takes the worker's instance for n events, if it keeps one, reset
+// for a new test under the run's memory limit. An instance whose relations
+// the limit no longer admits is dropped: building it anew reports why.
+func (r *modelRun) spare(n int) *rules.Instance {
+	in, ok := r.w.insts[n]
+	if !ok {
+		return nil
+	}
+	delete(r.w.insts, n)
+	need := r.m.Program.EstimateBytes(n)
+	r.w.bytes -= need
+	if r.maxBytes > 0 && need > r.maxBytes {
+		return nil
+	}
+	in.Reset(rules.Limits{MaxBytes: r.maxBytes})
+	return in
+}
+
+// release gives the run's worker back to its model, keeping the instances
+// the run used as far as maxKeptBytes allows. The run must not be used
+// afterwards.
+func (r *modelRun) release() {
+	w := r.w
+	if w == nil || r.m.workers == nil {
+		return
+	}
+	r.w, r.cur = nil, nil
+	for n, in := range r.insts {
+		if _, dup := w.insts[n]; dup {
+			continue
+		}
+		if need := r.m.Program.EstimateBytes(n); w.bytes+need <= maxKeptBytes {
+			w.insts[n] = in
+			w.bytes += need
+		}
+	}
+	r.insts = nil
+	r.m.workers.pool.Put(w)
+}

@@ -1,0 +1,114 @@
+package rules
+
+import "github.com/ptxmm/ptxmm/datalog"
+
+// Reset returns the instance to the state NewInstance (or
+// NewLimitedInstance, with limits l) left it in, over the same domain,
+// keeping the memory it allocated: its relations, its scratch and its
+// caches. A host that checks many small tests calls it between them
+// instead of building a new instance for each, which cost a test of a
+// handful of events more than evaluating its candidates.
+//
+// Every relation is emptied (the universe stays full) and every stratum is
+// dirty. What the instance learned about the inputs it held (the payoffs of
+// its shortcuts, the statistics of the forcing ways, the flags' bounds) is
+// forgotten, so that evaluation takes the same course as in a new instance
+// and finds the same results and witnesses. The caches that are keyed by a
+// relation's version stay: every version moves on, which invalidates them.
+// The varying relations given to SetVarying stay set.
+func (in *Instance) Reset(l Limits) {
+	for i := range in.stores {
+		if in.p.rels[i].kind != datalog.RelUniverse {
+			in.stores[i].clearAll()
+		}
+		in.delta[i].clearAll()
+		in.next[i].clearAll()
+	}
+	for i := range in.versions {
+		in.versions[i]++
+	}
+	in.dirty.setAll(len(in.p.strata))
+	clear(in.runs)
+	in.cutoff.reset()
+	in.nothing.reset()
+	clear(in.rowMark)
+	in.cur = -1
+	in.record, in.prov = nil, nil
+	in.ctx, in.done, in.work, in.polls, in.err = nil, nil, 0, 0, nil
+	in.searching = nil
+	in.bounds = nil
+	in.fixedEpoch++
+	in.resetSolver()
+	in.resetIncrementalAll()
+	in.limits, in.scratchBytes = l, 0
+	in.fixedBytes = 0
+	if l.MaxBytes > 0 {
+		in.fixedBytes = in.p.EstimateBytes(in.n) - minScratch*relBytes(in.n)
+	}
+}
+
+// clearAll empties a store whatever its row list says: after an evaluation
+// was stopped, a tracked store's rows may hold bits its list does not.
+func (s store) clearAll() {
+	switch {
+	case s.set != nil:
+		s.set.Clear()
+	case s.rel != nil:
+		s.rel.Clear()
+		if s.track != nil {
+			s.track.clearList()
+		}
+	case s.tup != nil:
+		s.tup.Clear()
+	}
+}
+
+// reset forgets every try and hit.
+func (p *payoff) reset() {
+	clear(p.tries)
+	clear(p.hits)
+}
+
+// resetSolver forgets what the order search learned (the statistics of the
+// ways) and empties its scratch marks, keeping its memory.
+func (in *Instance) resetSolver() {
+	s := in.solve
+	if s == nil {
+		return
+	}
+	clear(s.ways)
+	s.path, s.kept, s.forced = s.path[:0], s.kept[:0], s.forced[:0]
+	if s.reach != nil {
+		in.pool.putRel(s.reach)
+		s.reach = nil
+	}
+	if s.done != nil {
+		s.done.Clear()
+	}
+	if s.wayScratch.seen != nil {
+		s.wayScratch.seen.Clear()
+	}
+}
+
+// resetIncrementalAll forgets the trail, the checkpoint and the staged
+// insertions, and empties every change store.
+func (in *Instance) resetIncrementalAll() {
+	inc := &in.inc
+	in.dropStaged(-1)
+	for _, r := range inc.pending {
+		inc.changed[r], inc.lost[r] = false, false
+	}
+	inc.pending = inc.pending[:0]
+	for _, st := range inc.chg {
+		st.clearAll()
+	}
+	for _, st := range inc.stage {
+		st.clearAll()
+	}
+	clear(inc.touched)
+	clear(inc.baseHeld)
+	inc.trail = inc.trail[:0]
+	inc.data = inc.data[:0]
+	inc.dataBytes = 0
+	in.forgetTrail()
+}

@@ -1,0 +1,128 @@
+package rules
+
+import (
+	"context"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/ptxmm/ptxmm/relations"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestResetMatchesNewInstance uses an instance on random inputs (order
+// searches with and without witnesses, a checkpoint with insertions, an
+// evaluation stopped by its deadline), resets it, and gives it and a new
+// instance other random inputs: the two must then agree on every relation,
+// on the order search's result (witnesses and node count included) and on
+// how often each stratum was evaluated, which says that evaluation took
+// the same course.
+func TestResetMatchesNewInstance(t *testing.T) {
+	orderPrograms(t, 20261128, programCount(200), func(t *testing.T, src string, insts []*Instance, inputs []genRel, rng *rand.Rand) {
+		for mi, in := range insts {
+			useInstance(t, in, inputs, rng)
+			in.Reset(Limits{})
+			if in.solve != nil {
+				assert.Empty(t, slices.DeleteFunc(slices.Clone(in.solve.ways), func(w wayStat) bool { return w == wayStat{} }),
+					"the statistics of the ways are forgotten")
+			}
+			fresh := in.p.NewInstance(in.dom)
+			require.Equal(t, fresh.Rollback(), in.Rollback(), "a reset instance has no checkpoint")
+			// Some inputs stay as Reset left them, empty.
+			var set []genRel
+			for _, r := range inputs {
+				if rng.IntN(3) > 0 {
+					set = append(set, r)
+				}
+			}
+			seed := rng.Uint64()
+			for _, x := range []*Instance{in, fresh} {
+				require.NoError(t, genInputs(rand.New(rand.NewPCG(seed, 9)), x, set, false))
+			}
+			for _, opts := range [][]SolveOption{nil, {WithoutWitnesses()}} {
+				got, want := in.Solve(opts...), fresh.Solve(opts...)
+				require.Equal(t, want, got, "mode %s: Solve after Reset\nprogram:\n%s", evalModes[mi].name, src)
+			}
+			in.Run()
+			fresh.Run()
+			for _, name := range in.p.model.Names {
+				require.Equal(t, engineTuples(fresh, name), engineTuples(in, name),
+					"mode %s: relation %s after Reset\nprogram:\n%s", evalModes[mi].name, name, src)
+			}
+			require.Equal(t, fresh.Checks(), in.Checks(), "mode %s\nprogram:\n%s", evalModes[mi].name, src)
+			require.Equal(t, fresh.runs, in.runs, "mode %s: the strata evaluated\nprogram:\n%s", evalModes[mi].name, src)
+		}
+	})
+}
+
+// useInstance puts an instance through what a check does with it, leaving
+// its caches, scratch and statistics full.
+func useInstance(t *testing.T, in *Instance, inputs []genRel, rng *rand.Rand) {
+	t.Helper()
+	in.Solve()
+	in.Solve(WithoutWitnesses())
+	in.Checkpoint()
+	for _, r := range inputs {
+		if r.arity == 2 && rng.IntN(2) == 0 {
+			extra := randomRel(rng, in.n, 1)
+			require.NoError(t, in.InsertRel(r.name, extra))
+		}
+	}
+	in.Solve(WithoutWitnesses())
+	in.Rollback()
+	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel()
+	in.Solve(WithContext(ctx))
+}
+
+// TestResetCoversEveryField fails when Instance gains a field that Reset
+// was not written for: each field must be reset, or kept on purpose.
+func TestResetCoversEveryField(t *testing.T) {
+	handled := []string{
+		// kept: the program, the domain and what depends on them only
+		"p", "dom", "n", "universe", "ruleConsts", "tupleRels", "vary",
+		// emptied or reset by Reset
+		"stores", "delta", "next", "dirty", "runs", "cutoff", "nothing", "rowMark", "cur", "record", "prov",
+		"ctx", "done", "work", "polls", "err", "searching", "bounds", "fixedEpoch", "solve", "inc",
+		"limits", "fixedBytes", "scratchBytes",
+		// caches keyed by relation versions, which Reset moves on
+		"versions", "emptyAt", "emptyIs", "verdicts", "spans", "inverses", "largest",
+		// scratch whose contents are written before they are read
+		"pool", "views", "relViews", "before",
+	}
+	var fields []string
+	typ := reflect.TypeFor[Instance]()
+	for i := range typ.NumField() {
+		fields = append(fields, typ.Field(i).Name)
+	}
+	slices.Sort(fields)
+	slices.Sort(handled)
+	assert.Equal(t, handled, fields, "Instance's fields changed: decide how Reset treats each new one (reset.go) and list it here")
+}
+
+// TestResetForgets covers what the random programs seldom reach: a cached
+// verdict of a check on an input that Reset empties, a stratum that
+// derives tuples from no input at all, and a checkpoint.
+func TestResetForgets(t *testing.T) {
+	const src = `.decl e(x: symbol, y: symbol)
+.input e
+.decl k(x: symbol)
+k("k").
+.check c: acyclic(e)
+`
+	p := compileSrc(t, src)
+	in := newInst(t, p, "#a", "#b")
+	setFacts(t, in, "e", "#a,#b", "#b,#a")
+	require.False(t, in.AllHold(), "e has a cycle")
+	in.Checkpoint()
+	require.NoError(t, in.InsertRel("e", relations.NewRel(in.n)))
+	in.Run()
+
+	in.Reset(Limits{})
+	assert.False(t, in.Rollback(), "no checkpoint after Reset")
+	assert.True(t, in.AllHold(), "e is empty after Reset: the verdict of the check is not the cached one")
+	assert.Equal(t, []string{`"k"`}, rows(t, in, "k"), "a stratum reading no input is evaluated again")
+}
