@@ -26,6 +26,8 @@ Usage:
   ptxmm repl [-model FILE] [TEST]   explore a test and the model interactively
   ptxmm graph TEST [-exec K | -outcome COND] [-show po,rf] [-o FILE.svg]
                                     draw an execution (Graphviz), a forbidden one with its witness
+  ptxmm run [flags] FILE|DIR...     run litmus tests on an NVIDIA GPU and compare what it does with the model
+                                    (litmus7's log; an alarm when the GPU does what the model forbids)
   ptxmm eval [flags] PROGRAM.dl     evaluate a standalone Datalog program
   ptxmm serve [-addr 127.0.0.1:8080] [-model FILE]
                                     a local web page to write a test, edit the model and step through executions
@@ -47,6 +49,8 @@ func run(args []string) int {
 		return runDiff(args[1:])
 	case "merge":
 		return runMerge(args[1:])
+	case "run":
+		return runRun(args[1:])
 	case "eval":
 		return runEval(args[1:])
 	case "graph":
