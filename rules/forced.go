@@ -120,6 +120,7 @@ func (s *solver) forcedPairs(op *orderPlan, pairs [][2]int) [][2]int {
 // f whatever else is chosen: a tuple it adds to the check's relation along
 // one of ways (f's, those worth following) fails the check.
 func (s *solver) failsOutright(f forcing, ways []*way, a, b int) bool {
+	s.wayScratch.forget()
 	for _, w := range ways {
 		s.ways[w.index].follows++
 		if s.failsAlong(f, w, a, b) {

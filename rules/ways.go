@@ -277,11 +277,28 @@ func enumPosition(a wayAtom, free int, isBound func(int) bool) int {
 }
 
 // wayScratch holds the tuples a way's steps pass on, and marks them to
-// drop repeated ones.
+// drop repeated ones. It keeps the tuples of each step of the last way
+// followed from one pair: the ways to a check are found depth first, so
+// the next way from the same pair shares a prefix of its steps, whose
+// tuples follow takes from here instead of computing them again.
 type wayScratch struct {
-	cur, next [][2]int
-	seen      *relations.Rel
+	seen *relations.Rel
+	// valid says that steps and levels hold what following steps from the
+	// pair from gave, over the relations as they are: levels[i] the
+	// tuples after steps[:i+1], empty where the way gave up.
+	valid  bool
+	from   [2]int
+	steps  []*wayStep
+	levels [][][2]int
+	// first holds the pair, the tuples before the first step; one holds
+	// a single tuple and tail the tuples of a last step, for
+	// followToDiagonal.
+	first, one [1][2]int
+	tail       [][2]int
 }
+
+// forget drops the tuples kept, when the relations may have changed.
+func (sc *wayScratch) forget() { sc.valid = false }
 
 // maxWayTuples bounds, in multiples of the domain's size, the tuples a
 // step of a way passes on: a way of many compositions over dense relations
@@ -293,22 +310,46 @@ const maxWayTuples = 8
 // far as the way tells, when its order gains the pair (a, b): each step
 // applied to the tuples of the step before, over the relations as they
 // are, each tuple once. The result lives in scratch until the next call;
-// it is empty when the way gives up.
+// it is empty when the way gives up. The steps the way shares with the
+// last one followed from (a, b) are not computed again: the caller calls
+// scratch.forget when the relations change.
 func (in *Instance) follow(steps []*wayStep, a, b int, scratch *wayScratch) [][2]int {
-	cur := append(scratch.cur[:0], [2]int{a, b})
-	next := scratch.next[:0]
-	for _, st := range steps {
-		next = in.stepTuples(st, cur, next[:0])
+	if !scratch.valid || scratch.from != [2]int{a, b} {
+		scratch.valid, scratch.from = true, [2]int{a, b}
+		scratch.steps = scratch.steps[:0]
+	}
+	k := 0
+	for k < len(steps) && k < len(scratch.steps) && steps[k] == scratch.steps[k] {
+		if len(scratch.levels[k]) == 0 {
+			return nil // the shared prefix gave up
+		}
+		k++
+	}
+	scratch.steps = append(scratch.steps[:k], steps[k:]...)
+	for len(scratch.levels) < len(steps) {
+		scratch.levels = append(scratch.levels, nil)
+	}
+	scratch.first[0] = [2]int{a, b}
+	cur := scratch.first[:]
+	if k > 0 {
+		cur = scratch.levels[k-1]
+	}
+	for i := k; i < len(steps); i++ {
+		st := steps[i]
+		next := in.stepTuples(st, cur, scratch.levels[i][:0])
 		if st.free >= 0 && len(next) > 1 {
 			next = in.distinct(next, scratch)
 		}
-		cur, next = next, cur
-		if len(cur) == 0 || len(cur) > maxWayTuples*in.n {
-			cur = cur[:0]
-			break
+		if len(next) > maxWayTuples*in.n {
+			next = next[:0]
 		}
+		scratch.levels[i] = next
+		if len(next) == 0 {
+			scratch.steps = scratch.steps[:i+1]
+			return nil
+		}
+		cur = next
 	}
-	scratch.cur, scratch.next = cur, next
 	return cur
 }
 
@@ -365,7 +406,9 @@ func (in *Instance) followToDiagonal(w *way, a, b int, scratch *wayScratch) bool
 				return true
 			}
 		default:
-			for _, u := range in.stepTuples(last, [][2]int{t}, nil) {
+			scratch.one[0] = t
+			scratch.tail = in.stepTuples(last, scratch.one[:], scratch.tail[:0])
+			for _, u := range scratch.tail {
 				if u[0] == u[1] {
 					return true
 				}
