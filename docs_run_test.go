@@ -93,7 +93,11 @@ func newDocRun(t *testing.T, root, bin string) *docRun {
 	prelude := `set -e -o pipefail
 go() {
   if [ "$1" = run ] && [ "$2" = ./cmd/ptxmm ]; then shift 2; ptxmm "$@"
-  elif [ "$1" = build ] && [ "$2" = -o ] && [ "$4" = ./cmd/ptxmm ] && [ $# = 4 ]; then cp "$PTXMM_DOC_BIN" "$3"
+  elif [ "$1" = build ] && [ "$2" = -o ] && [ "$4" = ./cmd/ptxmm ] && [ $# = 4 ]; then
+    case "$3" in
+    /*|*..*|~*) echo "doc-test: go build -o $3: write the binary inside the folder the commands run in (docs/documentation.md)" >&2; return 1;;
+    esac
+    cp "$PTXMM_DOC_BIN" "$3"
   elif [ "$1" = install ] && [ "$2" = ./cmd/ptxmm ] && [ $# = 2 ]; then :
   else command go "$@"; fi
 }
@@ -146,12 +150,17 @@ func (r *docRun) block(t *testing.T, b *docBlock) {
 }
 
 // missing lists what of needs is not here: paths are relative to the
-// repository (they contain '/' or start with '.'), the rest are commands
-// looked for on PATH.
+// repository (they contain '/' or start with '.'; ~/ is the home folder),
+// the rest are commands looked for on PATH.
 func (r *docRun) missing(needs []string) []string {
 	var out []string
 	for _, n := range needs {
-		if strings.Contains(n, "/") || strings.HasPrefix(n, ".") {
+		if home, ok := strings.CutPrefix(n, "~/"); ok {
+			dir, err := os.UserHomeDir()
+			if err != nil || !exists(filepath.Join(dir, home)) {
+				out = append(out, n)
+			}
+		} else if strings.Contains(n, "/") || strings.HasPrefix(n, ".") {
 			if !exists(filepath.Join(r.root, n)) {
 				out = append(out, n)
 			}
