@@ -86,7 +86,12 @@ type Driver interface {
 }
 
 // ErrTimeout is the error of a launch that did not finish in time.
-var ErrTimeout = errors.New("the kernel did not finish in time")
+var ErrTimeout = fmt.Errorf("the kernel did not finish in time: %w", ErrContextLost)
+
+// ErrContextLost is wrapped by the errors after which the device cannot
+// be used by this process any more: a kernel that faulted (an illegal
+// address, a launch failure), or one still running past its time.
+var ErrContextLost = errors.New("the CUDA context is lost")
 
 // ErrNoDriver is wrapped by the error of a driver that cannot be opened:
 // no NVIDIA driver on the machine, or no GPU.

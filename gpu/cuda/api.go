@@ -20,6 +20,15 @@ const (
 	cudaNotReady result = 600
 )
 
+// sticky reports whether an error leaves the context unusable: the faults
+// of a kernel (CUDA_ERROR_ILLEGAL_ADDRESS 700 to CUDA_ERROR_LAUNCH_FAILED
+// 719, and 720 and on for cooperative and cluster faults).
+func sticky(r result) bool { return r >= 700 && r < 800 }
+
+// jitError reports whether an error is the PTX compiler's: invalid PTX,
+// an unsupported PTX version, no code for the GPU.
+func jitError(r result) bool { return r == 218 || r == 222 || r == 209 || r == 221 }
+
 // The constants of cuda.h the binding uses.
 const (
 	attrMaxThreadsPerBlock    = 1
@@ -182,6 +191,9 @@ func (a *api) check(call string, r result) error {
 	}
 	if a.cuGetErrorString(r, &s) == cudaSuccess && s != nil {
 		text = ": " + goString(s)
+	}
+	if sticky(r) {
+		return fmt.Errorf("%s: %s%s: %w", call, name, text, gpu.ErrContextLost)
 	}
 	return fmt.Errorf("%s: %s%s", call, name, text)
 }

@@ -214,7 +214,10 @@ func (k *kernel) load(ptx, entry string) error {
 	vals := []uintptr{uintptr(unsafe.Pointer(&logBuf[0])), uintptr(len(logBuf) - 1)}
 	src := cString(ptx)
 	if r := a.cuModuleLoadDataEx(&k.mod, &src[0], uint32(len(opts)), &opts[0], &vals[0]); r != cudaSuccess {
-		return fmt.Errorf("the driver's PTX compiler rejected the module: %v\n%s", a.check("cuModuleLoadDataEx", r), cLog(logBuf))
+		if jitError(r) {
+			return fmt.Errorf("the driver's PTX compiler rejected the module: %w\n%s", a.check("cuModuleLoadDataEx", r), cLog(logBuf))
+		}
+		return a.check("cuModuleLoadDataEx", r)
 	}
 	name := cString(entry)
 	if err := a.check("cuModuleGetFunction", a.cuModuleGetFunction(&k.fn, k.mod, &name[0])); err != nil {

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -49,7 +50,13 @@ func Main(cmd Command, drv gpu.Driver, stdout, stderr io.Writer) int {
 			status = s
 		}
 	}
+	lost := ""
 	for _, file := range files {
+		if lost != "" {
+			fmt.Fprintf(stderr, "ptxmm run: %s not run: the GPU could not be used after %s\n", file, lost)
+			fail(ExitError)
+			continue
+		}
 		tests, err := litmus.ParseFile(file)
 		if err != nil {
 			fmt.Fprintln(stderr, cli.Quoted(err))
@@ -65,6 +72,10 @@ func Main(cmd Command, drv gpu.Driver, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, tests[0].Warnings.Quoted())
 		}
 		for _, t := range tests {
+			if lost != "" {
+				fmt.Fprintf(stderr, "ptxmm run: %s not run: the GPU could not be used after %s\n", t.Name, lost)
+				continue
+			}
 			o := Run(drv, t, cmd.Config)
 			outs = append(outs, o)
 			var werr error
@@ -86,6 +97,9 @@ func Main(cmd Command, drv gpu.Driver, stdout, stderr io.Writer) int {
 			case o.Err != nil:
 				fmt.Fprintf(stderr, "ptxmm run: %s: %v\n", t.Name, o.Err)
 				fail(ExitError)
+				if errors.Is(o.Err, gpu.ErrContextLost) {
+					lost = t.Name + "'s failure; the remaining tests are not run (run them again in another process)"
+				}
 			case len(o.Alarms()) > 0:
 				fmt.Fprintf(stderr, "ptxmm run: %s: the GPU showed %d state(s) the model forbids\n", t.Name, len(o.Alarms()))
 				fail(ExitAlarm)

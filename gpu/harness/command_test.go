@@ -2,6 +2,7 @@ package harness
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -175,4 +176,19 @@ func TestParams(t *testing.T) {
 		tc.set(&q)
 		require.ErrorContains(t, q.Validate(), tc.want)
 	}
+}
+
+// TestLostContextStops: after a kernel fault the device is unusable, so
+// the remaining tests are reported as not run.
+func TestLostContextStops(t *testing.T) {
+	dir := writeTests(t, map[string]string{"A.litmus": mpTest, "B.litmus": strings.Replace(mpTest, "PTX MP", "PTX MP2", 1)})
+	drv := fake.New(smallGPU(), func(string, gpu.Launch, *fake.Memory) error {
+		return fmt.Errorf("the kernel: CUDA_ERROR_ILLEGAL_ADDRESS: %w", gpu.ErrContextLost)
+	})
+	cfg := Config{Params: testParams(t, "pte"), Model: defaultModel(t), Options: checker.DefaultOptions()}
+	var stdout, stderr bytes.Buffer
+	status := Main(Command{Config: cfg, Files: []string{dir}}, drv, &stdout, &stderr)
+	require.Equal(t, ExitError, status)
+	require.Len(t, drv.Launches(), 1)
+	require.Contains(t, stderr.String(), "B.litmus not run: the GPU could not be used after MP's failure")
 }

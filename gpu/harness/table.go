@@ -10,8 +10,9 @@ import (
 )
 
 // Table writes a Markdown table of a run's outcomes, one row per test
-// (the table of docs/hardware.md, which scripts/gpu-check writes): what
-// the model says of the condition, the instances counted, the distinct
+// (the table of docs/hardware.md, which scripts/gpu-check writes): the
+// test's kind and what the model says of its condition (Ok: the condition
+// holds in the model), the instances counted, the distinct
 // states seen, how often the condition's outcome was seen, the alarms,
 // the compiler check and what was left out.
 func Table(w io.Writer, outs []*Outcome) {
@@ -46,6 +47,9 @@ func Table(w io.Writer, outs []*Outcome) {
 			if model == "" {
 				model = modelAssertions(o)
 			}
+		}
+		if kind := report.TestKind(o.Test); kind != "" {
+			model = kind + " " + model
 		}
 		pos, _ := o.counts()
 		perMillion := 0.0
