@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -139,7 +140,14 @@ func ChoicesVarying(x *execution.Execution) []string {
 // instance's domain must have one host atom per event of x, in event order,
 // before any other atom.
 func (f *Filler) Fill(inst *rules.Instance, x *execution.Execution) error {
-	return f.fill(inst, x, false)
+	return f.fill(context.Background(), inst, x, false)
+}
+
+// FillContext is Fill under a context: filling the relations of a big
+// execution (those over every pair of events take time in the square of
+// their number) stops soon after ctx is done, with ctx's error.
+func (f *Filler) FillContext(ctx context.Context, inst *rules.Instance, x *execution.Execution) error {
+	return f.fill(ctx, inst, x, false)
 }
 
 // FillPartial is Fill for a partial candidate of a reads-from search
@@ -147,7 +155,7 @@ func (f *Filler) Fill(inst *rules.Instance, x *execution.Execution) error {
 // value yet. Each relation of ChoiceRelations gets tuples that every
 // completion of x has: rf its pairs chosen so far, the others none.
 func (f *Filler) FillPartial(inst *rules.Instance, x *execution.Execution) error {
-	return f.fill(inst, x, true)
+	return f.fill(context.Background(), inst, x, true)
 }
 
 // PartialIsWhole reports whether FillPartial fills the complete candidate
@@ -173,7 +181,7 @@ func PartialIsWhole(x *execution.Execution) bool {
 	return true
 }
 
-func (f *Filler) fill(inst *rules.Instance, x *execution.Execution, partial bool) error {
+func (f *Filler) fill(ctx context.Context, inst *rules.Instance, x *execution.Execution, partial bool) error {
 	n := inst.Domain().Len()
 	if n < len(x.Events) {
 		return fmt.Errorf("catalog: the domain has %d atoms for %d events", n, len(x.Events))
@@ -195,21 +203,25 @@ func (f *Filler) fill(inst *rules.Instance, x *execution.Execution, partial bool
 	var err error
 	switch {
 	case static:
-		err = f.put(inst, x, f.all, unknown, false)
+		err = f.put(ctx, inst, x, f.all, unknown, false)
 	case f.sameCombo < checkpointFrom || n < checkpointAtoms:
-		err = f.put(inst, x, f.choice, unknown, false)
+		err = f.put(ctx, inst, x, f.choice, unknown, false)
 	default:
 		if f.sameCombo == checkpointFrom || !inst.Rollback() {
 			// The checkpoint: the combination's relations, the choice
 			// relations empty.
-			if err = f.put(inst, x, f.choice, choiceRelation, false); err != nil {
+			if err = f.put(ctx, inst, x, f.choice, choiceRelation, false); err != nil {
 				return err
 			}
 			inst.Checkpoint()
 		}
-		err = f.put(inst, x, f.choice, unknown, true)
+		err = f.put(ctx, inst, x, f.choice, unknown, true)
 	}
 	if err != nil {
+		if ctx.Err() != nil {
+			// Cut short: the relations held are not those of x.
+			f.lastInst = nil
+		}
 		return err
 	}
 	f.lastInst = inst
@@ -219,9 +231,12 @@ func (f *Filler) fill(inst *rules.Instance, x *execution.Execution, partial bool
 
 // put fills the inputs at the positions ks from x (leaving those blank
 // accepts empty) and sets them in inst, or inserts them.
-func (f *Filler) put(inst *rules.Instance, x *execution.Execution, ks []int, blank func(string) bool, insert bool) error {
+func (f *Filler) put(ctx context.Context, inst *rules.Instance, x *execution.Execution, ks []int, blank func(string) bool, insert bool) error {
 	n := inst.Domain().Len()
 	for _, k := range ks {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		name := f.inputs[k]
 		// Host relations are empty without host threads: a fresh instance
 		// already holds them empty, so they are filled only once some test
@@ -243,7 +258,9 @@ func (f *Filler) put(inst *rules.Instance, x *execution.Execution, ks []int, bla
 		} else {
 			r := f.rel(name, n)
 			if !blank(name) {
-				fillRel(r, name, x)
+				if err := fillRelContext(ctx, r, name, x); err != nil {
+					return err
+				}
 			}
 			if insert {
 				err = inst.InsertRel(name, r)
@@ -543,7 +560,14 @@ func qualifierSet(name string, ev *execution.Event) bool {
 }
 
 // fillRel computes a catalog binary relation.
+// fillRel fills r from x.
 func fillRel(r *relations.Rel, name string, x *execution.Execution) {
+	_ = fillRelContext(context.Background(), r, name, x) // fails only when ctx does
+}
+
+// fillRelContext is fillRel under a context: the relations over pairs of
+// events look at ctx once per event.
+func fillRelContext(ctx context.Context, r *relations.Rel, name string, x *execution.Execution) error {
 	evs := x.Events
 	pairs := func(ps [][2]int) {
 		for _, p := range ps {
@@ -560,6 +584,9 @@ func fillRel(r *relations.Rel, name string, x *execution.Execution) {
 		for t, run := range x.Runs {
 			base := x.ThreadStart[t]
 			for i := range run.Events {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
 				if run.Events[i].Async {
 					continue
 				}
@@ -611,6 +638,9 @@ func fillRel(r *relations.Rel, name string, x *execution.Execution) {
 	default:
 		same := sameFunc(name, x)
 		for i := range evs {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			for j := range evs {
 				if same(&evs[i], &evs[j]) {
 					r.Add(i, j)
@@ -618,6 +648,7 @@ func fillRel(r *relations.Rel, name string, x *execution.Execution) {
 			}
 		}
 	}
+	return nil
 }
 
 // sameFunc returns the equivalence a "same ..." relation is made of.

@@ -23,6 +23,9 @@ type Options struct {
 	MaxCandidates int
 	// Timeout bounds the time spent on one test (-timeout); 0 means none.
 	Timeout time.Duration
+	// Spent is the time already spent on the test before it is checked
+	// (parsing its file), which counts against Timeout.
+	Spent time.Duration
 	// Explain records why each forbidden outcome is forbidden.
 	Explain bool
 	// StopAtWitness ends the enumeration at the first consistent execution
@@ -198,7 +201,7 @@ func checkAllWith(models []*Model, t *litmus.Test, opts Options, observe func(*e
 // checkAllContext is checkAllWith under a context whose cancellation stops
 // the check.
 func checkAllContext(ctx context.Context, models []*Model, t *litmus.Test, opts Options, observe func(*execution.Execution, State, []verdict), setup func(*session)) []*Result {
-	start := time.Now()
+	start := time.Now().Add(-opts.Spent)
 	s := &session{opts: opts, t: t, observe: observe, ctx: ctx}
 	if setup != nil {
 		setup(s)
@@ -227,7 +230,8 @@ func (s *session) check(start time.Time) error {
 	for _, r := range s.runs {
 		eopts.SpinReduction = eopts.SpinReduction && r.m.Program.EventMonotone()
 	}
-	a, err := execution.Prepare(t, eopts)
+	eopts.MaxBytes = opts.MaxMemory
+	a, err := s.prepare(start, eopts)
 	if err != nil {
 		return err
 	}
@@ -382,8 +386,8 @@ func (s *session) evaluateAll(x *execution.Execution) error {
 			return err
 		}
 		r.cur = inst
-		if err := r.filler.Fill(inst, x); err != nil {
-			return err
+		if err := r.filler.FillContext(s.ctx, inst, x); err != nil {
+			return s.stopReason(err)
 		}
 	}
 	if len(s.slots) == 0 {

@@ -35,6 +35,22 @@ func (s *session) startClock(start time.Time) context.CancelFunc {
 	return cancel
 }
 
+// prepare explores the test's paths (execution.PrepareContext) under the
+// time limit, counted from start, and the memory limit: before the first
+// candidate as after it.
+func (s *session) prepare(start time.Time, eopts execution.Options) (*execution.Analysis, error) {
+	ctx, cancel := s.ctx, context.CancelFunc(func() {})
+	if s.opts.Timeout > 0 {
+		ctx, cancel = context.WithDeadlineCause(s.ctx, start.Add(s.opts.Timeout), errTimeout{s.opts.Timeout})
+	}
+	defer cancel()
+	a, err := execution.PrepareContext(ctx, s.t, eopts)
+	if err != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+		err = fmt.Errorf("checking stopped: %w", err)
+	}
+	return a, err
+}
+
 // stopReason turns the error an evaluation stopped with into the one to
 // report: the -timeout error when the deadline passed, or the caller's
 // cancellation.

@@ -106,7 +106,7 @@ func TestMemoryLimitStopsTheOrderSearch(t *testing.T) {
 	tc := herd(t, families.SBRing(12))
 	o := DefaultOptions()
 	o.Timeout = 0
-	o.MaxMemory = 1
+	o.MaxMemory = 20 << 10 // room for the runs, not for the relations
 	var refused *rules.MemoryError
 	require.ErrorAs(t, spec(t).Check(tc, o).Err, &refused)
 	o.MaxMemory = refused.Need + 64<<10
@@ -116,4 +116,44 @@ func TestMemoryLimitStopsTheOrderSearch(t *testing.T) {
 	assert.True(t, me.AtLeast)
 	assert.Contains(t, r.Err.Error(), "the search of the order fence_sc")
 	assert.Contains(t, r.Err.Error(), "-max-memory")
+}
+
+// pathsTest is one thread of k loads, each followed by a branch around a
+// store: 2^k paths to explore before the first candidate.
+func pathsTest(k int) string {
+	var b strings.Builder
+	b.WriteString("PTX Paths\n{ x=0; y=0; }\n P0@cta 0,gpu 0 ;\n")
+	for i := 0; i < k; i++ {
+		fmt.Fprintf(&b, " ld.weak r%d, x ;\n beq r%d, 1, L%d ;\n st.weak y, %d ;\n L%d: ;\n", i, i, i, i, i)
+	}
+	b.WriteString("exists (y == 1)\n")
+	return b.String()
+}
+
+// TestLimitsHoldBeforeTheFirstCandidate: the exploration of a thread's
+// paths (2^18 here) honours -timeout and -max-memory. It used to run to
+// the bound of 100,000 runs, 30 s and 2.6 GB, under a time limit of
+// 300 ms and a memory limit of 64 MiB.
+func TestLimitsHoldBeforeTheFirstCandidate(t *testing.T) {
+	tc := herd(t, pathsTest(18))
+	o := DefaultOptions()
+	o.Timeout = 200 * time.Millisecond
+	r := spec(t).Check(tc, o)
+	require.Error(t, r.Err)
+	assert.True(t, IsTimeout(r.Err), "%v", r.Err)
+	assert.Zero(t, r.Candidates)
+
+	o = DefaultOptions()
+	o.MaxMemory = 64 << 20
+	r = spec(t).Check(tc, o)
+	require.Error(t, r.Err)
+	assert.Contains(t, r.Err.Error(), "the runs of the threads (")
+	assert.Contains(t, r.Err.Error(), "over the memory limit of 64.0 MiB; raise it with -max-memory")
+
+	// Time spent before the check (parsing the file) counts.
+	o = DefaultOptions()
+	o.Timeout = time.Second
+	o.Spent = time.Second
+	r = spec(t).Check(herd(t, storesTest(t, 2)), o)
+	assert.True(t, IsTimeout(r.Err), "%v", r.Err)
 }

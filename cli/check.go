@@ -7,6 +7,7 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/limits"
@@ -60,6 +61,8 @@ type item struct {
 	test *litmus.Test
 	err  error
 	res  *checker.Result
+	// parsed is the time parsing its file took (unit.parsed).
+	parsed time.Duration
 	// candidates counts the candidate executions built so far, for the
 	// progress line; skipped is set when the run was interrupted before
 	// the test was started.
@@ -74,7 +77,7 @@ func Check(cfg CheckConfig, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "ptxmm:", err)
 		return ExitError
 	}
-	plan := planRun(files, cfg.Shard, cfg.Shard.Enabled() && cfg.Kinds != "", stderr)
+	plan := planRun(files, cfg.Shard, cfg.Shard.Enabled() && cfg.Kinds != "", parseLimits(cfg.Options), stderr)
 	items := plan.items(cfg.Shard)
 	if cfg.Shard.Enabled() {
 		fmt.Fprintf(stderr, "ptxmm: shard %d/%d from %s: %d of the run's %d tests\n",

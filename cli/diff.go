@@ -33,7 +33,7 @@ func Diff(cfg DiffConfig, stdout, stderr io.Writer) int {
 	var items []*diffItem
 	status := ExitOK
 	for _, f := range files {
-		tests, err := litmus.ParseFile(f)
+		tests, err := litmus.ParseFileLimits(f, parseLimits(cfg.Options))
 		if err != nil {
 			fmt.Fprintln(stderr, Quoted(err))
 			status = ExitError

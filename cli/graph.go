@@ -24,7 +24,7 @@ type GraphConfig struct {
 
 // Graph runs ptxmm graph and returns the exit status.
 func Graph(cfg GraphConfig, stdout, stderr io.Writer) int {
-	tests, err := litmus.ParseFile(cfg.Test)
+	tests, err := litmus.ParseFileLimits(cfg.Test, parseLimits(cfg.Options))
 	if err != nil {
 		fmt.Fprintln(stderr, Quoted(err))
 		return ExitError

@@ -5,7 +5,9 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"time"
 
+	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/herdlog"
 	"github.com/ptxmm/ptxmm/litmus"
 	"github.com/ptxmm/ptxmm/report"
@@ -20,6 +22,9 @@ type unit struct {
 	test  *litmus.Test
 	err   error
 	shard int // the shard that checks it
+	// parsed is the time parsing its file took, which counts against
+	// the test's -timeout.
+	parsed time.Duration
 }
 
 // runPlan is the run's tests in order, each read as far as this shard
@@ -35,8 +40,9 @@ type runPlan struct {
 // template's rows are tests, and their number decides which shard checks
 // which test); any other file is one test (or one unreadable file), read
 // only by the shard that checks it, unless all is set. The files' warnings
-// are printed by the shard that checks the file's first test.
-func planRun(files []string, shard Shard, all bool, stderr io.Writer) *runPlan {
+// are printed by the shard that checks the file's first test. Each file is
+// parsed within lim.
+func planRun(files []string, shard Shard, all bool, lim litmus.ParseLimits, stderr io.Writer) *runPlan {
 	p := &runPlan{}
 	h := sha256.New()
 	for _, f := range files {
@@ -47,7 +53,9 @@ func planRun(files []string, shard Shard, all bool, stderr io.Writer) *runPlan {
 			fmt.Fprintf(h, "%s\n", f)
 			continue
 		}
-		tests, err := litmus.ParseFile(f)
+		start := time.Now()
+		tests, err := litmus.ParseFileLimits(f, lim)
+		parsed := time.Since(start)
 		if err != nil {
 			p.units = append(p.units, &unit{file: f, err: err})
 			fmt.Fprintf(h, "%s\n", f)
@@ -57,7 +65,7 @@ func planRun(files []string, shard Shard, all bool, stderr io.Writer) *runPlan {
 			printWarnings(stderr, tests)
 		}
 		for _, t := range tests {
-			p.units = append(p.units, &unit{file: f, test: t})
+			p.units = append(p.units, &unit{file: f, test: t, parsed: parsed})
 			if t.Format == litmus.FormatNV {
 				fmt.Fprintf(h, "%s#%d\n", f, t.Instance)
 			} else {
@@ -80,7 +88,7 @@ func (p *runPlan) items(shard Shard) []*item {
 	var out []*item
 	for _, u := range p.units {
 		if u.shard == shard.Index || !shard.Enabled() {
-			out = append(out, &item{file: u.file, test: u.test, err: u.err})
+			out = append(out, &item{file: u.file, test: u.test, err: u.err, parsed: u.parsed})
 		}
 	}
 	return out
@@ -144,4 +152,10 @@ func (p *runPlan) limitMissingKinds(missing []string, shard Shard) []string {
 		}
 	}
 	return out
+}
+
+// parseLimits are the limits a test file is parsed within: the test's own
+// time and memory limits.
+func parseLimits(o checker.Options) litmus.ParseLimits {
+	return litmus.ParseLimits{Timeout: o.Timeout, MaxMemory: o.MaxMemory}
 }

@@ -68,6 +68,7 @@ func (s *stream) run(check func(ctx context.Context, it *item, o checker.Options
 		}
 		o := opts
 		o.Progress = &it.candidates
+		o.Spent = it.parsed
 		check(s.ctx, it, o)
 	})
 	if s.status != nil {

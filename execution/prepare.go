@@ -1,6 +1,7 @@
 package execution
 
 import (
+	"context"
 	"sort"
 
 	"github.com/ptxmm/ptxmm/litmus"
@@ -17,11 +18,20 @@ type Options struct {
 	// explorer.jump). It is sound for models whose checks can only lose
 	// violations when events are removed (rules.Program.EventMonotone).
 	SpinReduction bool
+	// MaxSteps bounds the instructions one run executes
+	// (-max-instructions); 0 means DefaultMaxSteps.
+	MaxSteps int
+	// MaxBytes bounds the memory the runs of the test take (-max-memory);
+	// 0 means no bound.
+	MaxBytes int64
 }
+
+// DefaultMaxSteps is the default bound on the instructions of one run.
+const DefaultMaxSteps = 100_000
 
 // DefaultOptions are the bounds the command line starts from.
 func DefaultOptions() Options {
-	return Options{Unroll: 2, MaxRuns: 100000}
+	return Options{Unroll: 2, MaxRuns: 100000, MaxSteps: DefaultMaxSteps}
 }
 
 // Analysis is everything about a test that does not depend on the choices
@@ -49,6 +59,13 @@ type Analysis struct {
 
 // Prepare analyses a test: its layout and the runs of each thread.
 func Prepare(t *litmus.Test, opts Options) (*Analysis, error) {
+	return PrepareContext(context.Background(), t, opts)
+}
+
+// PrepareContext is Prepare under a context: the exploration of the paths
+// stops soon after ctx is done, with ctx's error (its cause when it has
+// one).
+func PrepareContext(ctx context.Context, t *litmus.Test, opts Options) (*Analysis, error) {
 	l, err := NewLayout(t)
 	if err != nil {
 		return nil, err
@@ -59,7 +76,7 @@ func Prepare(t *litmus.Test, opts Options) (*Analysis, error) {
 	// are explored again with it (bytes.go). Each pass can only add
 	// segments or bytes, so this ends.
 	for {
-		a, grow, err := explore(t, l, opts, addrValues)
+		a, grow, err := explore(ctx, t, l, opts, addrValues)
 		if err != nil {
 			return nil, err
 		}
@@ -75,13 +92,23 @@ func Prepare(t *litmus.Test, opts Options) (*Analysis, error) {
 
 // explore enumerates the runs of every thread on layout l, and returns
 // what accesses through registers found missing from the layout.
-func explore(t *litmus.Test, l *Layout, opts Options, addrValues []Value) (*Analysis, *sizing, error) {
+func explore(ctx context.Context, t *litmus.Test, l *Layout, opts Options, addrValues []Value) (*Analysis, *sizing, error) {
 	grow := newSizing()
 	a := &Analysis{Test: t, Layout: l, opts: opts, Cut: make([]int, len(t.Threads)), Spins: make([]int, len(t.Threads)),
 		NoAddr: make([]int, len(t.Threads)), NoAddrAt: make([]*litmus.Instr, len(t.Threads))}
 	notStarted := make([]*Run, len(t.Threads))
+	copied, copiedAll := copiedRoots(t, l)
+	budget := &exploreBudget{ctx: ctx, max: opts.MaxBytes}
 	for _, th := range t.Threads {
+		if err := budget.stopped(); err != nil {
+			return nil, nil, err
+		}
 		ex := newExplorer(t, th, l, opts.Unroll, addrValues)
+		ex.copied, ex.copiedAll = copied, copiedAll
+		ex.budget = budget
+		if opts.MaxSteps > 0 {
+			ex.maxSteps = opts.MaxSteps
+		}
 		ex.spinReduction = opts.SpinReduction
 		ex.grow = grow
 		var runs []*Run
@@ -91,7 +118,7 @@ func explore(t *litmus.Test, l *Layout, opts Options, addrValues []Value) (*Anal
 				return &LimitError{Limit: "runs per thread", Value: opts.MaxRuns, Flag: "-max-runs",
 					What: "thread " + th.Name}
 			}
-			return nil
+			return budget.keep(th.Name, r)
 		}
 		s, err := ex.start()
 		if err != nil {

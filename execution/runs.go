@@ -95,6 +95,9 @@ type explorer struct {
 	// grow collects the bytes accesses through registers reach that the
 	// layout has no segment or size for yet.
 	grow *sizing
+	// budget is the time and memory the exploration of the test may
+	// take (nil: no bound).
+	budget *exploreBudget
 }
 
 // state is a run in progress.
@@ -174,28 +177,37 @@ func errAt(pos source.Pos, format string, args ...any) error {
 }
 
 func newExplorer(t *litmus.Test, th *litmus.Thread, l *Layout, unroll int, addrValues []Value) *explorer {
-	e := &explorer{t: t, th: th, layout: l, unroll: unroll, labels: map[string]int{}, maxSteps: 100000, addrValues: addrValues,
-		live: liveRegisters(th), copied: map[int]bool{}, grow: newSizing()}
-	for _, other := range t.Threads {
-		for _, in := range other.Instrs {
-			if in.Op != litmus.OpCopy && in.Op != litmus.OpWgmma {
-				continue
-			}
-			for _, o := range []litmus.Operand{in.Addr, in.Mem2} {
-				if o.Kind == litmus.OperandReg {
-					e.copiedAll = true
-				} else if a, ok := l.Addr(o.Addr); ok {
-					e.copied[l.Addrs[a].Root] = true
-				}
-			}
-		}
-	}
+	e := &explorer{t: t, th: th, layout: l, unroll: unroll, labels: map[string]int{}, maxSteps: DefaultMaxSteps, addrValues: addrValues,
+		live: liveRegisters(th), grow: newSizing()}
 	for i, in := range th.Instrs {
 		if in.Op == litmus.OpLabel {
 			e.labels[in.Label] = i
 		}
 	}
 	return e
+}
+
+// copiedRoots finds the roots of the addresses asynchronous copies and
+// wgmma access, and whether one is reached through a register (then all
+// are): once per test, not once per thread, which made a test of many
+// threads take time in the square of their number.
+func copiedRoots(t *litmus.Test, l *Layout) (map[int]bool, bool) {
+	copied, all := map[int]bool{}, false
+	for _, th := range t.Threads {
+		for _, in := range th.Instrs {
+			if in.Op != litmus.OpCopy && in.Op != litmus.OpWgmma {
+				continue
+			}
+			for _, o := range []litmus.Operand{in.Addr, in.Mem2} {
+				if o.Kind == litmus.OperandReg {
+					all = true
+				} else if a, ok := l.Addr(o.Addr); ok {
+					copied[l.Addrs[a].Root] = true
+				}
+			}
+		}
+	}
+	return copied, all
 }
 
 // start builds the state a run starts from: the initial registers, and
@@ -306,7 +318,10 @@ func (e *explorer) explore(s *state) error {
 		}
 		s.steps++
 		if s.steps > e.maxSteps {
-			return errAt(e.th.Pos, "thread %s executes more than %d instructions in one run", e.th.Name, e.maxSteps)
+			return errAt(e.th.Pos, "thread %s executes more than %d instructions in one run; raise the limit with -max-instructions", e.th.Name, e.maxSteps)
+		}
+		if err := e.budget.step(); err != nil {
+			return err
 		}
 		in := e.th.Instrs[s.pc]
 		if in.Guard.Kind != litmus.OperandNone {

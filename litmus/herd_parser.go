@@ -10,8 +10,14 @@ import (
 // ParseHerd parses a herd-style PTX litmus test (.litmus). On failure the
 // error is a source.List holding every problem found.
 func ParseHerd(file string, src []byte) (*Test, error) {
+	return parseHerdFile(file, src, nil)
+}
+
+// parseHerdFile is ParseHerd, ended early by stop.
+func parseHerdFile(file string, src []byte, stop *parseStop) (*Test, error) {
 	var errs source.List
 	p := newParser(file, src, FormatHerd, newPosMap(file, src), &errs)
+	p.stop = stop
 	t := p.parseHerd()
 	if errs.HasErrors() {
 		errs.Sort()
@@ -27,6 +33,7 @@ func ParseHerd(file string, src []byte) (*Test, error) {
 func (p *parser) parseHerd() *Test {
 	t := &Test{File: p.file, Format: FormatHerd}
 	lx := newLexer(p.src, FormatHerd, p.pm, p.errs)
+	lx.stop = p.stop
 	arch := lx.next()
 	t.Pos = p.pos(arch.off)
 	if arch.kind != tokIdent {
@@ -65,6 +72,9 @@ func (p *parser) parseHerd() *Test {
 		return t
 	}
 	p.parseRows(c, t)
+	if p.stop.stopped() {
+		return t
+	}
 	p.warnDialect()
 	p.checkRegInits(t, *regInits)
 	p.resolve(t)
@@ -97,6 +107,9 @@ func (p *parser) parseThreadHeader(c *cursor, t *Test) bool {
 	}
 	var nDevice, nHost int
 	for i, cell := range splitCells(row, stop) {
+		if p.stop.stopped() {
+			return false
+		}
 		if len(cell.toks) > 0 && strings.HasPrefix(cell.toks[0].text, "H") {
 			p.parseHostCell(cell.toks, cell.stop, i, nHost, t)
 			nHost++
@@ -234,6 +247,9 @@ func (p *parser) parseRows(c *cursor, t *Test) {
 			p.errorf(stop.off, "row has %d cells, expected %d (one per thread)", len(cells), len(t.Threads))
 		}
 		for i, cell := range cells {
+			if p.stop.stopped() {
+				return
+			}
 			if i < len(p.threads) {
 				p.parseStatement(cell.toks, cell.stop, p.threads[i])
 			}

@@ -52,6 +52,8 @@ func (t token) describe() string {
 // and /\ \/ connectives and must keep "||" as two cell separators, while
 // .test files use /* */ comments and && || connectives.
 type lexer struct {
+	// stop ends lexing early (ParseContext); nil never does.
+	stop   *parseStop
 	src    []byte
 	off    int
 	format Format
@@ -239,6 +241,9 @@ func (lx *lexer) tok(k tokKind, start int) token {
 func (lx *lexer) all() []token {
 	var toks []token
 	for {
+		if lx.stop.stopped() {
+			return append(toks, token{kind: tokEOF, off: len(lx.src), end: len(lx.src)})
+		}
 		t := lx.next()
 		toks = append(toks, t)
 		if t.kind == tokEOF {

@@ -9,9 +9,14 @@ import (
 // declarations, threads and commands, in any order.
 func (p *parser) parseNV(name string, instance int) *Test {
 	t := &Test{File: p.file, Name: name, Format: FormatNV, Instance: instance, Pos: p.pos(0)}
-	toks := newLexer(p.src, FormatNV, p.pm, p.errs).all()
+	lx := newLexer(p.src, FormatNV, p.pm, p.errs)
+	lx.stop = p.stop
+	toks := lx.all()
 	c := newCursor(toks[:len(toks)-1], toks[len(toks)-1])
 	for !c.done() {
+		if p.stop.stopped() {
+			return t
+		}
 		tk := c.peek()
 		switch {
 		case tk.kind == tokIdent && strings.HasPrefix(tk.text, "."):
@@ -307,6 +312,9 @@ func (p *parser) parseNVThread(c *cursor, t *Test) {
 	t.Threads = append(t.Threads, th)
 	p.threads = append(p.threads, tb)
 	for {
+		if p.stop.stopped() {
+			return
+		}
 		if c.done() {
 			p.errorf(c.peek().off, "expected '}' to close thread %s opened at line %d, found end of file", name.text, p.pos(open.off).Line)
 			return

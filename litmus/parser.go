@@ -50,6 +50,8 @@ type parser struct {
 	// dialect records the spellings PTX lacks that a herd file uses, each
 	// warned about once (dialect.go).
 	dialect []*dialectUse
+	// stop ends the parse early (ParseContext); nil never does.
+	stop *parseStop
 }
 
 // newParser returns a parser for src, the text of file (or of a template

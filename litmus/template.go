@@ -174,6 +174,11 @@ func (tm *template) expand(row tmplRow) ([]byte, []segment) {
 // row K. On failure the error is a source.List holding every problem found,
 // each template-instance problem marked with its row.
 func ParseNV(file string, src []byte) ([]*Test, error) {
+	return parseNVFile(file, src, nil)
+}
+
+// parseNVFile is ParseNV, ended early by stop.
+func parseNVFile(file string, src []byte, stop *parseStop) ([]*Test, error) {
 	var errs source.List
 	pm := newPosMap(file, src)
 	base := testName(file)
@@ -189,9 +194,14 @@ func ParseNV(file string, src []byte) ([]*Test, error) {
 		}
 		return tests, nil
 	}
-	tm := splitTemplate(src, newParser(file, src, FormatNV, pm, &errs))
+	newNV := func(text []byte, pm *posMap, errs *source.List) *parser {
+		p := newParser(file, text, FormatNV, pm, errs)
+		p.stop = stop
+		return p
+	}
+	tm := splitTemplate(src, newNV(src, pm, &errs))
 	if tm == nil {
-		return finish([]*Test{newParser(file, src, FormatNV, pm, &errs).parseNV(base, 0)})
+		return finish([]*Test{newNV(src, pm, &errs).parseNV(base, 0)})
 	}
 	if len(tm.rows) == 0 {
 		errs.Add(pm.pos(tm.sepOff), "template has no rows after $$")
@@ -202,6 +212,9 @@ func ParseNV(file string, src []byte) ([]*Test, error) {
 	var tests []*Test
 	seen := map[string]bool{}
 	for i, row := range tm.rows {
+		if stop.stopped() {
+			break
+		}
 		k := i + 1
 		if len(row.cells) < tm.need {
 			errs.Add(pm.pos(row.off), "template row %d has %d cells, but the template uses $%d (it needs %d cells)", k, len(row.cells), tm.need-1, tm.need)
@@ -215,7 +228,7 @@ func ParseNV(file string, src []byte) ([]*Test, error) {
 		ipm := *pm
 		ipm.segs = segs
 		var ierrs source.List
-		t := newParser(file, text, FormatNV, &ipm, &ierrs).parseNV(InstanceName(base, k), k)
+		t := newNV(text, &ipm, &ierrs).parseNV(InstanceName(base, k), k)
 		// A mistake in the template text shows in every instance; report it
 		// once, marked with the first row that shows it.
 		for _, e := range ierrs {

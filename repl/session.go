@@ -103,7 +103,7 @@ func (s *Session) modelName() string {
 // LoadTest reads a test file (instance k of a .test template, from 1; 0 for
 // the first test of the file) and enumerates its candidates.
 func (s *Session) LoadTest(path string, k int) error {
-	tests, err := litmus.ParseFile(path)
+	tests, err := litmus.ParseFileLimits(path, litmus.ParseLimits{Timeout: s.opts.Timeout, MaxMemory: s.opts.MaxMemory})
 	if err != nil {
 		return err
 	}

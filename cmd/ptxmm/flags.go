@@ -39,6 +39,7 @@ func addLimitFlags(fs *flag.FlagSet, opts *checker.Options) {
 	fs.IntVar(&opts.Exec.Unroll, "unroll", opts.Exec.Unroll, "times a thread may take a backward branch before its run is cut")
 	fs.IntVar(&opts.MaxCandidates, "max-candidates", opts.MaxCandidates, "candidate executions allowed per test")
 	fs.IntVar(&opts.Exec.MaxRuns, "max-runs", opts.Exec.MaxRuns, "runs one thread may have")
+	fs.IntVar(&opts.Exec.MaxSteps, "max-instructions", opts.Exec.MaxSteps, "instructions one run of a thread may execute")
 	fs.DurationVar(&opts.Timeout, "timeout", opts.Timeout, "time allowed per test (0: no limit)")
 	fs.BoolVar(&opts.FullSearch, "full-search", opts.FullSearch, "build every candidate execution and search the orders of each from scratch, instead of abandoning the choices the model already rejects (same results, slower; to compare against)")
 	def, from := limits.DefaultMaxMemory()
@@ -76,6 +77,8 @@ func checkLimitFlags(opts checker.Options) error {
 		return fmt.Errorf("-max-candidates %d: the bound is at least 0 (0: no limit)", opts.MaxCandidates)
 	case opts.Exec.MaxRuns < 1:
 		return fmt.Errorf("-max-runs %d: a thread has at least one run, so the bound is at least 1", opts.Exec.MaxRuns)
+	case opts.Exec.MaxSteps < 1:
+		return fmt.Errorf("-max-instructions %d: the bound is at least 1", opts.Exec.MaxSteps)
 	case opts.Timeout < 0:
 		return fmt.Errorf("-timeout %s: the time limit is at least 0 (0: no limit)", opts.Timeout)
 	}

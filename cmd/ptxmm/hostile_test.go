@@ -181,24 +181,12 @@ func TestHostileFiles(t *testing.T) {
 	}
 }
 
-// wideTest is a test with one row of n threads, each cell an unknown
-// instruction: one diagnostic per cell, each quoting the whole row, wrote
-// hundreds of megabytes.
-func wideTest(n int) string {
-	var hdr, row []string
-	for i := 0; i < n; i++ {
-		hdr = append(hdr, fmt.Sprintf("P%d@cta 0,gpu 0", i))
-		row = append(row, "bogus.op r0")
-	}
-	return "PTX W\n{ x=0; }\n" + strings.Join(hdr, " | ") + " ;\n" + strings.Join(row, " | ") + " ;\nexists (x == 0)\n"
-}
-
 // TestHostileDiagnostics: diagnostics are capped ("too many errors"),
 // quoted lines are cut around the caret, and control characters in them
 // are escaped.
 func TestHostileDiagnostics(t *testing.T) {
 	cases := []hostile{
-		{name: "a row of 4000 bad cells", run: runCheck, args: []string{"DIR/wide.litmus"}, setup: files("wide.litmus", wideTest(4000)),
+		{name: "a row of 4000 bad cells", run: runCheck, args: []string{"DIR/wide.litmus"}, setup: files("wide.litmus", threadsTest(4000, "bogus.op r0")),
 			status: cli.ExitError, stderr: "too many errors (only the first 10 are shown)", maxStderr: 8 << 10},
 		{name: "a model of 5000 bad lines", run: runCheck, args: []string{"-model", "DIR/bad.dl", "../../examples/MP.litmus"},
 			setup: files("bad.dl", badRules(5000)), status: cli.ExitError, stderr: "too many errors", maxStderr: 8 << 10},
@@ -218,4 +206,51 @@ func badRules(n int) string {
 		fmt.Fprintf(&b, "p%d(X) :- q%d(X).\n", i, i)
 	}
 	return b.String()
+}
+
+// pathsTest is one thread of k loads, each followed by a branch around a
+// store: 2^k paths to explore before the first candidate.
+func pathsTest(k int) string {
+	var b strings.Builder
+	b.WriteString("PTX Paths\n{ x=0; y=0; }\n P0@cta 0,gpu 0 ;\n")
+	for i := 0; i < k; i++ {
+		fmt.Fprintf(&b, " ld.weak r%d, x ;\n beq r%d, 1, L%d ;\n st.weak y, %d ;\n L%d: ;\n", i, i, i, i, i)
+	}
+	return b.String() + "exists (y == 1)\n"
+}
+
+// threadsTest is n threads of one instruction each, in one herd table. A
+// row of 4000 unknown instructions wrote one diagnostic per cell, each
+// quoting the whole row: hundreds of megabytes.
+func threadsTest(n int, instr string) string {
+	var hdr, row []string
+	for i := 0; i < n; i++ {
+		hdr = append(hdr, fmt.Sprintf("P%d@cta 0,gpu 0", i))
+		row = append(row, instr)
+	}
+	return "PTX M\n{ x=0; }\n" + strings.Join(hdr, " | ") + " ;\n" + strings.Join(row, " | ") + " ;\nexists (x == 1)\n"
+}
+
+// TestHostileSizes: parsing, the exploration of the paths and the first
+// candidate honour -timeout and -max-memory, and the bound on the
+// instructions of a run names its flag.
+func TestHostileSizes(t *testing.T) {
+	stores := "PTX S\n{ x=0; }\n P0@cta 0,gpu 0 ;\n" + strings.Repeat(" st.weak x, 1 ;\n", 20) + "exists (x == 1)\n"
+	cases := []hostile{
+		{name: "2^18 paths under -timeout 300ms", run: runCheck, args: []string{"-timeout", "300ms", "DIR/paths.litmus"},
+			setup: files("paths.litmus", pathsTest(18)), status: cli.ExitError,
+			stderr: "checking took longer than the time limit of 300ms; raise it with -timeout", limit: 10 * time.Second, maxAlloc: 512 << 20},
+		{name: "2^18 paths under -max-memory 64MiB", run: runCheck, args: []string{"-max-memory", "64MiB", "DIR/paths.litmus"},
+			setup: files("paths.litmus", pathsTest(18)), status: cli.ExitError,
+			stderr: "over the memory limit of 64.0 MiB; raise it with -max-memory", limit: 10 * time.Second, maxAlloc: 512 << 20},
+		{name: "200,000 threads under -max-memory 512MiB", run: runCheck, args: []string{"-max-memory", "512MiB", "DIR/threads.litmus"},
+			setup: files("threads.litmus", threadsTest(200_000, "st.weak x, 1")), status: cli.ExitError,
+			stderr: "of memory, over the memory limit of 512 MiB; raise it with -max-memory", limit: 10 * time.Second},
+		{name: "-max-instructions", run: runCheck, args: []string{"-max-instructions", "10", "DIR/stores.litmus"},
+			setup: files("stores.litmus", stores), status: cli.ExitError,
+			stderr: "thread P0 executes more than 10 instructions in one run; raise the limit with -max-instructions"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { runHostile(t, c) })
+	}
 }
