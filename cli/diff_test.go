@@ -30,7 +30,7 @@ func TestDiffVariants(t *testing.T) {
 		{"no-sc-per-location", nil},
 		// Without proxies, the missing proxy fences of the async-proxy
 		// tests make no difference.
-		{"ptx-v6.0", []string{"BulkStore-no-proxy-fence", "CoWR+alias-nofence", "Multimem-alias-nofence", "Smem-no-proxy-fence", "Surface-host-roundtrip", "Surface-nofence", "Surface-same-kernel",
+		{"ptx-v6.0", []string{"BulkStore-no-proxy-fence", "CoWR+alias-nofence", "Multimem-alias-nofence", "ProxyFence-writer-other-cta-no-fence", "Smem-no-proxy-fence", "Surface-host-roundtrip", "Surface-nofence", "Surface-same-kernel",
 			"TMA-store-no-proxy-fence", "TMA-store[2]", "Texture-running-kernel", "Wgmma-no-proxy-fence"}},
 	}
 	for _, c := range cases {
