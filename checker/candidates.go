@@ -1,6 +1,8 @@
 package checker
 
 import (
+	"context"
+
 	"github.com/ptxmm/ptxmm/execution"
 	"github.com/ptxmm/ptxmm/litmus"
 	"github.com/ptxmm/ptxmm/rules"
@@ -21,18 +23,29 @@ type Candidate struct {
 }
 
 // Candidates checks a test and also returns its candidates, keeping at most
-// limit of them (0: all) in enumeration order.
+// limit of them (0: all) in enumeration order. The candidates kept count
+// against opts.MaxMemory: past it, the check stops with a *rules.MemoryError
+// naming -max-memory.
 func (m *Model) Candidates(t *litmus.Test, opts Options, limit int) ([]Candidate, *Result) {
+	return m.CandidatesContext(context.Background(), t, opts, limit)
+}
+
+// CandidatesContext is Candidates under a context, as CheckContext.
+func (m *Model) CandidatesContext(ctx context.Context, t *litmus.Test, opts Options, limit int) ([]Candidate, *Result) {
 	var out []Candidate
 	var sess *session
+	var kept keptCandidates
 	observe := func(x *execution.Execution, st State, vs []verdict) {
 		if limit > 0 && len(out) >= limit {
 			return
 		}
-		out = append(out, Candidate{Execution: x.Clone(), Finals: append([]int(nil), sess.finalBuf...), State: st,
-			Consistent: vs[0].consistent, Failures: vs[0].failures})
+		c := Candidate{Execution: x.Clone(), Finals: append([]int(nil), sess.finalBuf...), State: st,
+			Consistent: vs[0].consistent, Failures: vs[0].failures}
+		if kept.add(sess, c) {
+			out = append(out, c)
+		}
 	}
-	rs := checkAllWith([]*Model{m}, t, opts, observe, func(s *session) { sess = s })
+	rs := checkAllContext(ctx, []*Model{m}, t, opts, observe, func(s *session) { sess = s })
 	return out, rs[0]
 }
 

@@ -21,6 +21,7 @@ func (m *Model) CheckKeep(t *litmus.Test, opts Options, keep func(c Candidate, o
 func (m *Model) CheckKeepContext(ctx context.Context, t *litmus.Test, opts Options, keep func(c Candidate, obs []Observable) bool, max int) ([]Candidate, *Result) {
 	var out []Candidate
 	var sess *session
+	var kept keptCandidates
 	observe := func(x *execution.Execution, st State, vs []verdict) {
 		if max > 0 && len(out) >= max {
 			return
@@ -31,7 +32,9 @@ func (m *Model) CheckKeepContext(ctx context.Context, t *litmus.Test, opts Optio
 			return
 		}
 		c.Execution, c.Finals = x.Clone(), append([]int(nil), sess.finalBuf...)
-		out = append(out, c)
+		if kept.add(sess, c) {
+			out = append(out, c)
+		}
 	}
 	rs := checkAllContext(ctx, []*Model{m}, t, opts, observe, func(s *session) { sess = s })
 	return out, rs[0]

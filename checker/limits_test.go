@@ -157,3 +157,47 @@ func TestLimitsHoldBeforeTheFirstCandidate(t *testing.T) {
 	r = spec(t).Check(herd(t, storesTest(t, 2)), o)
 	assert.True(t, IsTimeout(r.Err), "%v", r.Err)
 }
+
+// storeLoadThreads is n threads that each store to x and load it.
+func storeLoadThreads(n int) string {
+	var b strings.Builder
+	b.WriteString("PTX SL\n{ x=0; }\n")
+	var hdr, st, ld []string
+	for i := 0; i < n; i++ {
+		hdr = append(hdr, fmt.Sprintf("P%d@cta 0,gpu 0", i))
+		st = append(st, fmt.Sprintf("st.weak x, %d", i+1))
+		ld = append(ld, "ld.weak r0, x")
+	}
+	for _, row := range [][]string{hdr, st, ld} {
+		b.WriteString(strings.Join(row, " | ") + " ;\n")
+	}
+	b.WriteString("exists (P0:r0 == 0)\n")
+	return b.String()
+}
+
+// TestKeptCandidatesCountAgainstTheMemoryLimit: the candidates kept to
+// list them (the REPL, graph, pictures) count against -max-memory: eight
+// threads of a store and a load each took the REPL to 10.7 GB.
+func TestKeptCandidatesCountAgainstTheMemoryLimit(t *testing.T) {
+	tc := herd(t, storeLoadThreads(4))
+	o := DefaultOptions()
+	cands, r := spec(t).Candidates(tc, o, 0)
+	require.NoError(t, r.Err)
+	var all int64
+	for _, c := range cands {
+		all += candidateBytes(c)
+	}
+	require.Greater(t, all, int64(1<<20), "%d candidates", len(cands))
+
+	o.MaxMemory = all / 2
+	cands, r = spec(t).Candidates(tc, o, 0)
+	var me *rules.MemoryError
+	require.ErrorAs(t, r.Err, &me)
+	assert.Contains(t, r.Err.Error(), "the candidate executions kept to list them (")
+	assert.Contains(t, r.Err.Error(), "raise it with -max-memory")
+	assert.Less(t, len(cands), r.Candidates+1)
+
+	keep := func(Candidate, []Observable) bool { return true }
+	_, r = spec(t).CheckKeep(tc, o, keep, 0)
+	require.ErrorAs(t, r.Err, &me, "pictures keep candidates too")
+}

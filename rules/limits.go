@@ -49,7 +49,10 @@ func (e *MemoryError) Error() string {
 // Memory figures of the relations package, per relation over n atoms: a
 // Rel keeps n rows of ceil(n/64) words, a 32-byte bit-set view per row, and
 // (once closed or checked for cycles) an O(n) scratch of about 28 bytes per
-// atom; a Set keeps one row.
+// atom; a Set keeps one row. RelBytes is relBytes, for the callers that
+// keep relations of their own (the failures of kept candidates).
+func RelBytes(n int) int64 { return relBytes(n) }
+
 func relBytes(n int) int64 {
 	w := int64(n+63) / 64
 	return int64(n)*w*8 + int64(n)*(32+28) + 128

@@ -219,16 +219,33 @@ func pathsTest(k int) string {
 	return b.String() + "exists (y == 1)\n"
 }
 
-// threadsTest is n threads of one instruction each, in one herd table. A
-// row of 4000 unknown instructions wrote one diagnostic per cell, each
-// quoting the whole row: hundreds of megabytes.
-func threadsTest(n int, instr string) string {
-	var hdr, row []string
-	for i := 0; i < n; i++ {
-		hdr = append(hdr, fmt.Sprintf("P%d@cta 0,gpu 0", i))
-		row = append(row, instr)
+// herdTable is a herd test of n threads whose rows hold, for thread i,
+// row(i) of each row function. A row of 4000 unknown instructions wrote
+// one diagnostic per cell, each quoting the whole row: hundreds of
+// megabytes.
+func herdTable(n int, cond string, rows ...func(i int) string) string {
+	var b strings.Builder
+	b.WriteString("PTX T\n{ x=0; }\n")
+	for _, row := range append([]func(int) string{func(i int) string { return fmt.Sprintf("P%d@cta 0,gpu 0", i) }}, rows...) {
+		cells := make([]string, n)
+		for i := range cells {
+			cells[i] = row(i)
+		}
+		b.WriteString(strings.Join(cells, " | ") + " ;\n")
 	}
-	return "PTX M\n{ x=0; }\n" + strings.Join(hdr, " | ") + " ;\n" + strings.Join(row, " | ") + " ;\nexists (x == 1)\n"
+	return b.String() + cond + "\n"
+}
+
+// threadsTest is n threads of one instruction each.
+func threadsTest(n int, instr string) string {
+	return herdTable(n, "exists (x == 1)", func(int) string { return instr })
+}
+
+// storeLoadThreads is n threads that each store to x and load it: 9^8
+// candidates for eight, which the REPL kept until it had 10.7 GB.
+func storeLoadThreads(n int) string {
+	return herdTable(n, "exists (P0:r0 == 0)", func(i int) string { return fmt.Sprintf("st.weak x, %d", i+1) },
+		func(int) string { return "ld.weak r0, x" })
 }
 
 // TestHostileSizes: parsing, the exploration of the paths and the first
@@ -246,6 +263,12 @@ func TestHostileSizes(t *testing.T) {
 		{name: "200,000 threads under -max-memory 512MiB", run: runCheck, args: []string{"-max-memory", "512MiB", "DIR/threads.litmus"},
 			setup: files("threads.litmus", threadsTest(200_000, "st.weak x, 1")), status: cli.ExitError,
 			stderr: "of memory, over the memory limit of 512 MiB; raise it with -max-memory", limit: 10 * time.Second},
+		{name: "repl keeps candidates within -max-memory", run: runRepl, args: []string{"-max-memory", "64MiB", "DIR/sl8.litmus"},
+			setup: files("sl8.litmus", storeLoadThreads(8)), status: cli.ExitError,
+			stderr: "the candidate executions kept to list them (", limit: 20 * time.Second, maxAlloc: 1 << 30},
+		{name: "graph keeps candidates within -max-memory", run: runGraph, args: []string{"-max-memory", "64MiB", "DIR/sl8.litmus"},
+			setup: files("sl8.litmus", storeLoadThreads(8)), status: cli.ExitError,
+			stderr: "the candidate executions kept to list them (", limit: 20 * time.Second, maxAlloc: 1 << 30},
 		{name: "-max-instructions", run: runCheck, args: []string{"-max-instructions", "10", "DIR/stores.litmus"},
 			setup: files("stores.litmus", stores), status: cli.ExitError,
 			stderr: "thread P0 executes more than 10 instructions in one run; raise the limit with -max-instructions"},
