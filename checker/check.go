@@ -276,6 +276,7 @@ func (s *session) check(start time.Time) error {
 		r.verdicts(t)
 		r.explainEmpty(s.a, stats)
 		r.explainForbidden()
+		r.explainAllowed()
 	}
 	return nil
 }
@@ -550,6 +551,10 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State, fla
 		if !r.seen[string(key)] {
 			r.seen[string(key)] = true
 			r.res.States = append(r.res.States, state.clone())
+			if s.opts.Explain && explainsAllowed(s.t, s.obs, state) {
+				r.res.Allowed = append(r.res.Allowed, Allowed{State: state.clone(), Execution: x.Clone(),
+					Finals: append([]int(nil), s.finalBuf...)})
+			}
 		}
 		r.assertionCounts(s.t, s.obs, state)
 		return v

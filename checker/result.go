@@ -53,6 +53,11 @@ type Result struct {
 	// Forbidden lists, when explanations were asked for, each outcome some
 	// candidate reaches but the model forbids.
 	Forbidden []Forbidden
+	// Allowed lists, when explanations were asked for, each outcome that
+	// satisfies the test's condition (contradicts it, for forall) with a
+	// consistent execution reaching it and where its reads read from
+	// (allowed.go).
+	Allowed []Allowed
 	// Explained is set when explanations were asked for.
 	Explained bool
 	// Hangs counts consistent executions that never finish: a thread waits

@@ -15,9 +15,10 @@ import (
 //
 //   - each assert/permit/check of a .test file and its outcome;
 //   - the witness of each raised .undefined test and, with -explain, of
-//     every raised flag, and each outcome
-//     some candidate reaches but the model forbids, with the checks that
-//     reject it;
+//     every raised flag, each outcome some candidate reaches but the
+//     model forbids, with the checks that reject it, and each allowed
+//     outcome the condition asks about, with where its reads read from
+//     and what does not order the writes they miss (AllowedText);
 //   - Sanity, Empty, Unroll, Speedcheck, Deadlock and ThinAir notes.
 func richLines(w io.Writer, r *checker.Result, name string, order []int) {
 	t := r.Test
@@ -33,12 +34,14 @@ func richLines(w io.Writer, r *checker.Result, name string, order []int) {
 	}
 	for _, f := range r.Forbidden {
 		fmt.Fprintf(w, "Forbidden %s\n", herdStateLine(r, order, f.State))
-		for i, c := range f.Failures {
-			if i < len(f.Explanations) && f.Explanations[i] != nil {
-				fmt.Fprintf(w, "  %s: %s\n", c.Name, EdgeChain(f.Execution, f.Explanations[i]))
-			} else {
-				fmt.Fprintf(w, "  %s\n", WitnessText(f.Execution, c))
-			}
+		for _, l := range ForbiddenText(f) {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
+	for _, a := range r.Allowed {
+		fmt.Fprintf(w, "Allowed %s\n", herdStateLine(r, order, a.State))
+		for _, l := range AllowedText(a) {
+			fmt.Fprintf(w, "  %s\n", l)
 		}
 	}
 	if !r.Sanity {
@@ -61,6 +64,20 @@ func richLines(w io.Writer, r *checker.Result, name string, order []int) {
 	if r.ThinAir > 0 {
 		fmt.Fprintf(w, "ThinAir %s: the model allows %d execution(s) whose values form a cycle of reads-from and data dependencies; their values are not determined, so they have no final state\n", name, r.ThinAir)
 	}
+}
+
+// ForbiddenText explains a forbidden outcome: each check that rejects it,
+// with its witness as a chain of edges where it could be expanded.
+func ForbiddenText(f checker.Forbidden) []string {
+	var out []string
+	for i, c := range f.Failures {
+		if i < len(f.Explanations) && f.Explanations[i] != nil {
+			out = append(out, fmt.Sprintf("%s: %s", c.Name, EdgeChain(f.Execution, f.Explanations[i])))
+		} else {
+			out = append(out, WitnessText(f.Execution, c))
+		}
+	}
+	return out
 }
 
 // assertionLine prints one assert/permit/check outcome.

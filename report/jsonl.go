@@ -22,6 +22,13 @@ type jsonFlag struct {
 	Witness    string `json:"witness"`
 }
 
+// jsonExplained is one explained outcome: its state and the lines that
+// explain it, as the herd log prints them.
+type jsonExplained struct {
+	State string   `json:"state"`
+	Why   []string `json:"why"`
+}
+
 // jsonResult is the machine-readable form of one result, one per line: the
 // fields ../shared/tools/conformance reads (file, instance, verdict,
 // assertions, error) and the counts.
@@ -47,10 +54,16 @@ type jsonResult struct {
 	// Speedcheck says which executions the states and counts are those
 	// of: "deciding" (those that may settle the test), "stopped" (up to
 	// the first that does); empty for all.
-	Speedcheck string   `json:"speedcheck,omitempty"`
-	Warnings   []string `json:"warnings,omitempty"`
-	TimeMS     float64  `json:"time_ms"`
-	Error      string   `json:"error,omitempty"`
+	Speedcheck string `json:"speedcheck,omitempty"`
+	// Forbidden and Allowed are the explanations of -explain: each
+	// forbidden outcome with the checks that reject it, each allowed
+	// outcome the condition asks about with where its reads read from.
+	Forbidden []jsonExplained `json:"forbidden,omitempty"`
+	Allowed   []jsonExplained `json:"allowed,omitempty"`
+
+	Warnings []string `json:"warnings,omitempty"`
+	TimeMS   float64  `json:"time_ms"`
+	Error    string   `json:"error,omitempty"`
 }
 
 // JSON writes one result as a single line of JSON.
@@ -80,6 +93,14 @@ func JSON(w io.Writer, r *checker.Result) error {
 		}
 		for _, a := range r.Assertions {
 			out.Assertions = append(out.Assertions, jsonAssertion{Name: a.Name, Kind: a.Kind.String(), Holds: a.Holds})
+		}
+		for _, f := range r.Forbidden {
+			out.Forbidden = append(out.Forbidden, jsonExplained{State: checker.FormatState(t, r.Layout, r.Observables, f.State),
+				Why: ForbiddenText(f)})
+		}
+		for _, a := range r.Allowed {
+			out.Allowed = append(out.Allowed, jsonExplained{State: checker.FormatState(t, r.Layout, r.Observables, a.State),
+				Why: AllowedText(a)})
 		}
 	}
 	b, err := json.Marshal(out)
