@@ -75,6 +75,12 @@ func lower(m *Model, src string, opts Options) (*Lowered, source.List) {
 		ev.variants[strings.ToLower(v)] = true
 	}
 	root := ev.prelude()
+	if opts.ArchCheck && isArch(m.Arch) && !strings.EqualFold(m.Arch, "PTX") {
+		ev.errs.Add(source.Pos{File: m.File, Line: 1, Col: 1}, "the model is for %s (its first line names that architecture), and ptxmm checks PTX tests: -archcheck false runs it anyway", m.Arch)
+	}
+	if opts.Bell != "" {
+		root = ev.bell(root)
+	}
 	ev.stack = []string{m.File}
 	ev.run(m.Instrs, root)
 	ev.reportUnsupplied()
@@ -86,6 +92,38 @@ func lower(m *Model, src string, opts Options) (*Lowered, source.List) {
 	}
 	ev.errs.Sort()
 	return &Lowered{Program: ev.b.prog, Name: m.Name, Show: shown, Groups: ev.b.groups}, ev.errs
+}
+
+// bell runs the bell file of the options before the model.
+func (ev *evaluator) bell(root *env) *env {
+	file := FindModel(ev.opts.Bell, ev.opts)
+	text, err := ev.opts.read(file)
+	if err != nil {
+		ev.errs.Add(source.Pos{File: file}, "cannot read bell file: %v", describeReadError(err))
+		return root
+	}
+	var perrs source.List
+	m := parseFile(file, string(text), &perrs)
+	ev.texts[file] = string(text)
+	ev.b.prog.Files = append(ev.b.prog.Files, file)
+	ev.errs = append(ev.errs, perrs...)
+	if perrs.HasErrors() {
+		return root
+	}
+	ev.stack = []string{file}
+	return ev.run(m.Instrs, root)
+}
+
+// archNames are the architectures herd7 names on a model's first line.
+var archNames = []string{"AArch64", "ARM", "BPF", "MIPS", "PPC", "X86", "RISCV", "RISC-V", "X86_64", "C", "CPP", "C++", "LISA", "JAVA", "Java", "ASL", "PTX"}
+
+func isArch(name string) bool {
+	for _, a := range archNames {
+		if a == name {
+			return true
+		}
+	}
+	return false
 }
 
 // Lower expresses a parsed cat model as a program of the modelling

@@ -25,6 +25,13 @@ type Options struct {
 	// Variants are the variants set (herd7's -variant), which the model's
 	// if variant "name" tests.
 	Variants []string
+	// Bell is a bell file (herd7's -bell), run before the model: its
+	// enum, let and procedures are the model's. It is found as the model
+	// is (FindModel).
+	Bell string
+	// ArchCheck refuses a model whose first line names an architecture
+	// other than PTX (herd7's -archcheck, on by default in herd7).
+	ArchCheck bool
 	// Read reads a file; nil means datalog.ReadModelFile (a regular file
 	// of at most datalog.MaxFileBytes).
 	Read func(name string) ([]byte, error)

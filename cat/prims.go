@@ -94,6 +94,7 @@ func (ev *evaluator) prelude() *env {
 		panic("cat: bad standard library: " + errs.Error())
 	}
 	ev.stack = []string{stdlibFile}
+	ev.texts[stdlibFile] = stdlibSource
 	return ev.run(m.Instrs, root)
 }
 

@@ -47,13 +47,16 @@ type Adjustments struct {
 	Strict bool
 	// Through lets executions the checks reject through.
 	Through Through
+	// ThroughFlag keeps only the executions that raise this flag (herd7's
+	// -throughflag): the flag's test becomes a check they must fail.
+	ThroughFlag string
 }
 
 // Adjusted returns the model with the adjustments made (m itself when
 // there are none). The model's tests keep their names; an unknown name is
 // an error that lists the model's checks.
 func (m *Model) Adjusted(a Adjustments) (*Model, error) {
-	if len(a.Skip) == 0 && a.Through == ThroughNone {
+	if len(a.Skip) == 0 && a.Through == ThroughNone && a.ThroughFlag == "" {
 		return m, nil
 	}
 	byName := map[string]*datalog.Check{}
@@ -101,6 +104,29 @@ func (m *Model) Adjusted(a Adjustments) (*Model, error) {
 				prog.Edits = append(prog.Edits, &datalog.Edit{Kind: datalog.EditUncheck, Name: c.Name, Pos: c.Pos})
 			}
 		}
+	}
+	if a.ThroughFlag != "" {
+		c, ok := byName[a.ThroughFlag]
+		if !ok || c.Mode != datalog.ModeFlag {
+			var flags []string
+			for _, c := range m.Syntax.Checks {
+				if c.Mode == datalog.ModeFlag {
+					flags = append(flags, c.Name)
+				}
+			}
+			sort.Strings(flags)
+			return nil, fmt.Errorf("-throughflag %s: the model raises no flag named %s (flags: %s)", a.ThroughFlag, a.ThroughFlag, strings.Join(flags, ", "))
+		}
+		arity := 0
+		if rel := m.Syntax.Relation(c.Rel); rel != nil {
+			arity = rel.Arity
+		}
+		// A flag is raised by the executions that fail its test: keeping
+		// only those is a check of the test's negation.
+		raised := &datalog.Check{Name: "throughflag-" + c.Name, Kind: datalog.CheckEmpty, Mode: datalog.ModeAxiom, Pos: c.Pos,
+			Doc:  "-throughflag " + c.Name + ": the executions that raise the flag",
+			Expr: datalog.Negated(c.Kind, c.Expr, arity, c.Pos)}
+		prog.Checks = append(append([]*datalog.Check(nil), prog.Checks...), raised)
 	}
 	adj, err := BuildModel(m.Name, &prog, nil)
 	if err != nil {

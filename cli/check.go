@@ -38,8 +38,17 @@ type CheckConfig struct {
 	Log report.LogOptions
 	// Pictures asks for herd-style pictures of selected executions.
 	Pictures Pictures
-	// Kinds is a file of expected kinds (herd7's -kinds), or "".
+	// Kinds is a file of expected kinds to compare with (-expect-kinds),
+	// or "".
 	Kinds string
+	// Select chooses and rewrites the tests (herd7's -names, -kinds, ...);
+	// nil keeps them all.
+	Select *Selection
+	// BadFlag makes a test that raises this flag Undef (herd7's -badflag).
+	BadFlag string
+	// StopOnError ends the run at the first test that cannot be checked
+	// (herd7's -exit true).
+	StopOnError bool
 	// Shard is the part of the run to check (-shard), or the zero Shard
 	// for all of it.
 	Shard Shard
@@ -77,7 +86,7 @@ func Check(cfg CheckConfig, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "ptxmm:", err)
 		return ExitError
 	}
-	plan := planRun(files, cfg.Shard, cfg.Shard.Enabled() && cfg.Kinds != "", parseLimits(cfg.Options), stderr)
+	plan := planRun(files, cfg.Shard, cfg.Shard.Enabled() && cfg.Kinds != "", parseLimits(cfg.Options), cfg.Select, stderr)
 	items := plan.items(cfg.Shard)
 	if cfg.Shard.Enabled() {
 		fmt.Fprintf(stderr, "ptxmm: shard %d/%d from %s: %d of the run's %d tests\n",
@@ -109,9 +118,10 @@ func Check(cfg CheckConfig, stdout, stderr io.Writer) int {
 	status, results := run.run(func(ctx context.Context, it *item, o checker.Options) {
 		if cfg.Pictures.Mode == ShowNone {
 			it.res = cfg.Model.CheckContext(ctx, it.test, o)
-			return
+		} else {
+			it.res, it.err = checkWithPictures(ctx, cfg.Model, it.test, o, cfg.Pictures)
 		}
-		it.res, it.err = checkWithPictures(ctx, cfg.Model, it.test, o, cfg.Pictures)
+		applyBadFlag(it.res, cfg.BadFlag)
 	}, opts, workers)
 	if run.interrupted() {
 		run.reportUnfinished()
@@ -144,7 +154,7 @@ func Check(cfg CheckConfig, stdout, stderr io.Writer) int {
 		}
 		passed, failed, missing := report.CompareKinds(stdout, kinds, results)
 		for _, name := range plan.limitMissingKinds(missing, cfg.Shard) {
-			fmt.Fprintf(stderr, "ptxmm: warning: -kinds %s names %s, which no test of the run has\n", cfg.Kinds, name)
+			fmt.Fprintf(stderr, "ptxmm: warning: -expect-kinds %s names %s, which no test of the run has\n", cfg.Kinds, name)
 		}
 		fmt.Fprintf(stdout, "%d passed, %d failed\n", passed, failed)
 		if failed > 0 && status == ExitOK {

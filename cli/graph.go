@@ -63,7 +63,7 @@ func Graph(cfg GraphConfig, stdout, stderr io.Writer) int {
 	}
 	show := cfg.Show
 	if len(show) == 0 {
-		show = pictureRelations(cfg.Model, t)
+		show = Pictures{}.relations(cfg.Model, t)
 	}
 	dot, err := graph.DOT(c.Execution, inst, graph.Options{Title: title, Show: show, Witness: witness})
 	if err != nil {

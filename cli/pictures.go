@@ -53,6 +53,14 @@ type Pictures struct {
 	// Max bounds the executions drawn per test (herd7's -nshow); 0: no
 	// bound. Unlike herd7, checking goes on after the last picture.
 	Max int
+	// Style is how the pictures look (herd7's picture options); nil is
+	// herd7's defaults.
+	Style *graph.Style
+	// Suffix is added to each picture's base name (herd7's -suffix).
+	Suffix string
+	// DoShow and UnShow add relations to the pictures and take them away
+	// (herd7's -doshow and -unshow).
+	DoShow, UnShow []string
 	// files names each test's picture in Dir (assignFiles).
 	files map[*litmus.Test]string
 }
@@ -82,7 +90,7 @@ func (p *Pictures) assignFiles(tests []*litmus.Test, files []string, stderr io.W
 			file = fmt.Sprintf("%s-%d", base, k)
 		}
 		taken[strings.ToLower(file)] = true
-		p.files[t] = file + ".dot"
+		p.files[t] = file + p.Suffix + ".dot"
 		if file != name {
 			fmt.Fprintf(stderr, "ptxmm: the picture of test %s (%s) is %s\n", name, files[i], filepath.Join(p.Dir, file+".dot"))
 		}
@@ -154,7 +162,12 @@ func checkWithPictures(ctx context.Context, m *checker.Model, t *litmus.Test, op
 		}
 		title := fmt.Sprintf("%s, execution %d of %d shown: %s", report.LogName(t), i+1, len(cands),
 			checker.FormatState(t, res.Layout, res.Observables, c.State))
-		dot, err := graph.DOT(c.Execution, inst, graph.Options{Title: title, Show: pictureRelations(m, t)})
+		st := p.Style
+		if st == nil {
+			herd := graph.HerdStyle()
+			st = &herd
+		}
+		dot, err := graph.DOT(c.Execution, inst, graph.Options{Title: title, Show: p.relations(m, t), Style: st, Finals: c.Finals})
 		if err != nil {
 			return res, fmt.Errorf("%s: %w", t.Name, err)
 		}
@@ -165,7 +178,7 @@ func checkWithPictures(ctx context.Context, m *checker.Model, t *litmus.Test, op
 	}
 	file, ok := p.files[t]
 	if !ok {
-		file = pictureBase(report.LogName(t)) + ".dot"
+		file = pictureBase(report.LogName(t)) + p.Suffix + ".dot"
 	}
 	path := filepath.Join(p.Dir, file)
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
@@ -178,11 +191,12 @@ func checkWithPictures(ctx context.Context, m *checker.Model, t *litmus.Test, op
 // items (8.9.4), which pictures of tests with host threads draw.
 var apiRelations = []string{"sync_stream", "sync_event", "sync_legacy", "sync_kernel", "sync_graph", "sync_enqueue", "sync_return", "sync_query"}
 
-// pictureRelations are the relations pictures of t draw: po, rf, co and fr
-// when the model has them, those a cat model shows and, for a test with
-// host threads, the API synchronization rules the model has.
-func pictureRelations(m *checker.Model, t *litmus.Test) []string {
-	names := append([]string{"po", "rf", "co", "fr"}, m.Show...)
+// relations are the relations pictures of t draw: po, rf, co and fr when
+// the model has them, those a cat model shows and -doshow adds, less
+// those -unshow removes and, for a test with host threads, the API
+// synchronization rules the model has.
+func (p Pictures) relations(m *checker.Model, t *litmus.Test) []string {
+	names := append(append([]string{"po", "rf", "co", "fr"}, m.Show...), p.DoShow...)
 	for _, th := range t.Threads {
 		if th.Host {
 			names = append(names, apiRelations...)
@@ -191,6 +205,9 @@ func pictureRelations(m *checker.Model, t *litmus.Test) []string {
 	}
 	var out []string
 	for _, r := range names {
+		if contains(p.UnShow, r) {
+			continue
+		}
 		if ar, err := m.Program.Arity(r); err == nil && ar == 2 && !contains(out, r) {
 			out = append(out, r)
 		}

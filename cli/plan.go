@@ -41,9 +41,11 @@ type runPlan struct {
 // which test); any other file is one test (or one unreadable file), read
 // only by the shard that checks it, unless all is set. The files' warnings
 // are printed by the shard that checks the file's first test. Each file is
-// parsed within lim.
-func planRun(files []string, shard Shard, all bool, lim litmus.ParseLimits, stderr io.Writer) *runPlan {
+// parsed within lim. A selection (herd7's -names, -kinds, ...) keeps and
+// rewrites tests by name, so every shard reads every file then.
+func planRun(files []string, shard Shard, all bool, lim litmus.ParseLimits, sel *Selection, stderr io.Writer) *runPlan {
 	p := &runPlan{}
+	all = all || sel.active()
 	h := sha256.New()
 	for _, f := range files {
 		k := len(p.units)
@@ -65,6 +67,17 @@ func planRun(files []string, shard Shard, all bool, lim litmus.ParseLimits, stde
 			printWarnings(stderr, tests)
 		}
 		for _, t := range tests {
+			if sel.active() {
+				keep, err := sel.apply(t)
+				if !keep {
+					continue
+				}
+				if err != nil {
+					p.units = append(p.units, &unit{file: f, err: err})
+					fmt.Fprintf(h, "%s\n", f)
+					continue
+				}
+			}
 			p.units = append(p.units, &unit{file: f, test: t, parsed: parsed})
 			if t.Format == litmus.FormatNV {
 				fmt.Fprintf(h, "%s#%d\n", f, t.Instance)

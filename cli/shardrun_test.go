@@ -141,7 +141,7 @@ func TestShardsExpect(t *testing.T) {
 		lines *regexp.Regexp
 	}{
 		{"-expect", func(c *CheckConfig) { c.Expect = csv }, regexp.MustCompile(`^(MISMATCH|UNEXPECTED|NOT RUN) `)},
-		{"-kinds", func(c *CheckConfig) { c.Kinds = kinds }, regexp.MustCompile(`^MISMATCH |ptxmm: warning: -kinds `)},
+		{"-expect-kinds", func(c *CheckConfig) { c.Kinds = kinds }, regexp.MustCompile(`^MISMATCH |ptxmm: warning: -expect-kinds `)},
 	} {
 		t.Run(opt.name, func(t *testing.T) {
 			status, out, errs := runShard(t, model, []string{dir}, Shard{}, opt.tweak)

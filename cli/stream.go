@@ -98,6 +98,11 @@ func (s *stream) run(check func(ctx context.Context, it *item, o checker.Options
 			// checking what no one will read; WithCheckedOutput says why.
 			return ExitError, results
 		}
+		if status == ExitError && s.cfg.StopOnError {
+			// herd7's -exit true: the run ends at the first failure.
+			fmt.Fprintf(s.stderr, "ptxmm: -exit true: the run stops at %s, which could not be checked\n", it.file)
+			return status, results
+		}
 	}
 	return status, results
 }

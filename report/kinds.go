@@ -56,6 +56,9 @@ func ReadKinds(path string) (*Kinds, error) {
 	return k, sc.Err()
 }
 
+// All returns the kinds, by test name.
+func (k *Kinds) All() map[string]litmus.CondKind { return k.kinds }
+
 var kindWord = map[litmus.CondKind]string{litmus.CondExists: "Allowed", litmus.CondNotExists: "Forbidden", litmus.CondForall: "Required"}
 
 // CompareKinds checks the results against the expected kinds: a test

@@ -29,7 +29,6 @@ func checkCommand(args []string, out io.Writer) int {
 	shard := fs.String("shard", "", "check only shard `I/N` of the tests: every N-th, from the I-th (counted from 0); by default from $JOB_COMPLETION_INDEX or $SLURM_ARRAY_TASK_ID when set (-shard 0/1: all; see docs/scale.md)")
 	shardCount := fs.Int("shard-count", 0, "the number of shards `N` when the index comes from $JOB_COMPLETION_INDEX (a Kubernetes Indexed Job's .spec.completions)")
 	herd := addHerdFlags(fs)
-	addQuietFlag(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: ptxmm check [flags] FILE|DIR|@LIST...\n\nFlags (-conf FILE reads herd7-style options from FILE):\n")
 		fs.PrintDefaults()
@@ -53,10 +52,17 @@ func checkCommand(args []string, out io.Writer) int {
 		fmt.Fprintln(os.Stderr, "ptxmm check:", err)
 		return cli.ExitError
 	}
-	adj, err := herd.apply(&cfg)
+	adj, err := herd.apply(&cfg, mf)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "ptxmm check:", err)
 		return cli.ExitError
+	}
+	switch {
+	case herd.version:
+		return versionCommand(nil, out)
+	case herd.libdir:
+		fmt.Fprintln(out, mf.searchedLibDir())
+		return cli.ExitOK
 	}
 	if len(pos) == 0 {
 		fmt.Fprintln(os.Stderr, "ptxmm check: no tests given: name .litmus or .test files, or directories")

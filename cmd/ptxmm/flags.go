@@ -3,9 +3,12 @@ package main
 import (
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
+	"strconv"
+	"time"
 
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/limits"
@@ -40,11 +43,38 @@ func addLimitFlags(fs *flag.FlagSet, opts *checker.Options) {
 	fs.IntVar(&opts.MaxCandidates, "max-candidates", opts.MaxCandidates, "candidate executions allowed per test")
 	fs.IntVar(&opts.Exec.MaxRuns, "max-runs", opts.Exec.MaxRuns, "runs one thread may have")
 	fs.IntVar(&opts.Exec.MaxSteps, "max-instructions", opts.Exec.MaxSteps, "instructions one run of a thread may execute")
-	fs.DurationVar(&opts.Timeout, "timeout", opts.Timeout, "time allowed per test (0: no limit)")
+	fs.Var(timeoutFlag{&opts.Timeout}, "timeout", "time allowed per test: seconds, as herd7 takes it (10, 2.5), or a Go duration (10s, 1m30s); 0: no limit")
 	fs.BoolVar(&opts.FullSearch, "full-search", opts.FullSearch, "build every candidate execution and search the orders of each from scratch, instead of abandoning the choices the model already rejects (same results, slower; to compare against)")
 	def, from := limits.DefaultMaxMemory()
 	opts.MaxMemory = def
 	fs.Var(sizeFlag{&opts.MaxMemory}, "max-memory", "`SIZE` of memory the tests checked at once may take for their relations, e.g. 8GiB or 512MB (0: no limit); the default is "+from)
+}
+
+// timeoutFlag is a time limit: a number of seconds, as herd7's -timeout
+// takes it, or a Go duration.
+type timeoutFlag struct{ v *time.Duration }
+
+func (f timeoutFlag) String() string {
+	if f.v == nil {
+		return ""
+	}
+	return f.v.String()
+}
+
+func (f timeoutFlag) Set(s string) error {
+	if secs, err := strconv.ParseFloat(s, 64); err == nil {
+		if math.IsNaN(secs) || math.IsInf(secs, 0) || secs > math.MaxInt64/float64(time.Second) {
+			return fmt.Errorf("%q is not a time: write seconds (10, 2.5) or a duration (10s, 1m30s)", s)
+		}
+		*f.v = time.Duration(secs * float64(time.Second))
+		return nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf("%q is not a time: write seconds (10, 2.5) or a duration (10s, 1m30s)", s)
+	}
+	*f.v = d
+	return nil
 }
 
 // sizeFlag is a flag holding a memory size (limits.ParseSize).

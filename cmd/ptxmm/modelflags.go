@@ -20,6 +20,11 @@ type modelFlags struct {
 	includes modelList
 	libDir   string
 	variants modelList
+	// Set by ptxmm check's herd7 options: -bell, -archcheck, -q, -v.
+	bell      string
+	archcheck bool
+	quiet     bool
+	verbose   int
 }
 
 // addModelFlags registers -I, -set-libdir and -variant.
@@ -62,7 +67,8 @@ func (f *modelFlags) split() (own, herd []string, err error) {
 // catOptions returns the options of a cat model's loading.
 func (f *modelFlags) catOptions(herdVariants []string) []ptxmm.LoadOption {
 	return []ptxmm.LoadOption{ptxmm.WithIncludeDirs(f.includes...), ptxmm.WithLibDir(f.libDir),
-		ptxmm.WithEnvLibDir(os.Getenv("HERDLIB")), ptxmm.WithVariants(herdVariants...)}
+		ptxmm.WithEnvLibDir(os.Getenv("HERDLIB")), ptxmm.WithVariants(herdVariants...),
+		func(o *cat.Options) { o.Bell, o.ArchCheck = f.bell, f.archcheck }}
 }
 
 // modelPath finds the model named by -model or -cat: a cat model that is
@@ -83,6 +89,8 @@ func (f *modelFlags) load(file string, stderr io.Writer) (*checker.Model, error)
 	}
 	var pm *ptxmm.Model
 	switch {
+	case file == "" && f.bell != "":
+		return nil, fmt.Errorf("-bell %s: a bell file goes with a cat model (-cat FILE)", f.bell)
 	case file == "" && len(own) > 0:
 		pm, err = ptxmm.VariantModel(own...)
 	case file == "":
@@ -90,8 +98,8 @@ func (f *modelFlags) load(file string, stderr io.Writer) (*checker.Model, error)
 	case len(own) > 0:
 		return nil, fmt.Errorf("-variant %s: a variant of the embedded model applies without -model; to edit %s, write a variant of it (docs/variants.md)", strings.Join(own, ","), file)
 	default:
-		if len(herd) > 0 && !cat.IsCatFile(file) {
-			fmt.Fprintf(stderr, "ptxmm: warning: -variant %s: herd7's variants are tested by cat models; %s is not one, so they change nothing\n", strings.Join(herd, ","), file)
+		if (len(herd) > 0 || f.bell != "") && !cat.IsCatFile(file) {
+			fmt.Fprintf(stderr, "ptxmm: warning: -variant and -bell apply to cat models; %s is not one, so they change nothing\n", file)
 		}
 		pm, err = ptxmm.LoadModel(f.modelPath(file), f.catOptions(herd)...)
 	}
@@ -99,8 +107,13 @@ func (f *modelFlags) load(file string, stderr io.Writer) (*checker.Model, error)
 		return nil, fmt.Errorf("%s", cli.Quoted(err))
 	}
 	m := pm.Checker()
-	for _, w := range m.Warnings {
-		fmt.Fprintln(stderr, w.Quoted())
+	if f.verbose > 0 {
+		fmt.Fprintf(stderr, "ptxmm: model %s reads %s\n", m.Name, strings.Join(m.Syntax.Program.Files, ", "))
+	}
+	if !f.quiet {
+		for _, w := range m.Warnings {
+			fmt.Fprintln(stderr, w.Quoted())
+		}
 	}
 	return m, nil
 }
@@ -123,4 +136,13 @@ func (f *modelFlags) replSource(file string) (repl.ModelSource, error) {
 		src.FS, src.Name = ptxmm.LibraryFS(), "variants/"+own[0]+".dl"
 	}
 	return src, nil
+}
+
+// searchedLibDir is the library folder searched last (herd7's -libdir
+// prints it): -set-libdir, else $HERDLIB.
+func (f *modelFlags) searchedLibDir() string {
+	if f.libDir != "" {
+		return f.libDir
+	}
+	return os.Getenv("HERDLIB")
 }
