@@ -501,10 +501,7 @@ func asyncSet(name string, ev *execution.Event) (bool, bool) {
 	case "TC":
 		return in.Op == litmus.OpTcgen05, true
 	case "TC_MMA", "TC_CP", "TC_SHIFT", "TC_LD", "TC_ST", "TC_COMMIT", "TC_WAIT_LD", "TC_WAIT_ST", "TC_BEFORE", "TC_AFTER":
-		want := map[string]litmus.TcOp{"TC_MMA": litmus.TcMma, "TC_CP": litmus.TcCp, "TC_SHIFT": litmus.TcShift,
-			"TC_LD": litmus.TcLd, "TC_ST": litmus.TcSt, "TC_COMMIT": litmus.TcCommit, "TC_WAIT_LD": litmus.TcWaitLd,
-			"TC_WAIT_ST": litmus.TcWaitSt, "TC_BEFORE": litmus.TcFenceBefore, "TC_AFTER": litmus.TcFenceAfter}[name]
-		return in.Op == litmus.OpTcgen05 && in.Tc == want, true
+		return in.Op == litmus.OpTcgen05 && in.Tc == tcOpOf(name), true
 	case "TC_CP_4X256B":
 		return in.Op == litmus.OpTcgen05 && in.Tc == litmus.TcCp && strings.Contains("."+in.Shape+".", ".4x256b."), true
 	case "SHARED", "GLOBAL", "TMEM":
@@ -520,6 +517,33 @@ func asyncSet(name string, ev *execution.Event) (bool, bool) {
 		return in.SpaceQ == litmus.SpaceQShared || in.SpaceQ == litmus.SpaceQCluster, true
 	}
 	return false, false
+}
+
+// tcOpOf returns the tcgen05 operation a TC_ set names. A switch, not a
+// map: it runs for every event of every candidate's static fill, and
+// building the map each time made most of a small test's garbage.
+func tcOpOf(name string) litmus.TcOp {
+	switch name {
+	case "TC_MMA":
+		return litmus.TcMma
+	case "TC_CP":
+		return litmus.TcCp
+	case "TC_SHIFT":
+		return litmus.TcShift
+	case "TC_LD":
+		return litmus.TcLd
+	case "TC_ST":
+		return litmus.TcSt
+	case "TC_COMMIT":
+		return litmus.TcCommit
+	case "TC_WAIT_LD":
+		return litmus.TcWaitLd
+	case "TC_WAIT_ST":
+		return litmus.TcWaitSt
+	case "TC_BEFORE":
+		return litmus.TcFenceBefore
+	}
+	return litmus.TcFenceAfter
 }
 
 // qualifierSet decides the sets about memory orders and scopes.
