@@ -45,8 +45,10 @@ type Program struct {
 	rels   []*relInfo
 	byName map[string]relID
 	strata []*stratum
-	// numWays counts the ways of all forcings (ways.go).
+	// numWays counts the ways of all forcings (ways.go), and ways lists
+	// them by index.
 	numWays int
+	ways    []*way
 	checks  []*checkPlan
 	// eventMonotone caches EventMonotone.
 	eventMonotone bool
@@ -74,6 +76,8 @@ type Program struct {
 	// through an even and an odd number of negations: r grows with the
 	// first and shrinks as the second grow.
 	evenDeps, oddDeps []relSet
+	// sizes counts what an instance stores, for EstimateBytes.
+	sizes storeCounts
 }
 
 type compileOptions struct {
@@ -155,6 +159,8 @@ func Compile(m *datalog.Model, opts ...CompileOption) (*Program, source.List) {
 	}
 	p.planSearch()
 	p.planForcing()
+	p.indexWays()
+	p.countStores()
 	return p, errs
 }
 

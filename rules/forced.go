@@ -53,8 +53,32 @@ func (p *Program) planForcing() {
 				for i := range ws {
 					ws[i].index = p.numWays
 					p.numWays++
+					if i > 0 {
+						ws[i].shared = sharedSteps(ws[i-1].steps, ws[i].steps)
+					}
 				}
 				op.forcings = append(op.forcings, forcing{check: c, ways: ws})
+			}
+		}
+	}
+}
+
+// sharedSteps returns how many first steps two ways have in common.
+func sharedSteps(a, b []*wayStep) int {
+	k := 0
+	for k < len(a) && k < len(b) && a[k] == b[k] {
+		k++
+	}
+	return k
+}
+
+// indexWays lists every way of the program by its index, for follow.
+func (p *Program) indexWays() {
+	p.ways = make([]*way, p.numWays)
+	for _, op := range p.orders {
+		for _, f := range op.forcings {
+			for i := range f.ways {
+				p.ways[f.ways[i].index] = &f.ways[i]
 			}
 		}
 	}
@@ -137,7 +161,7 @@ func (s *solver) failsAlong(f forcing, w *way, a, b int) bool {
 	if f.check.check.Kind == datalog.CheckIrreflexive {
 		return s.in.followToDiagonal(w, a, b, &s.wayScratch)
 	}
-	tuples := s.in.follow(w.steps, a, b, &s.wayScratch)
+	tuples := s.in.follow(w, len(w.steps), a, b, &s.wayScratch)
 	if f.check.check.Kind != datalog.CheckAcyclic {
 		return len(tuples) > 0 // empty
 	}

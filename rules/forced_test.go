@@ -90,7 +90,7 @@ func TestForcedPairsThroughDenseCompositions(t *testing.T) {
 	setFacts(t, in, "full", all...)
 	var scratch wayScratch
 	w := &p.orders[0].forcings[0].ways[0]
-	tuples := in.follow(w.steps, atomIndex(t, in.Domain(), "a0"), atomIndex(t, in.Domain(), "a1"), &scratch)
+	tuples := in.follow(w, len(w.steps), atomIndex(t, in.Domain(), "a0"), atomIndex(t, in.Domain(), "a1"), &scratch)
 	assert.Len(t, tuples, 8, "(a0, x) for every x, once each")
 	res := in.Solve(WithoutWitnesses())
 	require.NoError(t, res.Err)

@@ -77,29 +77,34 @@ const minScratch = 4
 // of each binary relation of a recursive stratum, and the scratch relations
 // evaluating a rule needs.
 func (p *Program) EstimateBytes(atoms int) int64 {
-	var total int64
-	for _, r := range p.rels {
-		switch r.arity {
+	return int64(p.sizes.sets)*setBytes(atoms) + int64(p.sizes.rels+minScratch)*relBytes(atoms)
+}
+
+// storeCounts counts the sets and the dense relations an instance holds
+// (EstimateBytes), worked out once by the compiler: the checker asks for
+// the estimate of every instance it takes.
+type storeCounts struct{ sets, rels int }
+
+// countStores fills p.sizes.
+func (p *Program) countStores() {
+	add := func(arity, copies int) {
+		switch arity {
 		case 1:
-			total += setBytes(atoms)
+			p.sizes.sets += copies
 		case 2:
-			total += relBytes(atoms)
+			p.sizes.rels += copies
 		}
 	}
+	for _, r := range p.rels {
+		add(r.arity, 1)
+	}
 	for _, s := range p.strata {
-		if !s.recursive {
-			continue
-		}
-		for _, r := range s.rels {
-			switch p.rels[r].arity {
-			case 1:
-				total += 2 * setBytes(atoms)
-			case 2:
-				total += 2 * relBytes(atoms)
+		if s.recursive {
+			for _, r := range s.rels {
+				add(p.rels[r].arity, 2)
 			}
 		}
 	}
-	return total + minScratch*relBytes(atoms)
 }
 
 // NewLimitedInstance is NewInstance under limits: it refuses, before

@@ -30,6 +30,10 @@ const (
 type way struct {
 	steps []*wayStep
 	index int
+	// shared is how many first steps the way has in common with the way
+	// before it in its forcing's list (0 for the first): the search finds
+	// them depth first, so neighbours share most of their steps.
+	shared int
 }
 
 // wayStep derives tuples of a rule's head from a tuple of the atom at
@@ -278,17 +282,19 @@ func enumPosition(a wayAtom, free int, isBound func(int) bool) int {
 
 // wayScratch holds the tuples a way's steps pass on, and marks them to
 // drop repeated ones. It keeps the tuples of each step of the last way
-// followed from one pair: the ways to a check are found depth first, so
-// the next way from the same pair shares a prefix of its steps, whose
-// tuples follow takes from here instead of computing them again.
+// followed from one pair, so that the next way from the same pair, which
+// shares a prefix of its steps with it, takes those from here instead of
+// computing them again.
 type wayScratch struct {
 	seen *relations.Rel
-	// valid says that steps and levels hold what following steps from the
-	// pair from gave, over the relations as they are: levels[i] the
-	// tuples after steps[:i+1], empty where the way gave up.
-	valid  bool
+	// last is the way whose tuples levels holds, followed from the pair
+	// from over the relations as they are: levels[i] the tuples after its
+	// first i+1 steps, for i < depth; gaveUp says that it gave up at the
+	// last of those (levels[depth-1] is empty). nil when nothing is kept.
+	last   *way
 	from   [2]int
-	steps  []*wayStep
+	depth  int
+	gaveUp bool
 	levels [][][2]int
 	// first holds the pair, the tuples before the first step; one holds
 	// a single tuple and tail the tuples of a last step, for
@@ -298,7 +304,7 @@ type wayScratch struct {
 }
 
 // forget drops the tuples kept, when the relations may have changed.
-func (sc *wayScratch) forget() { sc.valid = false }
+func (sc *wayScratch) forget() { sc.last = nil }
 
 // maxWayTuples bounds, in multiples of the domain's size, the tuples a
 // step of a way passes on: a way of many compositions over dense relations
@@ -306,27 +312,31 @@ func (sc *wayScratch) forget() { sc.valid = false }
 // would pass more gives up, which only finds fewer forced pairs.
 const maxWayTuples = 8
 
-// follow returns the tuples the last relation of a way of steps gains, as
-// far as the way tells, when its order gains the pair (a, b): each step
-// applied to the tuples of the step before, over the relations as they
-// are, each tuple once. The result lives in scratch until the next call;
-// it is empty when the way gives up. The steps the way shares with the
-// last one followed from (a, b) are not computed again: the caller calls
-// scratch.forget when the relations change.
-func (in *Instance) follow(steps []*wayStep, a, b int, scratch *wayScratch) [][2]int {
-	if !scratch.valid || scratch.from != [2]int{a, b} {
-		scratch.valid, scratch.from = true, [2]int{a, b}
-		scratch.steps = scratch.steps[:0]
-	}
+// follow returns the tuples the relation after the first n steps of way w
+// gains, as far as the way tells, when its order gains the pair (a, b):
+// each step applied to the tuples of the step before, over the relations
+// as they are, each tuple once. The result lives in scratch until the next
+// call; it is empty when the way gives up. The steps w shares with the
+// last way followed from (a, b), a way before it in the same forcing's
+// list, are not computed again: the caller calls scratch.forget when the
+// relations change.
+func (in *Instance) follow(w *way, n int, a, b int, scratch *wayScratch) [][2]int {
 	k := 0
-	for k < len(steps) && k < len(scratch.steps) && steps[k] == scratch.steps[k] {
-		if len(scratch.levels[k]) == 0 {
-			return nil // the shared prefix gave up
+	if last := scratch.last; last != nil && scratch.from == [2]int{a, b} && last.index < w.index {
+		// The ways in between share at least what all of them share
+		// with their neighbours.
+		k = min(scratch.depth, n)
+		for i := last.index + 1; i <= w.index && k > 0; i++ {
+			k = min(k, in.p.ways[i].shared)
 		}
-		k++
+		if scratch.gaveUp && k == scratch.depth {
+			// The shared prefix gave up; what is kept is w's too.
+			scratch.last = w
+			return nil
+		}
 	}
-	scratch.steps = append(scratch.steps[:k], steps[k:]...)
-	for len(scratch.levels) < len(steps) {
+	scratch.last, scratch.from, scratch.depth, scratch.gaveUp = w, [2]int{a, b}, k, false
+	for len(scratch.levels) < n {
 		scratch.levels = append(scratch.levels, nil)
 	}
 	scratch.first[0] = [2]int{a, b}
@@ -334,8 +344,8 @@ func (in *Instance) follow(steps []*wayStep, a, b int, scratch *wayScratch) [][2
 	if k > 0 {
 		cur = scratch.levels[k-1]
 	}
-	for i := k; i < len(steps); i++ {
-		st := steps[i]
+	for i := k; i < n; i++ {
+		st := w.steps[i]
 		next := in.stepTuples(st, cur, scratch.levels[i][:0])
 		if st.free >= 0 && len(next) > 1 {
 			next = in.distinct(next, scratch)
@@ -344,8 +354,9 @@ func (in *Instance) follow(steps []*wayStep, a, b int, scratch *wayScratch) [][2
 			next = next[:0]
 		}
 		scratch.levels[i] = next
+		scratch.depth = i + 1
 		if len(next) == 0 {
-			scratch.steps = scratch.steps[:i+1]
+			scratch.gaveUp = true
 			return nil
 		}
 		cur = next
@@ -382,7 +393,7 @@ func (in *Instance) followToDiagonal(w *way, a, b int, scratch *wayScratch) bool
 		return a == b
 	}
 	last := w.steps[len(w.steps)-1]
-	tuples := in.follow(w.steps[:len(w.steps)-1], a, b, scratch)
+	tuples := in.follow(w, len(w.steps)-1, a, b, scratch)
 	h0, h1 := last.head[0], last.head[1]
 	var val [3]int
 	for _, t := range tuples {
