@@ -114,7 +114,11 @@ func checkEach(b *testing.B, tests []*litmus.Test) {
 }
 
 // BenchmarkEvaluate measures one evaluation of spec.dl (every stratum, the
-// checks and the order search) on one candidate of an MP-sized test.
+// checks and the order search) on one candidate of an MP-sized test, and
+// the relational work of that evaluation replayed without the bookkeeping
+// of the strata and the search: "rules-only" evaluates the same rules'
+// plans through the evaluator, "ops-only" makes their bit-matrix
+// operations with package relations alone (rules.RuleTrace).
 func BenchmarkEvaluate(b *testing.B) {
 	m := mustModel(b)
 	for _, c := range []struct{ name, src string }{
@@ -146,6 +150,25 @@ func BenchmarkEvaluate(b *testing.B) {
 				inst.Solve()
 			}
 			b.ReportMetric(float64(len(x.Events)), "events")
+		})
+		// The same evaluation's relational work alone: its rules' plans
+		// and closures, replayed without the bookkeeping around them.
+		inst.Invalidate()
+		trace := inst.TraceRules(func() { inst.Solve() })
+		b.Run("rules-only/"+c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				trace.Replay()
+			}
+			b.ReportMetric(float64(trace.Rules()), "rules")
+		})
+		// And that work as bare operations of package relations.
+		b.Run("ops-only/"+c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				trace.ReplayOps()
+			}
+			b.ReportMetric(float64(trace.Ops()), "ops")
 		})
 	}
 }

@@ -358,6 +358,9 @@ func (in *Instance) evalRuleInto(rp *rulePlan, deltaOcc int, dst store) {
 			return
 		}
 	}
+	if in.trace != nil {
+		in.traceRule(rp, deltaOcc)
+	}
 	if rp.join != nil {
 		in.evalJoin(rp, deltaOcc, dst)
 		return

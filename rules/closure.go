@@ -91,6 +91,13 @@ func linearShape(rp *rulePlan, t relID, p *Program) (closureDir, relID, bool) {
 
 // runClosure evaluates a closure stratum.
 func (in *Instance) runClosure(cp *closurePlan) {
+	if in.trace != nil {
+		// One step of the trace, base rules included.
+		in.traceClosure(cp)
+		tr := in.trace
+		in.trace = nil
+		defer func() { in.trace = tr }()
+	}
 	t := in.stores[cp.rel].rel
 	for _, rp := range cp.base {
 		in.evalRuleInto(rp, -1, in.stores[cp.rel])

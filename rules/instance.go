@@ -92,6 +92,8 @@ type Instance struct {
 	fixedEpoch uint64
 	// largest caches each order's largest value (orderbound.go).
 	largest []largestCache
+	// trace, when set, records the rules evaluated (trace.go).
+	trace *RuleTrace
 }
 
 // NewInstance prepares an evaluation over dom. It adds the program's

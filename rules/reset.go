@@ -35,7 +35,7 @@ func (in *Instance) Reset(l Limits) {
 	in.cur = -1
 	in.record, in.prov = nil, nil
 	in.ctx, in.done, in.work, in.polls, in.err = nil, nil, 0, 0, nil
-	in.searching = nil
+	in.searching, in.trace = nil, nil
 	in.bounds = nil
 	in.fixedEpoch++
 	in.resetSolver()
