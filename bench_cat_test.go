@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ptxmm/ptxmm"
 	"github.com/ptxmm/ptxmm/checker"
+	"github.com/ptxmm/ptxmm/internal/loader"
 	"github.com/ptxmm/ptxmm/litmus"
 )
 
@@ -81,11 +81,7 @@ func BenchmarkCatModel(b *testing.B) {
 			if name == "spec.dl" {
 				m = mustModel(b)
 			} else {
-				pm, err := ptxmm.LoadModel(dartagnan)
-				if err != nil {
-					b.Fatal(err)
-				}
-				m = pm.Checker()
+				m = checkerModel(b, loader.Source{Name: dartagnan})
 			}
 			b.ReportAllocs()
 			var cands int

@@ -10,18 +10,29 @@ import (
 	"github.com/ptxmm/ptxmm/catalog"
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/execution"
+	"github.com/ptxmm/ptxmm/internal/loader"
 	"github.com/ptxmm/ptxmm/litmus"
 	"github.com/ptxmm/ptxmm/litmus/families"
 	"github.com/ptxmm/ptxmm/rules"
 )
 
-func mustModel(b *testing.B) *checker.Model {
-	b.Helper()
-	m, err := ptxmm.DefaultModel()
+func mustModel(b *testing.B) *checker.Model { return defaultChecker(b) }
+
+// defaultChecker loads the embedded model for the tests that drive the
+// checker itself.
+func defaultChecker(tb testing.TB) *checker.Model {
+	tb.Helper()
+	return checkerModel(tb, loader.Source{Name: ptxmm.DefaultModelName, FS: ptxmm.DefaultModelFS()})
+}
+
+// checkerModel loads a model for the tests that drive the checker itself.
+func checkerModel(tb testing.TB, src loader.Source) *checker.Model {
+	tb.Helper()
+	m, err := loader.Load(src, loader.Options{})
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	return m.Checker()
+	return m.Model
 }
 
 func mustParse(b *testing.B, name, src string) *litmus.Test {

@@ -6,18 +6,15 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/ptxmm/ptxmm"
 	"github.com/ptxmm/ptxmm/checker"
+	"github.com/ptxmm/ptxmm/internal/loader"
 )
 
 // loadTwins loads examples/cat/sc.cat and its .dl twin.
 func loadTwins(tb testing.TB) (cat, dl *checker.Model) {
 	tb.Helper()
-	c, err := ptxmm.LoadModel(filepath.Join("examples", "cat", "sc.cat"))
-	require.NoError(tb, err)
-	d, err := ptxmm.LoadModel(filepath.Join("examples", "cat", "sc.dl"))
-	require.NoError(tb, err)
-	return c.Checker(), d.Checker()
+	return checkerModel(tb, loader.Source{Name: filepath.Join("examples", "cat", "sc.cat")}),
+		checkerModel(tb, loader.Source{Name: filepath.Join("examples", "cat", "sc.dl")})
 }
 
 // TestCatTwin: the cat model and its .dl twin give the same states and

@@ -1,8 +1,10 @@
 package ptxmm
 
 import (
+	"context"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/ptxmm/ptxmm/catalog"
 	"github.com/ptxmm/ptxmm/datalog"
@@ -10,130 +12,204 @@ import (
 	"github.com/ptxmm/ptxmm/rules"
 )
 
-// Execution is an execution built by the caller: named events and the
-// catalog's base relations over them (docs/catalog.md lists every name).
-// Sets and relations the model reads but the execution leaves out are
-// empty.
+// Execution is an execution built by the caller: named events, the
+// catalog's base relations over them (docs/catalog.md lists every name),
+// and, optionally, the model's run-time orders. ExecutionBuilder makes one
+// from per-event attributes.
+//
+// Every base relation the model reads (Model.Inputs) must be given, empty
+// where it relates nothing: one left out is an error naming it, never
+// taken as empty, since a forgotten loc or sgpu would turn a forbidden
+// execution into a consistent one. Base relations the model does not read
+// may be given too; names outside the catalog are errors.
 type Execution struct {
 	// Events names the events; names must be unique and appear in witnesses.
-	Events []string
+	Events []string `json:"events"`
 	// Sets maps a catalog set (E, R, W, ACQ, GPU, ...) to event indices.
-	Sets map[string][]int
+	Sets map[string][]int `json:"sets"`
 	// Relations maps a catalog relation (po, rf, loc, scta, ...) to pairs of
 	// event indices.
-	Relations map[string][][2]int
+	Relations map[string][][2]int `json:"relations"`
+	// Orders fixes run-time orders of the model (Model.Orders; for spec.dl
+	// co_ms, the directions of the coherence order's morally strong pairs,
+	// and fence_sc, the Fence-SC order) instead of searching them. Give
+	// each order's direction on the pairs of its Over relation (or those
+	// and what they relate transitively): a pair given both ways, a pair
+	// of Over given neither way (unless the order is partial), a cycle, or
+	// a pair outside what Over's directions relate is an error. An order
+	// left out is searched: the execution is consistent when some choice
+	// of it makes every check hold.
+	Orders map[string][][2]int `json:"orders,omitempty"`
 }
 
 // CheckVerdict is one check's verdict.
 type CheckVerdict struct {
-	Name  string
-	Holds bool
+	Name  string `json:"name"`
+	Holds bool   `json:"holds"`
 	// Witness names the events showing the failure: a cycle for acyclic
 	// checks (each related to the next and the last to the first), the
 	// event related to itself for irreflexive ones, a tuple for empty ones.
-	Witness []string
+	Witness []string `json:"witness,omitempty"`
+}
+
+// Flag is a .flag or .undefined test of the model that an execution
+// raises.
+type Flag struct {
+	Name string `json:"name"`
+	// Undefined marks an .undefined test: the execution has undefined
+	// behaviour.
+	Undefined bool `json:"undefined,omitempty"`
+	// Witness names the events raising it, as a check's witness does (the
+	// racing pair of data_race).
+	Witness []string `json:"witness,omitempty"`
 }
 
 // Evaluation is the model evaluated on one execution.
 type Evaluation struct {
 	// Consistent is true when some choice of the model's run-time orders
-	// (Fence-SC, coherence directions) makes every check hold.
+	// (those the execution does not give) makes every check hold.
 	Consistent bool
 	// Checks gives every check's verdict: all hold when Consistent; otherwise
 	// the failing ones carry the first witness the order search found.
 	Checks []CheckVerdict
-	inst   *rules.Instance
-	names  []string
+	// Flags are the .flag and .undefined tests a consistent execution
+	// raises (under some choice of the orders that makes it consistent,
+	// as herd7 raises flags), each with a witness; none when it is not
+	// consistent.
+	Flags []Flag
+	// Undefined is true when a raised flag is an .undefined test.
+	Undefined bool
+	inst      *rules.Instance
+	names     []string
 }
 
 // Evaluate evaluates the model on an execution. When the execution is
 // consistent the derived relations (Relation) are those of the order
-// choice that makes it so; otherwise those of the last choice tried.
-func (m *Model) Evaluate(x *Execution) (*Evaluation, error) {
+// choice that makes it so; otherwise those of the last choice tried. Of
+// the options, WithTimeout (5 minutes unless set) and WithMaxMemory apply.
+func (m *Model) Evaluate(x *Execution, opts ...Option) (*Evaluation, error) {
+	return m.EvaluateContext(context.Background(), x, opts...)
+}
+
+// EvaluateContext is Evaluate under a context: cancelling it stops the
+// evaluation with the context's error.
+func (m *Model) EvaluateContext(ctx context.Context, x *Execution, opts ...Option) (*Evaluation, error) {
+	o := options(opts)
+	if o.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
+		defer cancel()
+	}
+	fixed, err := m.orderNames(x.Orders)
+	if err != nil {
+		return nil, err
+	}
+	prog, err := m.program(fixed)
+	if err != nil {
+		return nil, err
+	}
 	dom := rules.NewDomain()
 	for _, name := range x.Events {
 		if _, err := dom.AddHost(name); err != nil {
-			return nil, fmt.Errorf("execution: %w", err)
+			return nil, fmt.Errorf("execution: event %q is named twice; names must be unique", name)
 		}
 	}
-	inst := m.m.Program.NewInstance(dom)
-	n := dom.Len()
-	inputs := map[string]bool{}
-	for _, name := range m.m.Syntax.Inputs() {
-		inputs[name] = true
+	inst, err := prog.NewLimitedInstance(dom, rules.Limits{MaxBytes: o.MaxMemory})
+	if err != nil {
+		return nil, fmt.Errorf("execution: %w", err)
 	}
-	check := func(name string, arity int) error {
-		e, ok := catalog.Lookup(name)
-		switch {
-		case !ok:
-			return fmt.Errorf("execution: %s is not a catalog relation (see docs/catalog.md)", name)
-		case e.Arity != arity:
-			return fmt.Errorf("execution: %s has %d column(s) in the catalog", name, e.Arity)
-		}
-		return nil
+	in := &inputs{m: m, x: x, inst: inst, n: dom.Len()}
+	if err := in.set(); err != nil {
+		return nil, err
 	}
-	valid := func(i int) error {
-		if i < 0 || i >= len(x.Events) {
-			return fmt.Errorf("execution: event index %d is out of range (there are %d events)", i, len(x.Events))
-		}
-		return nil
+	pairs, err := in.setOrders(prog, fixed)
+	if err != nil {
+		return nil, err
 	}
-	for _, name := range sortedKeys(x.Sets) {
-		if err := check(name, 1); err != nil {
-			return nil, err
-		}
-		if !inputs[name] {
-			continue
-		}
-		s := relations.NewSet(n)
-		for _, i := range x.Sets[name] {
-			if err := valid(i); err != nil {
-				return nil, err
-			}
-			s.Add(i)
-		}
-		if err := inst.SetSet(name, s); err != nil {
-			return nil, err
-		}
+	withCtx := rules.WithContext(ctx)
+	sol := inst.Solve(withCtx)
+	if sol.Err != nil {
+		return nil, fmt.Errorf("execution: %w", sol.Err)
 	}
-	for _, name := range sortedKeys(x.Relations) {
-		if err := check(name, 2); err != nil {
-			return nil, err
-		}
-		if !inputs[name] {
-			continue
-		}
-		r := relations.NewRel(n)
-		for _, p := range x.Relations[name] {
-			if err := valid(p[0]); err != nil {
-				return nil, err
-			}
-			if err := valid(p[1]); err != nil {
-				return nil, err
-			}
-			r.Add(p[0], p[1])
-		}
-		if err := inst.SetRel(name, r); err != nil {
-			return nil, err
-		}
+	if err := in.samePairs(pairs); err != nil {
+		return nil, err
 	}
-	sol := inst.Solve()
 	ev := &Evaluation{Consistent: sol.Consistent, inst: inst, names: x.Events}
+	ev.Checks = ev.verdicts(m, sol.Failures)
+	if sol.Consistent {
+		if err := ev.raiseFlags(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return ev, nil
+}
+
+// verdicts lists every check of the model, failing where the search
+// failed it.
+func (e *Evaluation) verdicts(m *Model, failures []rules.CheckResult) []CheckVerdict {
 	failed := map[string]rules.CheckResult{}
-	for _, f := range sol.Failures {
+	for _, f := range failures {
 		failed[f.Name] = f
 	}
+	var out []CheckVerdict
 	for _, c := range m.m.Program.Checks() {
 		v := CheckVerdict{Name: c.Name, Holds: true}
 		if f, ok := failed[c.Name]; ok {
 			v.Holds = false
-			for _, a := range f.Witness {
-				v.Witness = append(v.Witness, ev.atomName(a))
-			}
+			v.Witness = e.witness(f.Witness)
 		}
-		ev.Checks = append(ev.Checks, v)
+		out = append(out, v)
 	}
-	return ev, nil
+	return out
+}
+
+// raiseFlags evaluates the flags of a consistent execution. Looking for a
+// choice of the orders that raises one moves the instance off the
+// consistent choice, so the orders are put back afterwards.
+func (e *Evaluation) raiseFlags(ctx context.Context) error {
+	p := e.inst.Program()
+	if len(p.Flags()) == 0 {
+		return nil
+	}
+	saved := map[string]*relations.Rel{}
+	for _, o := range p.Model().Orders {
+		r, err := e.inst.Rel(o.Name)
+		if err != nil {
+			return err
+		}
+		saved[o.Name] = r.Clone()
+	}
+	undefined := map[string]bool{}
+	for _, f := range p.Flags() {
+		undefined[f.Name] = f.Mode == datalog.ModeUndefined
+	}
+	for _, f := range e.inst.RaisedFlags(rules.WithContext(ctx)) {
+		e.Flags = append(e.Flags, Flag{Name: f.Name, Undefined: undefined[f.Name], Witness: e.witness(f.Witness)})
+		e.Undefined = e.Undefined || undefined[f.Name]
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("execution: %w", err)
+	}
+	if err := e.inst.Err(); err != nil {
+		return fmt.Errorf("execution: %w", err)
+	}
+	for name, r := range saved {
+		if err := e.inst.SetRel(name, r); err != nil {
+			return err
+		}
+	}
+	if err := e.inst.RunContext(ctx); err != nil {
+		return fmt.Errorf("execution: %w", err)
+	}
+	return nil
+}
+
+func (e *Evaluation) witness(atoms []int) []string {
+	var out []string
+	for _, a := range atoms {
+		out = append(out, e.atomName(a))
+	}
+	return out
 }
 
 func (e *Evaluation) atomName(a int) string {
@@ -143,8 +219,8 @@ func (e *Evaluation) atomName(a int) string {
 	return e.inst.Domain().Value(a).String()
 }
 
-// Relation returns the tuples of any relation of the model (base or
-// derived), with events by name.
+// Relation returns the tuples of any relation of the model (base,
+// derived or an order), with events by name.
 func (e *Evaluation) Relation(name string) ([][]string, error) {
 	tu, err := e.inst.Tuples(name)
 	if err != nil {
@@ -161,16 +237,116 @@ func (e *Evaluation) Relation(name string) ([][]string, error) {
 	return out, nil
 }
 
-// Relations lists the names of every relation of the model a caller may
-// read with Relation (generated helper relations excluded).
-func (m *Model) Relations() []string {
+// inputs sets an execution's base relations on an instance.
+type inputs struct {
+	m    *Model
+	x    *Execution
+	inst *rules.Instance
+	n    int
+}
+
+// set checks the execution's names and indices, refuses one that leaves
+// out a base relation the model reads, and sets those it reads.
+func (in *inputs) set() error {
+	reads := map[string]bool{}
+	for _, name := range in.m.Inputs() {
+		reads[name] = true
+	}
+	orders := map[string]bool{}
+	for _, o := range in.m.Orders() {
+		orders[o.Name] = true
+	}
+	check := func(name string, arity int) error {
+		e, ok := catalog.Lookup(name)
+		switch {
+		case !ok && orders[name]:
+			return fmt.Errorf("execution: %s is an order of the model: give it in Orders", name)
+		case !ok:
+			return fmt.Errorf("execution: %s is not a catalog relation (see docs/catalog.md)", name)
+		case e.Arity != arity && arity == 1:
+			return fmt.Errorf("execution: %s is a relation of %d columns in the catalog: give it in Relations, not Sets", name, e.Arity)
+		case e.Arity != arity:
+			return fmt.Errorf("execution: %s is a set in the catalog: give it in Sets, not Relations", name)
+		}
+		return nil
+	}
+	for _, name := range sortedKeys(in.x.Sets) {
+		if err := check(name, 1); err != nil {
+			return err
+		}
+		if !reads[name] {
+			continue
+		}
+		s := relations.NewSet(in.n)
+		for _, i := range in.x.Sets[name] {
+			if err := in.valid(name, i); err != nil {
+				return err
+			}
+			s.Add(i)
+		}
+		if err := in.inst.SetSet(name, s); err != nil {
+			return err
+		}
+	}
+	for _, name := range sortedKeys(in.x.Relations) {
+		if err := check(name, 2); err != nil {
+			return err
+		}
+		if !reads[name] {
+			continue
+		}
+		r, err := in.rel(name, in.x.Relations[name])
+		if err != nil {
+			return err
+		}
+		if err := in.inst.SetRel(name, r); err != nil {
+			return err
+		}
+	}
+	return in.missing()
+}
+
+// missing refuses an execution that leaves out a base relation the model
+// reads.
+func (in *inputs) missing() error {
 	var out []string
-	for _, name := range m.m.Syntax.Names {
-		if r := m.m.Syntax.Relations[name]; !r.Generated && r.Kind != datalog.RelUniverse {
+	for _, name := range in.m.Inputs() {
+		_, set := in.x.Sets[name]
+		_, rel := in.x.Relations[name]
+		if !set && !rel {
 			out = append(out, name)
 		}
 	}
-	return out
+	switch len(out) {
+	case 0:
+		return nil
+	case 1:
+		e, _ := catalog.Lookup(out[0])
+		return fmt.Errorf("execution: the model reads %s (%s), which the execution leaves out: give it, empty if it relates nothing (ExecutionBuilder derives the structural relations from the events' attributes)", out[0], e.Doc)
+	}
+	return fmt.Errorf("execution: the model reads %d base relations the execution leaves out: %s; give each, empty if it relates nothing (ExecutionBuilder derives the structural relations from the events' attributes)", len(out), strings.Join(out, ", "))
+}
+
+func (in *inputs) valid(name string, i int) error {
+	if i < 0 || i >= len(in.x.Events) {
+		return fmt.Errorf("execution: %s: event index %d is out of range (there are %d events)", name, i, len(in.x.Events))
+	}
+	return nil
+}
+
+// rel makes a relation of pairs of event indices.
+func (in *inputs) rel(name string, pairs [][2]int) (*relations.Rel, error) {
+	r := relations.NewRel(in.n)
+	for _, p := range pairs {
+		if err := in.valid(name, p[0]); err != nil {
+			return nil, err
+		}
+		if err := in.valid(name, p[1]); err != nil {
+			return nil, err
+		}
+		r.Add(p[0], p[1])
+	}
+	return r, nil
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -33,31 +33,36 @@ func Example() {
 
 // Evaluate an execution built by another tool: the MP execution in which
 // the acquire reads the release but the data load misses the data store.
-// The causality axiom rejects it, with a witness.
-func ExampleModel_Evaluate() {
+// The host describes each event (its thread and where that runs, the
+// location it accesses, its catalog sets) and the relations only it knows
+// (program order, reads-from); the builder derives the rest (loc, vaddr,
+// same_bytes, sthd, scta, sgpu, ...). The causality axiom rejects the
+// execution, with a witness.
+func ExampleExecutionBuilder() {
 	m, err := ptxmm.DefaultModel()
 	if err != nil {
 		panic(err)
 	}
-	const (
-		initX, initF, stX, stF, ldF, ldX = 0, 1, 2, 3, 4, 5
-	)
-	x := &ptxmm.Execution{
-		Events: []string{"init x", "init flag", "P0: st.weak x,1", "P0: st.release.gpu flag,1", "P1: ld.acquire.gpu flag", "P1: ld.weak x"},
-		Sets: map[string][]int{
-			"E": {0, 1, 2, 3, 4, 5}, "IW": {initX, initF}, "M": {0, 1, 2, 3, 4, 5},
-			"W": {initX, initF, stX, stF}, "R": {ldF, ldX},
-			"REL": {stF}, "ACQ": {ldF}, "GPU": {stF, ldF}, "GEN": {0, 1, 2, 3, 4, 5},
-		},
-		Relations: map[string][][2]int{
-			"po":         {{stX, stF}, {ldF, ldX}},
-			"rf":         {{stF, ldF}, {initX, ldX}},
-			"loc":        {{initX, stX}, {stX, initX}, {initX, ldX}, {ldX, initX}, {stX, ldX}, {ldX, stX}, {initF, stF}, {stF, initF}, {initF, ldF}, {ldF, initF}, {stF, ldF}, {ldF, stF}, {0, 0}, {1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, 5}},
-			"vaddr":      {{initX, stX}, {stX, initX}, {initX, ldX}, {ldX, initX}, {stX, ldX}, {ldX, stX}, {initF, stF}, {stF, initF}, {initF, ldF}, {ldF, initF}, {stF, ldF}, {ldF, stF}, {0, 0}, {1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, 5}},
-			"gaddr":      {{initX, stX}, {stX, initX}, {initX, ldX}, {ldX, initX}, {stX, ldX}, {ldX, stX}, {initF, stF}, {stF, initF}, {initF, ldF}, {ldF, initF}, {stF, ldF}, {ldF, stF}, {0, 0}, {1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, 5}},
-			"same_bytes": {{initX, stX}, {stX, initX}, {initX, ldX}, {ldX, initX}, {stX, ldX}, {ldX, stX}, {initF, stF}, {stF, initF}, {initF, ldF}, {ldF, initF}, {stF, ldF}, {ldF, stF}, {0, 0}, {1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, 5}},
-			"sgpu":       {{2, 2}, {2, 3}, {2, 4}, {2, 5}, {3, 2}, {3, 3}, {3, 4}, {3, 5}, {4, 2}, {4, 3}, {4, 4}, {4, 5}, {5, 2}, {5, 3}, {5, 4}, {5, 5}},
-		},
+	b := ptxmm.NewExecutionBuilder()
+	p0 := ptxmm.Event{Thread: "P0", GPU: "0", CTA: "0"}
+	p1 := ptxmm.Event{Thread: "P1", GPU: "0", CTA: "1"}
+	event := func(on ptxmm.Event, name, loc string, sets ...string) int {
+		on.Name, on.Location, on.Size, on.Sets = name, loc, 4, sets
+		return b.Add(on)
+	}
+	initX := event(ptxmm.Event{}, "init x", "x", "IW", "W", "GEN", "GLOBAL")
+	event(ptxmm.Event{}, "init flag", "flag", "IW", "W", "GEN", "GLOBAL")
+	stX := event(p0, "P0: st.weak x,1", "x", "W", "ST", "WEAK", "GEN", "GLOBAL")
+	stF := event(p0, "P0: st.release.gpu flag,1", "flag", "W", "ST", "REL", "GPU", "GEN", "GLOBAL")
+	ldF := event(p1, "P1: ld.acquire.gpu flag", "flag", "R", "LD", "ACQ", "GPU", "GEN", "GLOBAL")
+	ldX := event(p1, "P1: ld.weak x", "x", "R", "LD", "WEAK", "GEN", "GLOBAL")
+	b.Relate("po", stX, stF)
+	b.Relate("po", ldF, ldX)
+	b.Relate("rf", stF, ldF)
+	b.Relate("rf", initX, ldX)
+	x, err := b.Build()
+	if err != nil {
+		panic(err)
 	}
 	ev, err := m.Evaluate(x)
 	if err != nil {
@@ -75,4 +80,56 @@ func ExampleModel_Evaluate() {
 	// consistent: false
 	// causality fails at ["P1: ld.weak x"]
 	// sync: [[P0: st.release.gpu flag,1 P1: ld.acquire.gpu flag]]
+}
+
+// An execution whose base relations leave one out is refused, naming it:
+// a forgotten relation is never taken as empty.
+func ExampleModel_Evaluate() {
+	m, err := ptxmm.DefaultModel()
+	if err != nil {
+		panic(err)
+	}
+	b := ptxmm.NewExecutionBuilder()
+	w := b.Add(ptxmm.Event{Name: "init x", Sets: []string{"IW", "W", "GEN"}, Location: "x"})
+	r := b.Add(ptxmm.Event{Name: "P0: ld.weak x", Sets: []string{"R", "LD", "GEN"}, Location: "x", Thread: "P0", GPU: "0", CTA: "0"})
+	b.Relate("rf", w, r)
+	x, err := b.Build()
+	if err != nil {
+		panic(err)
+	}
+	delete(x.Relations, "sgpu")
+	_, err = m.Evaluate(x)
+	fmt.Println(err)
+	// Output:
+	// execution: the model reads sgpu (events of threads on the same GPU, reflexive (host threads are on none)), which the execution leaves out: give it, empty if it relates nothing (ExecutionBuilder derives the structural relations from the events' attributes)
+}
+
+// A consistent execution reports the flags it raises, each with a witness:
+// two threads of different CTAs write and read x with weak accesses, a
+// data race (8.7.1).
+func ExampleEvaluation_flags() {
+	m, err := ptxmm.DefaultModel()
+	if err != nil {
+		panic(err)
+	}
+	b := ptxmm.NewExecutionBuilder()
+	initX := b.Add(ptxmm.Event{Name: "init x", Sets: []string{"IW", "W", "GEN"}, Location: "x"})
+	b.Add(ptxmm.Event{Name: "P0: st.weak x,1", Sets: []string{"W", "GEN"}, Location: "x", Thread: "P0", GPU: "0", CTA: "0"})
+	ld := b.Add(ptxmm.Event{Name: "P1: ld.weak x", Sets: []string{"R", "LD", "GEN"}, Location: "x", Thread: "P1", GPU: "0", CTA: "1"})
+	b.Relate("rf", initX, ld)
+	x, err := b.Build()
+	if err != nil {
+		panic(err)
+	}
+	ev, err := m.Evaluate(x)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("consistent:", ev.Consistent, "undefined:", ev.Undefined)
+	for _, f := range ev.Flags {
+		fmt.Printf("flag %s at %q\n", f.Name, f.Witness)
+	}
+	// Output:
+	// consistent: true undefined: false
+	// flag data_race at ["P0: st.weak x,1" "P1: ld.weak x"]
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/ptxmm/ptxmm"
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/litmus"
 	"github.com/ptxmm/ptxmm/report"
@@ -19,9 +18,7 @@ import (
 // checkDir checks every test of dir with the default model.
 func checkDir(t *testing.T, dirs ...string) []*checker.Result {
 	t.Helper()
-	pm, err := ptxmm.DefaultModel()
-	require.NoError(t, err)
-	m := pm.Checker()
+	m := defaultChecker(t)
 	var results []*checker.Result
 	for _, dir := range dirs {
 		err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
@@ -90,8 +87,7 @@ func TestSharedConformance(t *testing.T) {
 // ends where the witness says.
 func TestExplainSharedCorpora(t *testing.T) {
 	root := sharedConformance(t)
-	pm, err := ptxmm.DefaultModel()
-	require.NoError(t, err)
+	m := defaultChecker(t)
 	opts := checker.DefaultOptions()
 	opts.Explain = true
 	forbidden := 0
@@ -103,7 +99,7 @@ func TestExplainSharedCorpora(t *testing.T) {
 			tests, err := litmus.ParseFile(p)
 			require.NoError(t, err)
 			for _, tc := range tests {
-				r := pm.Checker().Check(tc, opts)
+				r := m.Check(tc, opts)
 				require.NoError(t, r.Err, tc.Name)
 				for _, f := range r.Forbidden {
 					forbidden++

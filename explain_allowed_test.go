@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/ptxmm/ptxmm"
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/litmus"
 	"github.com/ptxmm/ptxmm/report"
@@ -41,9 +40,7 @@ var explainedExamples = []string{
 // and what follows them), is the golden file's; go test -run
 // TestExplainAllowedGolden -update . rewrites it.
 func TestExplainAllowedGolden(t *testing.T) {
-	pm, err := ptxmm.DefaultModel()
-	require.NoError(t, err)
-	m := pm.Checker()
+	m := defaultChecker(t)
 	opts := checker.DefaultOptions()
 	opts.Explain = true
 	allowed := regexp.MustCompile(`(?m)^Allowed .*\n(  .*\n)*`)
@@ -76,9 +73,7 @@ func TestExplainAllowedGolden(t *testing.T) {
 // TestExplainAllowedOnlyAsked: without -explain there is nothing to
 // explain, and a forbidden outcome is never among the allowed ones.
 func TestExplainAllowedOnlyAsked(t *testing.T) {
-	pm, err := ptxmm.DefaultModel()
-	require.NoError(t, err)
-	m := pm.Checker()
+	m := defaultChecker(t)
 	tests, err := litmus.ParseFile("examples/MP.litmus")
 	require.NoError(t, err)
 	r := m.Check(tests[0], checker.DefaultOptions())

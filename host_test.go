@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ptxmm/ptxmm"
+	"github.com/ptxmm/ptxmm/internal/loader"
 )
 
 // TestHostVerdicts checks host-side synchronization end to end, beyond the
@@ -238,9 +239,9 @@ permit (q == 0 && r0 == 0) as not_ready_is_stale;
 // the reduction stays on; without it the shared corpora would enumerate a
 // hundred times more candidates.
 func TestSpecEventMonotone(t *testing.T) {
-	pm, err := ptxmm.DefaultModel()
+	m, err := loader.Load(loader.Source{Name: ptxmm.DefaultModelName, FS: ptxmm.DefaultModelFS()}, loader.Options{})
 	require.NoError(t, err)
-	require.True(t, pm.Checker().Program.EventMonotone())
+	require.True(t, m.Program.EventMonotone())
 }
 
 // TestHostMixedSizeAtomicity: the 8.1.1 switch also governs the atomicity

@@ -2,13 +2,12 @@ package ptxmm
 
 import (
 	"embed"
-	"fmt"
 	"io/fs"
 	"path"
 	"sort"
 	"strings"
 
-	"github.com/ptxmm/ptxmm/datalog"
+	"github.com/ptxmm/ptxmm/internal/loader"
 )
 
 // The library is what ships with ptxmm besides the default model: the model
@@ -61,33 +60,4 @@ func libraryFiles(root string, keep func(string) bool) ([]string, error) {
 
 // LibraryVariants lists the names of the embedded model variants
 // (variants/NAME.dl), sorted.
-func LibraryVariants() ([]string, error) {
-	files, err := libraryFiles("variants", func(name string) bool { return path.Ext(name) == ".dl" })
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, f := range files {
-		out = append(out, strings.TrimSuffix(path.Base(f), ".dl"))
-	}
-	return out, nil
-}
-
-// VariantModel loads the embedded default model with the embedded
-// variants named applied in order (each is a .dl file of variants/ that
-// includes spec.dl and edits it; variants of different places combine).
-func VariantModel(names ...string) (*Model, error) {
-	known, err := LibraryVariants()
-	if err != nil {
-		return nil, err
-	}
-	var src strings.Builder
-	for _, n := range names {
-		if sort.SearchStrings(known, n) == len(known) || known[sort.SearchStrings(known, n)] != n {
-			return nil, fmt.Errorf("no variant %s: the variants of the embedded model are %s", n, strings.Join(known, ", "))
-		}
-		fmt.Fprintf(&src, ".include %q\n", "variants/"+n+".dl")
-	}
-	// The root sits at the top of the library, where variants/ is.
-	return loadSource(DefaultModelName+"+"+strings.Join(names, "+"), src.String(), datalog.WithFS(library))
-}
+func LibraryVariants() ([]string, error) { return loader.Variants(library) }

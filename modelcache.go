@@ -1,60 +1,50 @@
 package ptxmm
 
 import (
-	"crypto/sha256"
-	"fmt"
+	"io/fs"
 
-	"github.com/dgraph-io/ristretto/v2"
+	"github.com/ptxmm/ptxmm/internal/loader"
 )
 
-// ModelCache keeps compiled models by their source text, for embedders that
-// hand ptxmm a model as text again and again (one per query, say): loading
-// and compiling spec.dl takes milliseconds, a cache hit microseconds
-// (BenchmarkModelCache). It is safe for concurrent use. Models whose text
-// includes other files are not cached, since the key covers only the text
-// given.
+// ModelCache keeps compiled models for embedders that load the same model
+// again and again (one per query, say): loading and compiling spec.dl takes
+// milliseconds, a cache hit microseconds (BenchmarkModelCache). A model is
+// found by its source (text, or file name and where it is read from) and
+// load options, and taken from the cache only when every file it was read
+// from — its own file, each include, each include folder searched in vain
+// — still holds what it held: edit an include and the next load reads it
+// again. ptxmm serve caches its models the same way. It is safe for
+// concurrent use.
 type ModelCache struct {
-	c *ristretto.Cache[string, *Model]
+	c *loader.Cache[*Model]
 }
 
 // NewModelCache returns a cache holding up to about maxModels models.
 func NewModelCache(maxModels int64) (*ModelCache, error) {
-	if maxModels < 1 {
-		return nil, fmt.Errorf("model cache: maxModels must be at least 1, not %d", maxModels)
-	}
-	c, err := ristretto.NewCache(&ristretto.Config[string, *Model]{
-		NumCounters: 10 * maxModels,
-		MaxCost:     maxModels,
-		BufferItems: 64,
-		// Costs count models, not bytes.
-		IgnoreInternalCost: true,
-	})
+	c, err := loader.NewCache(maxModels, func(m *loader.Model) *Model { return newModel(m.Model) })
 	if err != nil {
-		return nil, fmt.Errorf("model cache: %w", err)
+		return nil, err
 	}
 	return &ModelCache{c: c}, nil
 }
 
-// LoadSource returns the compiled model of src (named name in messages),
-// compiling it only when the cache does not hold it.
-func (mc *ModelCache) LoadSource(name string, src []byte) (*Model, error) {
-	h := sha256.New()
-	h.Write([]byte(name))
-	h.Write([]byte{0})
-	h.Write(src)
-	key := string(h.Sum(nil))
-	if m, ok := mc.c.Get(key); ok {
-		return m, nil
-	}
-	m, err := LoadModelSource(name, src)
-	if err != nil {
-		return nil, err
-	}
-	if len(m.m.Syntax.Program.Files) == 1 {
-		mc.c.Set(key, m, 1)
-		mc.c.Wait()
-	}
-	return m, nil
+func (mc *ModelCache) load(src loader.Source, opts []LoadOption) (*Model, error) {
+	return mc.c.Load(src, loadOptions(opts))
+}
+
+// Load is LoadModel through the cache.
+func (mc *ModelCache) Load(path string, opts ...LoadOption) (*Model, error) {
+	return mc.load(loader.Source{Name: path}, opts)
+}
+
+// LoadFS is LoadModelFS through the cache.
+func (mc *ModelCache) LoadFS(fsys fs.FS, name string, opts ...LoadOption) (*Model, error) {
+	return mc.load(loader.Source{Name: name, FS: fsys}, opts)
+}
+
+// LoadSource is LoadModelSource through the cache.
+func (mc *ModelCache) LoadSource(name string, src []byte, opts ...LoadOption) (*Model, error) {
+	return mc.load(loader.Source{Name: name, Text: nonNil(src)}, opts)
 }
 
 // Close releases the cache's background goroutines.

@@ -2,6 +2,8 @@ package ptxmm_test
 
 import (
 	"io/fs"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 
@@ -35,6 +37,46 @@ func TestModelCache(t *testing.T) {
 	require.Error(t, err)
 	_, err = ptxmm.NewModelCache(0)
 	require.Error(t, err)
+}
+
+// TestModelCacheIncludes: the cache is keyed on what the model's files
+// hold: editing an include, or adding a file an include folder search
+// would now find first, reads the model again.
+func TestModelCacheIncludes(t *testing.T) {
+	mc, err := ptxmm.NewModelCache(4)
+	require.NoError(t, err)
+	defer mc.Close()
+	dir := t.TempDir()
+	write := func(name, text string) {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
+	}
+	write("lib/base.dl", ".decl p(a: number)\n.check first: empty(p)\n")
+	write("model.dl", ".include \"base.dl\"\n")
+	load := func() *ptxmm.Model {
+		m, err := mc.Load(filepath.Join(dir, "model.dl"), ptxmm.WithIncludeDirs(filepath.Join(dir, "lib")))
+		require.NoError(t, err)
+		return m
+	}
+	a := load()
+	require.Same(t, a, load(), "nothing changed")
+	require.Equal(t, []string{"first"}, a.Checks())
+
+	write("lib/base.dl", ".decl p(a: number)\n.check second: empty(p)\n")
+	b := load()
+	require.NotSame(t, a, b, "the include changed")
+	require.Equal(t, []string{"second"}, b.Checks())
+
+	write("base.dl", ".decl p(a: number)\n.check third: empty(p)\n")
+	c := load()
+	require.Equal(t, []string{"third"}, c.Checks(), "a file next to the model now comes first")
+
+	// The same text from another place with the same files is the same model.
+	src, err := os.ReadFile(filepath.Join(dir, "model.dl"))
+	require.NoError(t, err)
+	d, err := mc.LoadSource(filepath.Join(dir, "model.dl"), src)
+	require.NoError(t, err)
+	require.Equal(t, []string{"third"}, d.Checks())
 }
 
 // TestModelConcurrency checks one model (and one cache) from many

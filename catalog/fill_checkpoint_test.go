@@ -9,6 +9,7 @@ import (
 	"github.com/ptxmm/ptxmm"
 	"github.com/ptxmm/ptxmm/catalog"
 	"github.com/ptxmm/ptxmm/execution"
+	"github.com/ptxmm/ptxmm/internal/loader"
 	"github.com/ptxmm/ptxmm/litmus"
 	"github.com/ptxmm/ptxmm/litmus/families"
 	"github.com/ptxmm/ptxmm/relations"
@@ -24,9 +25,9 @@ import (
 // the last consistent one, as the checker's warm start does (SetRel of the
 // orders, then AllHold).
 func TestFillerCheckpointMatchesFreshFill(t *testing.T) {
-	m, err := ptxmm.DefaultModel()
+	m, err := loader.Load(loader.Source{Name: ptxmm.DefaultModelName, FS: ptxmm.DefaultModelFS()}, loader.Options{})
 	require.NoError(t, err)
-	cm := m.Checker()
+	cm := m.Model
 	for _, src := range []string{families.StoreColumn(100), families.SBRing(34), families.IRIW(17)} {
 		tc, err := litmus.ParseHerd("t.litmus", []byte(src))
 		require.NoError(t, err)

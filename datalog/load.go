@@ -1,6 +1,7 @@
 package datalog
 
 import (
+	"errors"
 	"io/fs"
 	"path"
 	"path/filepath"
@@ -16,6 +17,9 @@ type ReadFunc func(name string) ([]byte, error)
 type loadConfig struct {
 	read    ReadFunc
 	slashed bool // names are slash-separated (fs.FS) rather than OS paths
+	// dirs are searched, in order, for an include not found next to the
+	// file including it (WithIncludeDirs).
+	dirs []string
 	// loaded holds the (cleaned) names of the files read so far, stack
 	// the chain of files being read (each including the next) and onStack
 	// each one's place in it: include handling costs the same at any depth.
@@ -48,6 +52,21 @@ func WithReader(read ReadFunc) Option {
 			return data, err
 		}
 	}
+}
+
+// WithSlashedNames makes Load read the names a reader of WithReader
+// receives as slash-separated paths of a file system (fs.FS), as WithFS
+// does: a leading / is that file system's root. Give it after WithReader.
+func WithSlashedNames() Option {
+	return func(c *loadConfig) { c.slashed = true }
+}
+
+// WithIncludeDirs adds folders searched, in order, for an included file
+// that is not next to the file including it (as a C compiler's -I): an
+// include of "common/base.dl" is read from the first folder holding it.
+// With WithFS or WithSlashedNames they are folders of that file system.
+func WithIncludeDirs(dirs ...string) Option {
+	return func(c *loadConfig) { c.dirs = append(c.dirs, dirs...) }
 }
 
 func newLoadConfig(opts []Option) *loadConfig {
@@ -135,7 +154,13 @@ func (c *loadConfig) loadText(file, src string, prog *Program, errs *source.List
 	// rules and edits come at that point of the program: a variant of a
 	// variant edits after the variant it includes.
 	parseFile(file, src, prog, &local, func(inc includeDirective) {
-		target := c.resolve(file, inc.path)
+		// Past the depth bound nothing more is read: the include is
+		// looked for next to the including file only.
+		deep := len(c.stack) >= MaxIncludeDepth
+		target, text, err := c.resolve(file, inc.path), []byte(nil), error(nil)
+		if !deep {
+			target, text, err = c.find(file, inc.path)
+		}
 		if i, ok := c.onStack[target]; ok {
 			cycle := append(append([]string{}, c.stack[i:]...), target)
 			local.Add(inc.pos, "include cycle: %s", strings.Join(cycle, " -> "))
@@ -146,12 +171,11 @@ func (c *loadConfig) loadText(file, src string, prog *Program, errs *source.List
 		if c.loaded[target] {
 			return
 		}
-		if len(c.stack) >= MaxIncludeDepth {
+		if deep {
 			local.Add(inc.pos, "cannot include %q: includes nested more than %d deep (%s -> ... -> %s); a model nests includes only a few levels deep, so this is likely a generated chain",
 				inc.path, MaxIncludeDepth, c.stack[0], file)
 			return
 		}
-		text, err := c.read(target)
 		if err != nil {
 			local.Add(inc.pos, "cannot include %q: %v", inc.path, describeReadError(err))
 			return
@@ -162,6 +186,51 @@ func (c *loadConfig) loadText(file, src string, prog *Program, errs *source.List
 	})
 	local.AttachLines(file, src)
 	*errs = append(*errs, local...)
+}
+
+// find locates an include: next to the including file, then in each
+// include folder. A file already read (or being read) is found by its
+// name alone, without reading it again; otherwise the text comes with the
+// name. When no candidate exists, the error is that of the first.
+func (c *loadConfig) find(from, inc string) (string, []byte, error) {
+	first := c.resolve(from, inc)
+	candidates := []string{first}
+	if !c.isAbs(inc) {
+		for _, d := range c.dirs {
+			candidates = append(candidates, c.join(d, inc))
+		}
+	}
+	var firstErr error
+	for _, name := range candidates {
+		if c.loaded[name] {
+			return name, nil, nil
+		}
+		text, err := c.read(name)
+		if err == nil {
+			return name, text, nil
+		}
+		if firstErr == nil {
+			firstErr = err
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return name, nil, err
+		}
+	}
+	return first, nil, firstErr
+}
+
+func (c *loadConfig) isAbs(name string) bool {
+	if c.slashed {
+		return path.IsAbs(name)
+	}
+	return filepath.IsAbs(name)
+}
+
+func (c *loadConfig) join(dir, name string) string {
+	if c.slashed {
+		return strings.TrimPrefix(path.Join(dir, name), "/")
+	}
+	return filepath.Join(dir, name)
 }
 
 // resolve interprets an include path relative to the including file.

@@ -222,3 +222,39 @@ func TestProgramAttachLines(t *testing.T) {
 	prog.AttachLines(l)
 	assert.Equal(t, "t.dl:2:1: a later problem\n    p(1).\n    ^\nother.dl:1:1: not in the program", l.Quoted())
 }
+
+// An include not next to the including file is searched in the include
+// folders, in order; the including file's folder comes first, and an
+// include found nowhere names the path next to the including file.
+func TestLoadIncludeDirs(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"model/main.dl":    ".include \"base.dl\"\n.include \"near.dl\"\n",
+		"model/near.dl":    ".decl near(a)\n",
+		"first/near.dl":    ".decl shadowed(a)\n",
+		"first/base.dl":    ".decl base(a)\n.include \"common.dl\"\n",
+		"second/base.dl":   ".decl other(a)\n",
+		"second/common.dl": ".decl common(a)\n",
+		"model/missing.dl": ".include \"nowhere.dl\"\n",
+		"fs/variants/v.dl": ".include \"spec.dl\"\n",
+		"fs/lib/spec.dl":   ".decl spec(a)\n",
+	})
+	prog, errs := Load(filepath.Join(dir, "model", "main.dl"),
+		WithIncludeDirs(filepath.Join(dir, "first"), filepath.Join(dir, "second")))
+	require.Empty(t, errs, "%s", errs.Quoted())
+	var names []string
+	for _, d := range prog.Decls {
+		names = append(names, d.Name)
+	}
+	assert.Equal(t, []string{"base", "common", "near"}, names)
+
+	_, errs = Load(filepath.Join(dir, "model", "missing.dl"), WithIncludeDirs(filepath.Join(dir, "first")))
+	require.True(t, errs.HasErrors())
+	assert.Contains(t, errs.Error(), `cannot include "nowhere.dl": no such file`)
+
+	// In a file system the folders are slash-separated names in it.
+	fsys := os.DirFS(filepath.Join(dir, "fs"))
+	prog, errs = Load("variants/v.dl", WithFS(fsys), WithIncludeDirs("lib"))
+	require.Empty(t, errs, "%s", errs.Quoted())
+	assert.Equal(t, []string{"variants/v.dl", "lib/spec.dl"}, prog.Files)
+}

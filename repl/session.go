@@ -5,12 +5,10 @@ import (
 	"io/fs"
 	"strings"
 
-	"github.com/ptxmm/ptxmm/cat"
 	"github.com/ptxmm/ptxmm/checker"
-	"github.com/ptxmm/ptxmm/datalog"
+	"github.com/ptxmm/ptxmm/internal/loader"
 	"github.com/ptxmm/ptxmm/litmus"
 	"github.com/ptxmm/ptxmm/rules"
-	"github.com/ptxmm/ptxmm/source"
 )
 
 // ModelSource says where the session's model comes from.
@@ -20,9 +18,10 @@ type ModelSource struct {
 	Path string
 	FS   fs.FS
 	Name string
-	// Cat says how a cat model's includes are found and which variants
-	// are set.
-	Cat cat.Options
+	// Options say how the model's includes are found (and, for a cat
+	// model, which of herd7's variants are set); the session's own
+	// additions are its Extra.
+	Options loader.Options
 }
 
 // Session is the state of one REPL: the model (with the rules and checks
@@ -55,39 +54,21 @@ func New(src ModelSource, opts checker.Options) (*Session, error) {
 	return s, nil
 }
 
-// loadModel (re)reads the model and applies the session's additions.
+// loadModel (re)reads the model and applies the session's additions. A
+// cat model is lowered onto the modelling language, so the session's
+// queries and additions use the lowered relations.
 func (s *Session) loadModel() error {
-	var prog *datalog.Program
-	var errs source.List
-	var show []string
-	switch {
-	case s.src.Path == "":
-		prog, errs = datalog.Load(s.src.Name, datalog.WithFS(s.src.FS))
-	case cat.IsCatFile(s.src.Path):
-		// A cat model is lowered onto the modelling language, so the
-		// session's queries and additions use the lowered relations.
-		low, cerrs := cat.Load(s.src.Path, s.src.Cat)
-		errs = cerrs
-		if low != nil {
-			prog, show = low.Program, low.Show
-		}
-	default:
-		prog, errs = datalog.Load(s.src.Path)
+	src := loader.Source{Name: s.src.Path, Label: s.modelName()}
+	if s.src.Path == "" {
+		src.Name, src.FS = s.src.Name, s.src.FS
 	}
-	if errs.HasErrors() {
-		return errs
-	}
-	for i, text := range s.extra {
-		if le := datalog.AddSource(prog, fmt.Sprintf("input#%d", i+1), text); le.HasErrors() {
-			return le
-		}
-	}
-	m, err := checker.BuildModel(s.modelName(), prog, nil)
+	opts := s.src.Options
+	opts.Extra = append(append([]string(nil), opts.Extra...), s.extra...)
+	m, err := loader.Load(src, opts)
 	if err != nil {
 		return err
 	}
-	m.Show = show
-	s.model = m
+	s.model = m.Model
 	s.inst = nil
 	s.filled = -1
 	return nil

@@ -20,7 +20,7 @@ func BenchmarkServeCache(b *testing.B) {
 		b.Run(name+"/recompile", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				c, err := s.compile(model, modelKey(model))
+				c, err := s.compile(model)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ptxmm/ptxmm/internal/loader"
 	"github.com/ptxmm/ptxmm/source"
 )
 
@@ -38,10 +39,10 @@ func (t texts) source(file string) (string, int) {
 		return "test", 0
 	case file == t.model && t.model != "":
 		return "model", 0
-	case file == untickedFile:
+	case file == loader.UncheckedFile:
 		return "unticked", 0
-	case strings.HasPrefix(file, extraPrefix):
-		item := strings.TrimSuffix(strings.TrimPrefix(file, extraPrefix), ".decl")
+	case strings.HasPrefix(file, loader.ExtraPrefix):
+		item := strings.TrimSuffix(strings.TrimPrefix(file, loader.ExtraPrefix), ".decl")
 		if n, err := strconv.Atoi(item); err == nil {
 			return "extra", n
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ptxmm/ptxmm"
 	"github.com/ptxmm/ptxmm/checker"
+	"github.com/ptxmm/ptxmm/internal/loader"
 )
 
 //go:embed static
@@ -75,7 +76,7 @@ func DefaultConfig() Config {
 type Server struct {
 	cfg      Config
 	includes *includeFS
-	models   *ristretto.Cache[string, *compiled]
+	models   *loader.Cache[*compiled]
 	runs     *ristretto.Cache[string, *runEntry]
 	slots    chan struct{}
 	mux      *http.ServeMux
@@ -115,11 +116,10 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{cfg: cfg, includes: inc, slots: make(chan struct{}, cfg.Workers)}
-	s.models, err = ristretto.NewCache(&ristretto.Config[string, *compiled]{
-		NumCounters: 10 * cfg.CacheModels, MaxCost: cfg.CacheModels, BufferItems: 64, IgnoreInternalCost: true})
+	s.models, err = loader.NewCache(cfg.CacheModels, newCompiled)
 	if err != nil {
 		inc.Close()
-		return nil, fmt.Errorf("model cache: %w", err)
+		return nil, err
 	}
 	// About one counter per kilobyte of budget: entries are tens of
 	// kilobytes and more.

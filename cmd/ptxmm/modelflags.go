@@ -11,6 +11,7 @@ import (
 	"github.com/ptxmm/ptxmm/cat"
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/cli"
+	"github.com/ptxmm/ptxmm/internal/loader"
 	"github.com/ptxmm/ptxmm/repl"
 )
 
@@ -30,7 +31,7 @@ type modelFlags struct {
 // addModelFlags registers -I, -set-libdir and -variant.
 func addModelFlags(fs *flag.FlagSet) *modelFlags {
 	f := &modelFlags{}
-	fs.Var(&f.includes, "I", "`DIR` searched for a cat model and the files it includes, after the including file's folder (repeatable; +DIR is DIR in the library folder; herd7's -I)")
+	fs.Var(&f.includes, "I", "`DIR` searched for a cat model and for the files a model (.dl or .cat) includes, after the including file's folder (repeatable; +DIR is DIR in the library folder; herd7's -I)")
 	fs.StringVar(&f.libDir, "set-libdir", "", "herd7's library folder `DIR`, searched last for a cat model and its includes (after $HERDLIB): point it at herdtools7's herd/libdir and its models load unchanged")
 	fs.Var(&f.variants, "variant", "`TAGS`, comma-separated (repeatable): herd7's variants, which a cat model tests with if variant, and the variants of the embedded model (variants/NAME.dl, docs/variants.md), which apply when no -model is given")
 	return f
@@ -64,11 +65,11 @@ func (f *modelFlags) split() (own, herd []string, err error) {
 	return own, herd, nil
 }
 
-// catOptions returns the options of a cat model's loading.
-func (f *modelFlags) catOptions(herdVariants []string) []ptxmm.LoadOption {
-	return []ptxmm.LoadOption{ptxmm.WithIncludeDirs(f.includes...), ptxmm.WithLibDir(f.libDir),
-		ptxmm.WithEnvLibDir(os.Getenv("HERDLIB")), ptxmm.WithVariants(herdVariants...),
-		func(o *cat.Options) { o.Bell, o.ArchCheck = f.bell, f.archcheck }}
+// options returns the options of a model's loading: the include folders,
+// herd7's library folders, variants, bell file and -archcheck.
+func (f *modelFlags) options(herdVariants []string) loader.Options {
+	return loader.Options{IncludeDirs: f.includes,
+		Cat: cat.Options{LibDir: f.libDir, EnvLibDir: os.Getenv("HERDLIB"), Variants: herdVariants, Bell: f.bell, ArchCheck: f.archcheck}}
 }
 
 // modelPath finds the model named by -model or -cat: a cat model that is
@@ -77,7 +78,9 @@ func (f *modelFlags) modelPath(file string) string {
 	if !cat.IsCatFile(file) {
 		return file
 	}
-	return cat.FindModel(file, ptxmm.CatOptions(f.catOptions(nil)...))
+	o := f.options(nil)
+	o.Cat.IncludeDirs = o.IncludeDirs
+	return cat.FindModel(file, o.Cat)
 }
 
 // load loads -model FILE, or the embedded model (with the variants of it
@@ -87,26 +90,29 @@ func (f *modelFlags) load(file string, stderr io.Writer) (*checker.Model, error)
 	if err != nil {
 		return nil, err
 	}
-	var pm *ptxmm.Model
+	var src loader.Source
 	switch {
 	case file == "" && f.bell != "":
 		return nil, fmt.Errorf("-bell %s: a bell file goes with a cat model (-cat FILE)", f.bell)
 	case file == "" && len(own) > 0:
-		pm, err = ptxmm.VariantModel(own...)
+		if src, err = loader.VariantSource(ptxmm.LibraryFS(), own...); err != nil {
+			return nil, err
+		}
 	case file == "":
-		pm, err = ptxmm.DefaultModel()
+		src = loader.Source{Name: ptxmm.DefaultModelName, FS: ptxmm.DefaultModelFS()}
 	case len(own) > 0:
 		return nil, fmt.Errorf("-variant %s: a variant of the embedded model applies without -model; to edit %s, write a variant of it (docs/variants.md)", strings.Join(own, ","), file)
 	default:
 		if (len(herd) > 0 || f.bell != "") && !cat.IsCatFile(file) {
 			fmt.Fprintf(stderr, "ptxmm: warning: -variant and -bell apply to cat models; %s is not one, so they change nothing\n", file)
 		}
-		pm, err = ptxmm.LoadModel(f.modelPath(file), f.catOptions(herd)...)
+		src = loader.Source{Name: f.modelPath(file)}
 	}
+	lm, err := loader.Load(src, f.options(herd))
 	if err != nil {
 		return nil, fmt.Errorf("%s", cli.Quoted(err))
 	}
-	m := pm.Checker()
+	m := lm.Model
 	if f.verbose > 0 {
 		fmt.Fprintf(stderr, "ptxmm: model %s reads %s\n", m.Name, strings.Join(m.Syntax.Program.Files, ", "))
 	}
@@ -126,7 +132,7 @@ func (f *modelFlags) replSource(file string) (repl.ModelSource, error) {
 		return repl.ModelSource{}, err
 	}
 	src := repl.ModelSource{Path: f.modelPath(file), FS: ptxmm.DefaultModelFS(), Name: ptxmm.DefaultModelName,
-		Cat: ptxmm.CatOptions(f.catOptions(herd)...)}
+		Options: f.options(herd)}
 	switch {
 	case len(own) > 0 && file != "":
 		return src, fmt.Errorf("-variant %s: a variant of the embedded model applies without -model", strings.Join(own, ","))

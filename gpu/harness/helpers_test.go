@@ -13,6 +13,7 @@ import (
 	"github.com/ptxmm/ptxmm/gpu"
 	"github.com/ptxmm/ptxmm/gpu/fake"
 	"github.com/ptxmm/ptxmm/gpu/ptxgen"
+	"github.com/ptxmm/ptxmm/internal/loader"
 	"github.com/ptxmm/ptxmm/litmus"
 )
 
@@ -86,9 +87,9 @@ func parseTest(t *testing.T, name, src string) *litmus.Test {
 // defaultModel is the embedded model.
 func defaultModel(t *testing.T) *checker.Model {
 	t.Helper()
-	m, err := ptxmm.DefaultModel()
+	m, err := loader.Load(loader.Source{Name: ptxmm.DefaultModelName, FS: ptxmm.DefaultModelFS()}, loader.Options{})
 	require.NoError(t, err)
-	return m.Checker()
+	return m.Model
 }
 
 // runFake runs a test on a fake device whose kernel plays out.
