@@ -33,8 +33,12 @@ type Filler struct {
 	// instance already holds.
 	lastInst  *rules.Instance
 	lastCombo []int
-	sets      map[string]*relations.Set
-	rels      map[string]*relations.Rel
+	// cur holds the filler's copies of the inputs for the domain size of
+	// the last fill, and sized those of every size up to maxKeptAtoms
+	// met so far: a host checking many tests fills domains of a few sizes
+	// again and again.
+	cur   *sizedInputs
+	sized map[int]*sizedInputs
 	// hostFilled is set once a test with host threads was filled.
 	hostFilled bool
 	// sameCombo counts the candidates filled since the combination of runs
@@ -187,9 +191,8 @@ func (f *Filler) fill(ctx context.Context, inst *rules.Instance, x *execution.Ex
 		return fmt.Errorf("catalog: the domain has %d atoms for %d events", n, len(x.Events))
 	}
 	static := f.lastInst != inst || !slices.Equal(f.lastCombo, x.Combo)
-	if f.sets == nil || f.sizeOf() != n {
-		f.sets = map[string]*relations.Set{}
-		f.rels = map[string]*relations.Rel{}
+	if f.cur == nil || f.cur.n != n {
+		f.cur = f.inputsOf(n)
 		static = true
 	}
 	f.sameCombo++
@@ -275,31 +278,48 @@ func (f *Filler) put(ctx context.Context, inst *rules.Instance, x *execution.Exe
 	return nil
 }
 
-func (f *Filler) sizeOf() int {
-	for _, s := range f.sets {
-		return s.N()
+// sizedInputs holds the filler's copy of each input relation over a
+// domain of n atoms, allocated on first use.
+type sizedInputs struct {
+	n    int
+	sets map[string]*relations.Set
+	rels map[string]*relations.Rel
+}
+
+// maxKeptAtoms is the largest domain whose copies the filler keeps once it
+// fills another size: those of litmus tests, not those of a big test.
+const maxKeptAtoms = 256
+
+// inputsOf returns the copies for a domain of n atoms.
+func (f *Filler) inputsOf(n int) *sizedInputs {
+	if in, ok := f.sized[n]; ok {
+		return in
 	}
-	for _, r := range f.rels {
-		return r.N()
+	in := &sizedInputs{n: n, sets: map[string]*relations.Set{}, rels: map[string]*relations.Rel{}}
+	if n <= maxKeptAtoms {
+		if f.sized == nil {
+			f.sized = map[int]*sizedInputs{}
+		}
+		f.sized[n] = in
 	}
-	return -1
+	return in
 }
 
 func (f *Filler) set(name string, n int) *relations.Set {
-	s, ok := f.sets[name]
+	s, ok := f.cur.sets[name]
 	if !ok {
 		s = relations.NewSet(n)
-		f.sets[name] = s
+		f.cur.sets[name] = s
 	}
 	s.Clear()
 	return s
 }
 
 func (f *Filler) rel(name string, n int) *relations.Rel {
-	r, ok := f.rels[name]
+	r, ok := f.cur.rels[name]
 	if !ok {
 		r = relations.NewRel(n)
-		f.rels[name] = r
+		f.cur.rels[name] = r
 	}
 	r.Clear()
 	return r
