@@ -12,6 +12,7 @@ import (
 )
 
 func main() {
+	applyGCPercent()
 	os.Exit(run(os.Args[1:]))
 }
 
