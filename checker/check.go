@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -71,7 +72,7 @@ type Options struct {
 // (limits.DefaultMaxMemory), a library caller chooses its own.
 func DefaultOptions() Options {
 	o := Options{Exec: execution.DefaultOptions(), MaxCandidates: 5_000_000, Timeout: 5 * time.Minute}
-	o.Exec.SpinReduction = true
+	o.Exec.SpinReduction, o.Exec.PlainSpins, o.Exec.Probes = true, true, true
 	return o
 }
 
@@ -107,6 +108,9 @@ type modelRun struct {
 	instBytes int64
 	// warm holds the orders of the last consistent choice (warm.go).
 	warm warmStart
+	// probing lists, while the probe runs are searched, the flags they
+	// are searched for (probes.go).
+	probing []string
 }
 
 // verdict is one model's judgement of one candidate (with one choice of
@@ -178,6 +182,9 @@ type session struct {
 	// cost is what the order searches outside learning took, from which
 	// learning's questions get their budget (search.go).
 	cost searchCost
+	// probing is set while the probe runs are searched for flags
+	// (probes.go).
+	probing bool
 }
 
 // Check checks one test against the model.
@@ -226,16 +233,18 @@ func checkAllContext(ctx context.Context, models []*Model, t *litmus.Test, opts 
 
 func (s *session) check(start time.Time) error {
 	t, opts := s.t, s.opts
-	eopts := opts.Exec
-	for _, r := range s.runs {
-		eopts.SpinReduction = eopts.SpinReduction && r.m.Program.EventMonotone()
-	}
+	eopts, note := awaitOptions(s.runs, opts.Exec)
 	eopts.MaxBytes = opts.MaxMemory
 	a, err := s.prepare(start, eopts)
 	if err != nil {
 		return err
 	}
 	s.a = a
+	if slices.ContainsFunc(a.Awaits, func(n int) bool { return n > 0 }) {
+		for _, r := range s.runs {
+			r.res.Awaits = note
+		}
+	}
 	obs, err := observables(t, a.Layout)
 	if err != nil {
 		return err
@@ -265,6 +274,9 @@ func (s *session) check(start time.Time) error {
 	defer cancel()
 	s.prune = s.pruning()
 	stats, err := s.searchAll()
+	if err == nil {
+		err = s.probeFlags()
+	}
 	if err != nil {
 		return err
 	}
@@ -279,6 +291,27 @@ func (s *session) check(start time.Time) error {
 		r.explainAllowed()
 	}
 	return nil
+}
+
+// awaitOptions turns off what the models do not allow of the reduction
+// of awaits (docs/model.md, "Awaits and termination"), and says why: a
+// model that is not event-monotone could reject an execution without its
+// failed iterations, which are then unrolled; one without a coherence
+// order cannot tell the last writes an await polling memory for ever
+// reads, so such an await does not spin.
+func awaitOptions(runs []*modelRun, o execution.Options) (execution.Options, string) {
+	var why []string
+	for _, r := range runs {
+		if w := r.m.Program.EventMonotoneWhy(); o.SpinReduction && w != "" {
+			o.SpinReduction = false
+			why = append(why, fmt.Sprintf("failed iterations of awaits are unrolled (-unroll), not left out: in the model, %s, so leaving a failed iteration out could make a consistent execution inconsistent", w))
+		}
+		if err := r.m.hasCoherence(); o.PlainSpins && err != nil {
+			o.PlainSpins = false
+			why = append(why, fmt.Sprintf("whether an await polling memory waits for ever is not decided: %v", err))
+		}
+	}
+	return o, strings.Join(why, "; ")
 }
 
 // enumerate searches the candidates of part (nil for all) and evaluates
@@ -430,7 +463,9 @@ func (s *session) evaluateAll(x *execution.Execution) error {
 func (s *session) evaluate(x *execution.Execution) {
 	state := s.state(x)
 	flagsOnly := false
-	if s.stopped || !s.wanted(state) {
+	if s.probing {
+		flagsOnly = true
+	} else if s.stopped || !s.wanted(state) {
 		if !s.undefinedPossible(x) {
 			return
 		}
@@ -458,11 +493,13 @@ func (s *session) witnessFree() bool { return !s.opts.Explain && s.observe == ni
 // .undefined tests it may raise), only its flags.
 func (r *modelRun) evaluate(s *session, x *execution.Execution, state State, flagsOnly bool) verdict {
 	inst := r.cur
-	r.res.Candidates++
-	r.res.Evaluated++
+	if !s.probing {
+		r.res.Candidates++
+		r.res.Evaluated++
+	}
 	opts := []rules.SolveOption{s.withCtx}
 	var past func(*rules.Instance) bool
-	if len(s.slots) > 0 {
+	if len(s.slots) > 0 || len(x.LatestReads) > 0 {
 		past = pastFinal(x, s.slots, s.finalBuf)
 		opts = append(opts, rules.WithPrune(past))
 	}
@@ -492,6 +529,9 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State, fla
 	}
 	if sol.Consistent {
 		raised := inst.RaisedFlags(opts...)
+		if s.probing {
+			raised = r.probed(raised)
+		}
 		if (warm || s.witnessFree()) && r.firstRaise(raised) {
 			// This execution is the first to raise a flag: its
 			// witness is kept. It is built (witness-free checks
@@ -508,6 +548,9 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State, fla
 				return verdict{}
 			}
 			raised = inst.RaisedFlags(flagOpts...)
+			if s.probing {
+				raised = r.probed(raised)
+			}
 		}
 		r.recordFlags(x, raised)
 		if s.stopped {

@@ -23,9 +23,13 @@ func TestEmptyReasons(t *testing.T) {
 	}{
 		{name: "loop that never exits", kind: EmptyLoop, loop: true, text: "thread P0 has no run that finishes: every path through it is still in a loop at the unrolling bound",
 			test: func() []*Result {
+				return []*Result{check(t, spec(t), herd(t, "PTX F\n{ x=0; }\n P0@cta 0,gpu 0 ;\n L: ;\n ld.weak r0, x ;\n st.weak x, 1 ;\n goto L ;\nexists (P0:r0 == 0)\n"))}
+			}},
+		{name: "await that never exits", kind: EmptyHang, text: "every consistent execution hangs: P0: ld.weak r0, x waits forever",
+			test: func() []*Result {
 				return []*Result{check(t, spec(t), herd(t, "PTX F\n{ x=0; }\n P0@cta 0,gpu 0 ;\n L: ;\n ld.weak r0, x ;\n goto L ;\nexists (P0:r0 == 0)\n"))}
 			}},
-		{name: "loop without spin reduction", kind: EmptyLoop, loop: true, text: "still in a loop",
+		{name: "await unrolled without spin reduction", kind: EmptyHang, loop: true, text: "every consistent execution hangs",
 			test: func() []*Result {
 				o := DefaultOptions()
 				o.Exec.SpinReduction = false

@@ -67,7 +67,7 @@ func (m *Model) Instance(c Candidate) (*rules.Instance, error) {
 		return nil, err
 	}
 	var opts []rules.SolveOption
-	if len(c.Finals) > 0 {
+	if len(c.Finals) > 0 || len(x.LatestReads) > 0 {
 		opts = append(opts, prunePastFinals(x, slotsOf(x, c.Finals), c.Finals))
 	}
 	if sol := inst.Solve(opts...); !sol.Consistent && len(sol.Failures) > 0 {

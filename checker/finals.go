@@ -84,7 +84,11 @@ func prunePastFinals(x *execution.Execution, slots []finalSlot, finals []int) ru
 }
 
 // pastFinal is prunePastFinals as a test of the instance's current orders,
-// for the first len(finals) slots.
+// for the first len(finals) slots. It also holds when a read of a
+// spinning run's last iteration (Execution.LatestReads) reads a write that
+// a write of its bytes follows in coherence order: under a fair scheduler
+// an await that polls for ever eventually reads the last writes
+// (docs/model.md, "Awaits and termination").
 func pastFinal(x *execution.Execution, slots []finalSlot, finals []int) func(*rules.Instance) bool {
 	return func(in *rules.Instance) bool {
 		co, err := in.Rel(CoherenceRelation)
@@ -101,6 +105,15 @@ func pastFinal(x *execution.Execution, slots []finalSlot, finals []int) func(*ru
 			}
 			for i := range x.Events {
 				if row.Test(uint(i)) && slots[k].covers(&x.Events[i]) {
+					return true
+				}
+			}
+		}
+		for _, r := range x.LatestReads {
+			re := &x.Events[r]
+			row := co.Row(x.RF[r])
+			for i, ok := row.NextSet(0); ok; i, ok = row.NextSet(i + 1) {
+				if we := &x.Events[i]; we.Loc == re.Loc && we.Off < re.Off+re.Size && re.Off < we.Off+we.Size {
 					return true
 				}
 			}

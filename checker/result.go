@@ -61,8 +61,8 @@ type Result struct {
 	// Explained is set when explanations were asked for.
 	Explained bool
 	// Hangs counts consistent executions that never finish: a thread waits
-	// forever at a barrier or polling an mbarrier phase that never
-	// completes. Stuck says where the threads of the first such execution
+	// forever at a barrier, or in an await (a spin loop on memory, an
+	// mbarrier or a CUDA query) that never succeeds. Stuck says where the threads of the first such execution
 	// wait ("P1: mbarrier.try_wait r0, b"). Unjudged counts the hangs in
 	// which a waiting thread still has instructions to execute: they have
 	// no final state and are left out of the states and the condition. The
@@ -76,6 +76,10 @@ type Result struct {
 	// Loop is herd's "Loop" flag: the unrolling bound cut thread runs, so
 	// the states may miss executions that loop longer (empty.go).
 	Loop bool
+	// Awaits, when set, says why the test's awaits are not decided as one
+	// iteration, or their termination not at all: the model does not
+	// meet the conditions (docs/model.md, "Awaits and termination").
+	Awaits string
 	// Empty says why the test has no final state, nil when it has one.
 	Empty   *EmptyReason
 	Elapsed time.Duration

@@ -274,7 +274,9 @@ func (s *session) searchFinals(x *execution.Execution, writes [][]int, k int) er
 	}
 	if rest > 1 && s.rejectsFinals(x, k) {
 		for _, r := range s.runs {
-			r.res.Candidates = execution.AddCounts(r.res.Candidates, rest)
+			if !s.probing {
+				r.res.Candidates = execution.AddCounts(r.res.Candidates, rest)
+			}
 		}
 		return s.err
 	}

@@ -32,6 +32,11 @@ type Execution struct {
 	// indices): each reads the final state of its mbarrier, the end of the
 	// chain of its updates (see mbarrierChainsHold).
 	FinalPolls []int
+	// LatestReads are the other reads of Spinning runs' last iterations
+	// (global event indices): under a fair scheduler each reads a write
+	// that no write of its bytes follows in coherence order, which the
+	// model's coherence order decides (the checker's constraint).
+	LatestReads []int
 	// Combo identifies the combination of runs (index of each thread's run).
 	Combo []int
 	// Undetermined is set when reads-from and data dependencies form a
@@ -58,6 +63,7 @@ func (x *Execution) Clone() *Execution {
 	c.BarGroups = append([][]int(nil), x.BarGroups...)
 	c.ClusterPhases = append([]ClusterPhase(nil), x.ClusterPhases...)
 	c.FinalPolls = append([]int(nil), x.FinalPolls...)
+	c.LatestReads = append([]int(nil), x.LatestReads...)
 	c.Combo = append([]int(nil), x.Combo...)
 	c.known = append([]bool(nil), x.known...)
 	c.idle = append([]bool(nil), x.idle...)
@@ -211,7 +217,7 @@ func (a *Analysis) Search(s Search, yield func(*Execution) bool) (Stats, error) 
 		return st, err
 	}
 	var err error
-	a.eachCombo(func(_ int, cs *comboSearch) bool {
+	a.eachComboOf(s.Filter, func(_ int, cs *comboSearch) bool {
 		var cont bool
 		cont, err = a.searchCombo(cs, &st, &s, payoff, yield)
 		return err == nil && cont
@@ -270,6 +276,9 @@ type comboSearch struct {
 	values  *valueIndex
 	// chains indexes the mbarrier updates for chainHolds (mbarrier.go).
 	chains *chainIndex
+	// fixed holds the barrier groupings of the combination when no
+	// barrier operand depends on a read (fixGroupings), nil otherwise.
+	fixed [][][]int
 }
 
 // searchCombo searches the reads-from choices of one combination of runs.
@@ -281,6 +290,12 @@ func (a *Analysis) searchCombo(s *comboSearch, st *Stats, opts *Search, payoff *
 		if len(s.prefix) > len(s.reads) {
 			return false, fmt.Errorf("part of test %s fixes %d reads, but its combination of runs has %d", a.Test.Name, len(s.prefix), len(s.reads))
 		}
+	}
+	if opts.Combo != nil && !opts.Combo(s.x) {
+		return true, nil
+	}
+	if !s.fixGroupings() {
+		return true, nil // no barrier grouping agrees with the runs
 	}
 	s.free = s.isFree()
 	s.values = s.newValueIndex()
@@ -341,10 +356,15 @@ func (a *Analysis) newComboSearch(x *Execution) *comboSearch {
 		x.known = append(x.known, x.Events[i].Thread < 0)
 	}
 	s := &comboSearch{a: a, x: x, owner: owner, takenBy: resize(nil, n, -1)}
-	x.FinalPolls = x.FinalPolls[:0]
+	x.FinalPolls, x.LatestReads = x.FinalPolls[:0], x.LatestReads[:0]
 	for t, r := range x.Runs {
 		for _, p := range r.Polls {
-			x.FinalPolls = append(x.FinalPolls, x.ThreadStart[t]+p)
+			switch ev := &r.Events[p]; {
+			case ev.isMBarWait():
+				x.FinalPolls = append(x.FinalPolls, x.ThreadStart[t]+p)
+			case ev.Kind == KindRead:
+				x.LatestReads = append(x.LatestReads, x.ThreadStart[t]+p)
+			}
 		}
 	}
 	for i, ev := range x.Events {
@@ -479,27 +499,72 @@ func (s *comboSearch) complete() [][][]int {
 	if s.stop || !s.mbarrierChainsHold() {
 		return nil
 	}
-	arrivals, ok := s.arrivals()
-	if !ok {
-		return nil
+	groupings := s.fixed
+	if groupings == nil {
+		var err error
+		if groupings, err = s.groupings(); err != nil {
+			s.err, s.stop = err, true
+			return nil
+		}
 	}
-	phases, ok := clusterPhases(s.a.Test, x)
-	if !ok {
-		return nil
+	if len(s.results) == 0 {
+		return groupings
 	}
-	x.ClusterPhases = phases
-	groupings, err := barrierGroupings(s.a.Test, arrivals, x)
-	if err != nil {
-		s.err, s.stop = err, true
-		return nil
-	}
-	kept := groupings[:0]
+	kept := make([][][]int, 0, len(groupings))
 	for _, g := range groupings {
 		if s.reductionsHold(g) {
 			kept = append(kept, g)
 		}
 	}
 	return kept
+}
+
+// groupings resolves the barrier arrivals and the cluster-barrier phases
+// of the candidate, and returns its barrier groupings (none when they do
+// not agree with the runs, or an operand is not determined).
+func (s *comboSearch) groupings() ([][][]int, error) {
+	arrivals, ok := s.arrivals()
+	if !ok {
+		return nil, nil
+	}
+	phases, ok := clusterPhases(s.a.Test, s.x)
+	if !ok {
+		return nil, nil
+	}
+	s.x.ClusterPhases = phases
+	return barrierGroupings(s.a.Test, arrivals, s.x)
+}
+
+// fixGroupings computes the barrier groupings of the combination once,
+// when no barrier operand depends on what a read returns: they are then
+// the same for every choice of reads-from (s.fixed). It reports false
+// when there are none, so that the combination has no candidate. An
+// error is left for the leaves to find, as when the groupings are not
+// fixed.
+func (s *comboSearch) fixGroupings() bool {
+	x := s.x
+	s.fixed = nil
+	for i := range x.Events {
+		ev := &x.Events[i]
+		if ev.Kind != KindBarrier || ev.Thread < 0 {
+			continue
+		}
+		for _, sym := range []*Sym{ev.BarInstSym, ev.BarIDSym, ev.BarCountSym} {
+			if sym != nil && len(sym.valueReads(nil)) > 0 {
+				return true
+			}
+		}
+	}
+	g, err := s.groupings()
+	if err != nil || s.err != nil {
+		s.err, s.stop = nil, false
+		return true
+	}
+	if len(g) == 0 {
+		return false
+	}
+	s.fixed = g
+	return true
 }
 
 // arrivals resolves the barrier arrivals of the candidate; it returns false

@@ -107,9 +107,9 @@ func clusterPhases(t *litmus.Test, x *Execution) ([]ClusterPhase, bool) {
 }
 
 // Stuck lists the threads of the execution that never finish, because
-// they wait forever at a barrier (bar.sync, barrier.cluster.wait) or in a
-// loop polling an mbarrier phase that never completes (docs/model.md,
-// "Hangs"): each as the thread and the instruction it waits at.
+// they wait forever at a barrier (bar.sync, barrier.cluster.wait) or in an
+// await whose polls never succeed (docs/model.md, "Hangs"): each as the
+// thread and the instruction it waits at (an await's last poll).
 func (x *Execution) Stuck() []string {
 	var out []string
 	for t, r := range x.Runs {
@@ -117,6 +117,8 @@ func (x *Execution) Stuck() []string {
 		switch {
 		case r.Status == Spinning && len(r.Polls) > 0:
 			at = r.Events[r.Polls[len(r.Polls)-1]].Instr
+		case r.Status == Spinning:
+			at = r.WaitAt
 		case r.Status == Blocked && len(r.Events) > 0:
 			at = r.Events[len(r.Events)-1].Instr
 		default:

@@ -44,9 +44,12 @@ func (a *Analysis) addHostHangRuns(notStarted []*Run) {
 		return
 	}
 	if !hang {
+		// Every task completes: a synchronizing call returns, and a
+		// query polled for ever eventually succeeds (item 7), so a host
+		// await that polls one does not spin for ever.
 		for t, th := range a.Test.Threads {
 			if th.Host {
-				a.Runs[t] = slices.DeleteFunc(a.Runs[t], func(r *Run) bool { return r.Status == Blocked })
+				a.Runs[t] = slices.DeleteFunc(a.Runs[t], func(r *Run) bool { return r.Status == Blocked || pollsQuery(r) })
 			}
 		}
 		return
@@ -58,6 +61,19 @@ func (a *Analysis) addHostHangRuns(notStarted []*Run) {
 			a.Runs[t] = append(a.Runs[t], notStarted[t])
 		}
 	}
+}
+
+// pollsQuery reports whether r spins polling a CUDA query.
+func pollsQuery(r *Run) bool {
+	if r.Status != Spinning {
+		return false
+	}
+	for _, p := range r.Polls {
+		if r.Events[p].Kind == KindAPI {
+			return true
+		}
+	}
+	return false
 }
 
 // notStartedRun is the run of a device thread whose kernel never starts:
@@ -213,9 +229,20 @@ func hostRunProgress(x *Execution, t int, done, launched map[string]bool, hung m
 			hung[info.Device] = append(hung[info.Device], t)
 		}
 	}
+	// A query a spinning run polls for ever fails for ever only when its
+	// task never completes: otherwise it eventually succeeds (item 7).
+	polled := map[int]bool{}
+	if r.Status == Spinning {
+		for _, p := range r.Polls {
+			polled[p] = true
+		}
+	}
 	stuck := -1
 	for _, p := range h.APIWait {
 		if happened[p[0]] {
+			if polled[p[1]] {
+				return -1, false
+			}
 			continue
 		}
 		c := &r.Events[p[1]]

@@ -99,6 +99,12 @@ func (e *Event) isMBarUpdate() bool {
 	return e.Instr.Op == litmus.OpMBarrier && !e.Instr.MBarOp.IsWait()
 }
 
+// isMBarWait reports whether e is the read of an mbarrier test_wait or
+// try_wait.
+func (e *Event) isMBarWait() bool {
+	return e.Kind == KindRead && e.Instr != nil && e.Instr.Op == litmus.OpMBarrier && e.Instr.MBarOp.IsWait()
+}
+
 // mbarrierChainsHold checks the reads-from of the mbarrier updates of a
 // complete choice. The hardware applies the updates of an mbarrier object
 // one at a time, so each reads the state the previous one wrote: the

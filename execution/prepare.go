@@ -24,6 +24,16 @@ type Options struct {
 	// MaxBytes bounds the memory the runs of the test take (-max-memory);
 	// 0 means no bound.
 	MaxBytes int64
+	// PlainSpins makes Spinning runs of awaits that poll plain memory,
+	// whose polls must then read writes no write follows in the model's
+	// coherence order (Execution.LatestReads); without it only awaits
+	// that poll mbarriers spin.
+	PlainSpins bool
+	// Probes keeps, with SpinReduction, the runs that go round an await
+	// after a failed iteration, up to the unrolling bound, as probes
+	// (Analysis.Probes): the reduction keeps states and verdicts, but the
+	// flags a failed iteration raises may be raised nowhere else.
+	Probes bool
 }
 
 // DefaultMaxSteps is the default bound on the instructions of one run.
@@ -43,8 +53,13 @@ type Analysis struct {
 	Runs [][]*Run
 	// Cut counts the runs abandoned at the unrolling bound, per thread.
 	Cut []int
-	// Spins counts failed spin-loop iterations left out, per thread.
-	Spins []int
+	// Spins counts failed spin-loop iterations left out, per thread;
+	// Awaits the failed await iterations met, left out or not.
+	Spins, Awaits []int
+	// Probes lists, per thread, the runs with failed await iterations
+	// that the spin reduction leaves out of Runs (Options.Probes); a
+	// search of the flags they may raise takes them (WithProbes).
+	Probes [][]*Run
 	// NoAddr counts, per thread, the paths abandoned because a register
 	// loaded from memory is used as an address while no value the test
 	// stores is an address; NoAddrAt is the first such instruction.
@@ -94,7 +109,7 @@ func PrepareContext(ctx context.Context, t *litmus.Test, opts Options) (*Analysi
 // what accesses through registers found missing from the layout.
 func explore(ctx context.Context, t *litmus.Test, l *Layout, opts Options, addrValues []Value) (*Analysis, *sizing, error) {
 	grow := newSizing()
-	a := &Analysis{Test: t, Layout: l, opts: opts, Cut: make([]int, len(t.Threads)), Spins: make([]int, len(t.Threads)),
+	a := &Analysis{Test: t, Layout: l, opts: opts, Cut: make([]int, len(t.Threads)), Spins: make([]int, len(t.Threads)), Awaits: make([]int, len(t.Threads)),
 		NoAddr: make([]int, len(t.Threads)), NoAddrAt: make([]*litmus.Instr, len(t.Threads))}
 	notStarted := make([]*Run, len(t.Threads))
 	copied, copiedAll := copiedRoots(t, l)
@@ -110,11 +125,17 @@ func explore(ctx context.Context, t *litmus.Test, l *Layout, opts Options, addrV
 			ex.maxSteps = opts.MaxSteps
 		}
 		ex.spinReduction = opts.SpinReduction
+		ex.plainSpins = opts.PlainSpins
+		ex.probes = opts.SpinReduction && opts.Probes
 		ex.grow = grow
-		var runs []*Run
+		var runs, probes []*Run
 		ex.emit = func(r *Run) error {
-			runs = append(runs, r)
-			if len(runs) > opts.MaxRuns {
+			if r.Probe {
+				probes = append(probes, r)
+			} else {
+				runs = append(runs, r)
+			}
+			if len(runs)+len(probes) > opts.MaxRuns {
 				return &LimitError{Limit: "runs per thread", Value: opts.MaxRuns, Flag: "-max-runs",
 					What: "thread " + th.Name}
 			}
@@ -133,8 +154,9 @@ func explore(ctx context.Context, t *litmus.Test, l *Layout, opts Options, addrV
 			}
 		}
 		a.Runs = append(a.Runs, runs)
+		a.Probes = append(a.Probes, probes)
 		a.Cut[th.Index] = ex.cut
-		a.Spins[th.Index] = ex.spins
+		a.Spins[th.Index], a.Awaits[th.Index] = ex.spins, ex.awaits
 		a.NoAddr[th.Index], a.NoAddrAt[th.Index] = ex.noAddr, ex.noAddrAt
 	}
 	a.addHostHangRuns(notStarted)
@@ -184,6 +206,40 @@ func storedAddresses(t *litmus.Test, l *Layout) []Value {
 		return out[i].Remote < out[j].Remote
 	})
 	return out
+}
+
+// HasProbes reports whether some thread has probe runs.
+func (a *Analysis) HasProbes() bool {
+	for _, p := range a.Probes {
+		if len(p) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// WithProbes returns the analysis whose runs are a's and its probes: its
+// search, filtered to the combinations with a probe (Search.Filter,
+// HasProbe), goes through the executions with failed await iterations
+// that a's leaves out.
+func (a *Analysis) WithProbes() *Analysis {
+	c := *a
+	c.Runs = make([][]*Run, len(a.Runs))
+	for t := range a.Runs {
+		c.Runs[t] = append(append([]*Run(nil), a.Runs[t]...), a.Probes[t]...)
+	}
+	c.Probes = nil
+	return &c
+}
+
+// HasProbe reports whether one of runs is a probe.
+func HasProbe(runs []*Run) bool {
+	for _, r := range runs {
+		if r.Probe {
+			return true
+		}
+	}
+	return false
 }
 
 // CutRuns is the total number of runs cut at the unrolling bound.

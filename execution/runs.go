@@ -16,10 +16,11 @@ const (
 	// thread's synchronizing CUDA call that waits for a task that never
 	// completes.
 	Blocked
-	// Spinning runs poll an mbarrier forever: they end with an iteration of
-	// a spin loop whose mbarrier waits (Run.Polls) see the phase incomplete
-	// even when they read the object's final state (docs/model.md,
-	// "Hangs").
+	// Spinning runs poll forever: they end with a failed iteration of an
+	// await (a loop whose iterations only read memory and compute
+	// registers) that repeats for ever, because under a fair scheduler
+	// its reads (Run.Polls) see the last writes of what they poll and
+	// still fail (docs/model.md, "Awaits and termination").
 	Spinning
 )
 
@@ -48,9 +49,14 @@ type Run struct {
 	// Events: address, data and control dependencies, and the read and
 	// write of each atom/red.
 	Addr, Data, Ctrl, RMW [][2]int
-	// Polls are, for a Spinning run, the mbarrier waits of its last loop
-	// iteration: they must read the final state of their mbarrier.
-	Polls []int
+	// Polls are, for a Spinning run, the events of its last iteration
+	// that see the rest of the execution: its reads, each of which reads a
+	// write no write follows (an mbarrier wait: the end of the object's
+	// chain of updates), and a host thread's queries, each of which waits
+	// for a task that never completes. WaitAt is the branch that repeats
+	// the iteration.
+	Polls  []int
+	WaitAt *litmus.Instr
 	// Done is set for a Blocked run whose barrier is the thread's last
 	// instruction: the thread has nothing left to do, so its registers
 	// hold their final values even though the barrier never completes.
@@ -62,6 +68,10 @@ type Run struct {
 	// starts (hosthang.go): it has no events, and its registers keep their
 	// initial values.
 	NotStarted bool
+	// Probe marks a run that goes round an await after a failed
+	// iteration, which the spin reduction leaves out of the search: it is
+	// kept for the flags only (Analysis.Probes).
+	Probe bool
 }
 
 // explorer enumerates the runs of one thread.
@@ -78,9 +88,17 @@ type explorer struct {
 	maxSteps   int
 	// live[i] is the set of registers live on entry to instruction i.
 	live []map[string]bool
-	// spins counts failed spin-loop iterations left out (see jump).
-	spins         int
+	// spins counts failed spin-loop iterations left out (see jump), and
+	// awaits the failed await iterations met, left out or not.
+	spins, awaits int
 	spinReduction bool
+	// plainSpins lets awaits that poll plain memory spin (spin).
+	plainSpins bool
+	// probes keeps the runs going round awaits after a failed iteration
+	// the spin reduction leaves out, as probes; probeCut counts those cut
+	// at the unrolling bound.
+	probes   bool
+	probeCut int
 	// noAddr counts the paths abandoned because a register loaded from
 	// memory is used as an address and no value the test stores is one;
 	// noAddrAt is the first such access.
@@ -120,6 +138,9 @@ type state struct {
 	// guardHeld is pc+1 when the guard of instruction pc was just found
 	// true (0 otherwise): the instruction then executes.
 	guardHeld int
+	// failed is set once the run went round an await after a failed
+	// iteration that the spin reduction leaves out: its runs are probes.
+	failed bool
 }
 
 func (s *state) clone() *state {
@@ -144,6 +165,7 @@ func (s *state) clone() *state {
 		defLog:    append([]string(nil), s.defLog...),
 		marks:     marks,
 		guardHeld: s.guardHeld,
+		failed:    s.failed,
 		host:      s.host.clone(),
 	}
 }
@@ -291,7 +313,7 @@ func (e *explorer) finish(s *state, status RunStatus) error {
 // run returns the run that ends in state s.
 func (e *explorer) run(s *state, status RunStatus) *Run {
 	return &Run{Thread: e.th.Index, Events: s.events, Status: status, Regs: s.regs,
-		Constraints: s.constraints, Addr: s.addr, Data: s.data, Ctrl: s.ctrl, RMW: s.rmw, Host: s.host.run()}
+		Constraints: s.constraints, Addr: s.addr, Data: s.data, Ctrl: s.ctrl, RMW: s.rmw, Host: s.host.run(), Probe: s.failed}
 }
 
 // branch continues the exploration in both directions of a condition that
@@ -429,43 +451,73 @@ func (e *explorer) guard(s *state, in *litmus.Instr) error {
 	})
 }
 
-// jump moves to a branch target. A backward jump ends the run (pc = -1)
-// in two cases. If the iteration just finished is a failed spin-loop
-// iteration — it wrote nothing, met no barrier, and every register it
-// assigned is dead at the loop head — the run is left out: removing that
-// iteration's events gives an execution of the same program with the same
-// final state, which the run exiting the loop earlier already enumerates,
-// and removing events can only remove violations of checks that grow with
-// the relations (every check of spec.dl). Otherwise the run is cut past the
-// unrolling bound.
+// jump moves to a branch target. A backward jump that ends a failed
+// iteration of an await — one that wrote nothing, met no barrier, issued
+// nothing, and whose register assignments are all dead at the loop head —
+// makes a Spinning run: the thread may repeat that iteration for ever
+// (kept when its polls see the last writes and still fail). With the
+// spin reduction the run is then left out: removing that iteration's
+// events gives an execution of the same program with the same final state,
+// which the run exiting the loop earlier already enumerates, and removing
+// events can only remove violations of checks that grow with the
+// relations (rules.Program.EventMonotone). Otherwise the run goes round
+// the loop again, and is cut past the unrolling bound.
 func (e *explorer) jump(s *state, in *litmus.Instr) error {
 	target, ok := e.labels[in.Label]
 	if !ok {
 		return errAt(in.Pos, "unknown label %s", in.Label)
 	}
 	if target <= s.pc {
-		if e.spinReduction && e.failedSpin(s, target) {
-			e.spins++
-			s.pc = -1
-			if polls := e.mbarrierPolls(s, target); len(polls) > 0 {
-				// The loop may spin forever if the phase never completes:
-				// that run is a hang, kept when the polls see the final
-				// state of their mbarriers still incomplete.
-				r := e.run(s, Spinning)
-				r.Polls = polls
-				return e.emit(r)
+		if e.failedSpin(s, target) {
+			e.awaits++
+			if err := e.spin(s, target, in); err != nil {
+				return err
 			}
-			return nil
+			if e.spinReduction {
+				e.spins++
+				if !e.probes {
+					s.pc = -1
+					return nil
+				}
+				// The run goes on as the unrolled search's would, for
+				// the flags its failed iterations may raise.
+				s.failed = true
+			}
 		}
 		s.backJumps++
 		if s.backJumps > e.unroll {
-			e.cut++
+			if s.failed {
+				e.probeCut++
+			} else {
+				e.cut++
+			}
 			s.pc = -1
 			return nil
 		}
 	}
 	s.pc = target
 	return nil
+}
+
+// spin emits the Spinning run of a failed await iteration from the last
+// visit of the loop head target to the branch in. Without plain polls
+// (Options.PlainSpins), only an iteration whose reads are all mbarrier
+// waits spins: judging plain reads needs the model's coherence order.
+func (e *explorer) spin(s *state, target int, in *litmus.Instr) error {
+	polls := e.polls(s, target)
+	if !e.plainSpins {
+		if len(polls) == 0 {
+			return nil
+		}
+		for _, p := range polls {
+			if ev := &s.events[p]; ev.Kind != KindRead || !ev.isMBarWait() {
+				return nil
+			}
+		}
+	}
+	r := e.run(s.clone(), Spinning)
+	r.Polls, r.WaitAt = polls, in
+	return e.emit(r)
 }
 
 // place is where a memory operand points: an address and the CTA (a
@@ -751,13 +803,13 @@ func union(a, b []int) []int {
 	return out
 }
 
-// mbarrierPolls lists the mbarrier waits of the iteration from the last
+// polls lists the reads and host queries of the iteration from the last
 // visit of the loop head target to now (indices into s.events).
-func (e *explorer) mbarrierPolls(s *state, target int) []int {
+func (e *explorer) polls(s *state, target int) []int {
 	var out []int
 	for i := s.marks[target][0]; i < len(s.events); i++ {
 		ev := &s.events[i]
-		if ev.Kind == KindRead && ev.Instr.Op == litmus.OpMBarrier && ev.Instr.MBarOp.IsWait() {
+		if ev.Kind == KindRead && !ev.Async || ev.Kind == KindAPI && ev.Instr.API != nil && ev.Instr.API.Fn.Queries() {
 			out = append(out, i)
 		}
 	}

@@ -43,6 +43,16 @@ type Search struct {
 	// Payoff, when set, is where asking Prune paid so far, kept from one
 	// search to the next likewise; nil starts afresh.
 	Payoff *Payoff
+	// Uncounted leaves the candidates of abandoned branches uncounted, for
+	// a caller after some candidates only (as with Relevant).
+	Uncounted bool
+	// Filter, when set, is asked about each combination of runs before
+	// its events are built; the search leaves out those it rejects.
+	Filter func(runs []*Run) bool
+	// Combo, when set, is asked about each combination of runs once its
+	// events are built (x as Prune sees it before any choice); the search
+	// leaves out those it rejects.
+	Combo func(x *Execution) bool
 }
 
 // Part is one part of the search of a test: the completions of a choice
@@ -133,7 +143,7 @@ func (s *comboSearch) cut(k int) bool {
 			return false
 		}
 	}
-	if s.opts.Relevant != nil {
+	if s.opts.Relevant != nil || s.opts.Uncounted {
 		// Only some candidates are of interest: those of an abandoned
 		// branch are not counted, and it is worth an estimate.
 		if !known {
@@ -310,6 +320,12 @@ func (a *Analysis) Choices(limit int) int {
 // enumeration order, with its index, until f returns false; it leaves out
 // the combinations that are no candidate's.
 func (a *Analysis) eachCombo(f func(index int, s *comboSearch) bool) {
+	a.eachComboOf(nil, f)
+}
+
+// eachComboOf is eachCombo for the combinations filter accepts (all when
+// it is nil).
+func (a *Analysis) eachComboOf(filter func([]*Run) bool, f func(index int, s *comboSearch) bool) {
 	nth := len(a.Test.Threads)
 	for _, runs := range a.Runs {
 		if len(runs) == 0 {
@@ -322,8 +338,10 @@ func (a *Analysis) eachCombo(f func(index int, s *comboSearch) bool) {
 		for i := range combo {
 			x.Runs[i] = a.Runs[i][combo[i]]
 		}
-		if s := a.newComboSearch(x); s != nil && !f(index, s) {
-			return
+		if filter == nil || filter(x.Runs) {
+			if s := a.newComboSearch(x); s != nil && !f(index, s) {
+				return
+			}
 		}
 		i := 0
 		for ; i < nth; i++ {

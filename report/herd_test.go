@@ -107,8 +107,22 @@ exists (P0:r1 == 2)
 `,
 	},
 	{
+		// A loop that stores is no await: cut at the unrolling bound.
 		name: "empty-loop", file: "Forever.litmus",
 		src: `PTX Forever
+{ x=0; }
+ P0@cta 0,gpu 0 ;
+ L:             ;
+ ld.weak r0, x  ;
+ st.weak x, 1   ;
+ goto L         ;
+exists (P0:r0 == 0)
+`,
+	},
+	{
+		// An await that never exits: a hang, with no final state.
+		name: "hang-spin", file: "Spin.litmus",
+		src: `PTX Spin
 { x=0; }
  P0@cta 0,gpu 0 ;
  L:             ;

@@ -19,7 +19,8 @@ import (
 //     model forbids, with the checks that reject it, and each allowed
 //     outcome the condition asks about, with where its reads read from
 //     and what does not order the writes they miss (AllowedText);
-//   - Sanity, Empty, Unroll, Speedcheck, Deadlock and ThinAir notes.
+//   - Sanity, Empty, Unroll, Awaits, Speedcheck, Deadlock and ThinAir
+//     notes.
 func richLines(w io.Writer, r *checker.Result, name string, order []int) {
 	t := r.Test
 	for i, a := range r.Assertions {
@@ -51,6 +52,9 @@ func richLines(w io.Writer, r *checker.Result, name string, order []int) {
 	}
 	if r.Cut > 0 {
 		fmt.Fprintf(w, "Unroll %s: %d thread run(s) cut at the unrolling bound (raise it with -unroll)\n", name, r.Cut)
+	}
+	if r.Awaits != "" {
+		fmt.Fprintf(w, "Awaits %s: %s\n", name, r.Awaits)
 	}
 	switch {
 	case r.Stopped:

@@ -50,6 +50,7 @@ type jsonResult struct {
 	Unjudged   int             `json:"hangs_without_final_state,omitempty"`
 	Stuck      []string        `json:"stuck,omitempty"`
 	Loop       bool            `json:"loop,omitempty"`
+	Awaits     string          `json:"awaits,omitempty"`
 	Empty      *jsonEmpty      `json:"empty,omitempty"`
 	// Speedcheck says which executions the states and counts are those
 	// of: "deciding" (those that may settle the test), "stopped" (up to
@@ -71,7 +72,7 @@ func JSON(w io.Writer, r *checker.Result) error {
 	t := r.Test
 	out := jsonResult{File: t.File, Instance: t.Instance, Name: t.Name, Verdict: r.Verdict,
 		Positive: r.Positive, Negative: r.Negative, Candidates: r.Candidates, Consistent: r.Consistent,
-		Sanity: r.Sanity, Cut: r.Cut, Hangs: r.Hangs, Unjudged: r.Unjudged, Stuck: r.Stuck, Loop: r.Loop, Empty: emptyJSON(r), TimeMS: float64(r.Elapsed.Microseconds()) / 1000, States: []string{}}
+		Sanity: r.Sanity, Cut: r.Cut, Hangs: r.Hangs, Unjudged: r.Unjudged, Stuck: r.Stuck, Loop: r.Loop, Awaits: r.Awaits, Empty: emptyJSON(r), TimeMS: float64(r.Elapsed.Microseconds()) / 1000, States: []string{}}
 	switch {
 	case r.Stopped:
 		out.Speedcheck = "stopped"

@@ -50,8 +50,8 @@ type Program struct {
 	numWays int
 	ways    []*way
 	checks  []*checkPlan
-	// eventMonotone caches EventMonotone.
-	eventMonotone bool
+	// eventMonotone caches EventMonotoneWhy.
+	eventMonotone string
 	// flags are the .flag and .undefined tests, evaluated on consistent
 	// choices only (they never make a candidate inconsistent).
 	flags   []*checkPlan

@@ -1,6 +1,10 @@
 package rules
 
-import "github.com/ptxmm/ptxmm/datalog"
+import (
+	"fmt"
+
+	"github.com/ptxmm/ptxmm/datalog"
+)
 
 // EventMonotone reports whether removing events from an execution can only
 // remove violations of the program's checks: every negation that a check
@@ -10,10 +14,15 @@ import "github.com/ptxmm/ptxmm/datalog"
 // composition, closure, domain or range). Hosts use it to justify leaving
 // out events that cannot change an outcome, such as failed spin-loop
 // iterations.
-func (p *Program) EventMonotone() bool { return p.eventMonotone }
+func (p *Program) EventMonotone() bool { return p.eventMonotone == "" }
 
-// computeEventMonotone decides EventMonotone once, at compile time.
-func (p *Program) computeEventMonotone() bool {
+// EventMonotoneWhy says why the program is not event-monotone (the first
+// negation in the way), or "" when it is.
+func (p *Program) EventMonotoneWhy() string { return p.eventMonotone }
+
+// computeEventMonotone decides EventMonotone once, at compile time: ""
+// when it holds, otherwise the reason.
+func (p *Program) computeEventMonotone() string {
 	local := make([]bool, len(p.rels))
 	for i, r := range p.rels {
 		local[i] = r.kind != datalog.RelDerived
@@ -54,7 +63,7 @@ func (p *Program) computeEventMonotone() bool {
 			}
 			for i, b := range rp.bodyRels {
 				if rp.bodyNeg[i] && !local[b] {
-					return false
+					return fmt.Sprintf("%s reads %s through a negation, and %s can lose tuples when events are removed", p.rels[rp.head].name, p.rels[b].name, p.rels[b].name)
 				}
 				if !needed[b] {
 					needed[b] = true
@@ -63,7 +72,7 @@ func (p *Program) computeEventMonotone() bool {
 			}
 		}
 	}
-	return true
+	return ""
 }
 
 // ruleIsLocal reports whether a rule uses only local relations and every

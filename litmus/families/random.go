@@ -19,6 +19,10 @@ type RandomShape struct {
 	// Sizes gives some loads and stores a type of 8, 16 or 32 bits, at a
 	// byte offset, so that accesses overlap in part.
 	Sizes bool
+	// Spins gives some threads an await: a loop that loads a location
+	// until it holds (or stops holding) a value, sometimes with a second
+	// load or a fence in its body, which failed iterations also perform.
+	Spins bool
 }
 
 // Random returns a random herd-format PTX test: loads, stores, atomics,
@@ -133,6 +137,13 @@ func (g *randomTest) build(name string) string {
 		if branched {
 			cols[t] = append(cols[t], fmt.Sprintf("L%d:", t))
 		}
+		if s.Spins && g.rng.IntN(2) == 0 {
+			at := g.rng.IntN(len(cols[t]) + 1)
+			for at > 0 && strings.HasPrefix(cols[t][at-1], "L") {
+				at-- // before a branch's label
+			}
+			cols[t] = append(cols[t][:at], append(g.await(t), cols[t][at:]...)...)
+		}
 	}
 	if s.Barriers && g.rng.IntN(3) == 0 {
 		g.addBarrier(cta, cols)
@@ -142,6 +153,24 @@ func (g *randomTest) build(name string) string {
 	b.WriteString(table(headers, cols))
 	fmt.Fprintf(&b, "exists (%s)\n", g.condition())
 	return b.String()
+}
+
+// await returns the instructions of an await of thread t: its loads
+// write registers that are dead at the loop head, so a failed iteration
+// changes nothing the rest of the thread sees.
+func (g *randomTest) await(t int) []string {
+	label := fmt.Sprintf("S%d", t)
+	poll := g.newReg(t)
+	sem := g.pick("weak", "relaxed."+g.scope(), "acquire."+g.scope(), "volatile")
+	body := []string{label + ":", fmt.Sprintf("ld.%s %s, %s", sem, poll, g.loc())}
+	switch g.rng.IntN(4) {
+	case 0:
+		other := g.pick("weak", "relaxed."+g.scope(), "acquire."+g.scope())
+		body = append(body, fmt.Sprintf("ld.%s %s, %s", other, g.newReg(t), g.loc()))
+	case 1:
+		body = append(body, fmt.Sprintf("fence.%s.%s", g.pick("sc", "acq_rel", "acquire"), g.scope()))
+	}
+	return append(body, fmt.Sprintf("%s %s, %d, %s", g.pick("bne", "beq"), poll, g.rng.IntN(3), label))
 }
 
 // addBarrier puts a bar.cta.sync into every thread of a CTA with several

@@ -1,0 +1,54 @@
+package checker
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// spinMP is message passing where the reader spins on the flag: an await.
+const spinMP = `PTX MP+spin
+{ x=0; y=0; }
+ P0@cta 0,gpu 0       | P1@cta 1,gpu 0       ;
+ st.weak x, 1         | L:                   ;
+ st.release.gpu y, 1  | ld.acquire.gpu r0, y ;
+                      | beq r0, 0, L         ;
+                      | ld.weak r1, x        ;
+exists (P1:r1 == 0)
+`
+
+// TestAwaitsNote: an await is decided as one iteration under the PTX
+// model, with no note; a model that is not event-monotone gets its failed
+// iterations unrolled, and one without a coherence order no termination,
+// each with a note that says why.
+func TestAwaitsNote(t *testing.T) {
+	cases := []struct {
+		name  string
+		model *Model
+		note  string
+		loop  bool
+	}{
+		{name: "PTX model", model: spec(t)},
+		{name: "not event-monotone", model: loadModel(t, "testdata", "reads-followed.dl"), loop: true,
+			note: "failed iterations of awaits are unrolled (-unroll), not left out: in the model, lonely reads followed through a negation"},
+		{name: "no coherence order", model: loadModel(t, "testdata", "po-rf.dl"),
+			note: "whether an await polling memory waits for ever is not decided: the model defines no relation co"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := c.model.Check(herd(t, spinMP), DefaultOptions())
+			require.NoError(t, r.Err)
+			assert.Equal(t, c.loop, r.Loop, "Loop")
+			if c.note == "" {
+				assert.Empty(t, r.Awaits)
+				return
+			}
+			assert.Contains(t, r.Awaits, c.note)
+		})
+	}
+	// A test without awaits has no note, whatever the model.
+	r := loadModel(t, "testdata", "po-rf.dl").Check(herd(t, "PTX W\n{ x=0; }\n P0@cta 0,gpu 0 ;\n ld.weak r0, x ;\nexists (P0:r0 == 0)\n"), DefaultOptions())
+	require.NoError(t, r.Err)
+	assert.Empty(t, r.Awaits)
+}

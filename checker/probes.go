@@ -1,0 +1,147 @@
+package checker
+
+import (
+	"slices"
+
+	"github.com/ptxmm/ptxmm/catalog"
+	"github.com/ptxmm/ptxmm/datalog"
+	"github.com/ptxmm/ptxmm/execution"
+	"github.com/ptxmm/ptxmm/rules"
+)
+
+// Flags and the reduction of awaits.
+//
+// The spin reduction leaves out the executions in which an await fails
+// before it passes: each has the final state and the verdict of the
+// execution without its failed iterations, which the search keeps, as the
+// model is event-monotone. Not so the flags: a failed iteration's read may
+// race with a write that the passing iteration is ordered after (a load
+// before the acquire that ends the wait), and a model may test anything
+// of it. So after the search, while some flag of a model is raised by no
+// execution checked, the probe runs (the runs that go round an await
+// after failing it, up to the unrolling bound, as the unrolled search
+// would) are searched for it: only the combinations of runs with a probe
+// whose executions may raise a flag still wanted (rules.Instance.
+// MayRaiseOver, over the choices the combination makes), and each
+// execution is evaluated for those flags only. Probe executions add no
+// state, no count and no hang.
+
+// probeFlags searches the probe runs for the flags no execution raised.
+func (s *session) probeFlags() error {
+	if s.err != nil || !s.a.HasProbes() || s.opts.StopAtWitness && s.halt {
+		return nil
+	}
+	wanted := s.wantedFlags()
+	if wanted == nil {
+		return nil
+	}
+	main, nogoods, payoff := s.a, s.nogoods, s.payoff
+	s.a, s.probing = main.WithProbes(), true
+	s.nogoods, s.payoff = nil, nil // learned about other combinations
+	for i, r := range s.runs {
+		r.probing = wanted[i]
+	}
+	defer func() {
+		s.a, s.probing, s.nogoods, s.payoff = main, false, nogoods, payoff
+		for _, r := range s.runs {
+			r.probing = nil
+		}
+	}()
+	search := s.search()
+	search.Relevant, search.Pruned, search.Uncounted = nil, nil, true
+	search.Filter = execution.HasProbe
+	search.Combo = s.probeCombo
+	var loopErr error
+	_, err := s.a.Search(search, func(x *execution.Execution) bool {
+		if err := s.ctx.Err(); err != nil {
+			loopErr = s.stopReason(err)
+			return false
+		}
+		if err := s.candidate(x); err != nil {
+			loopErr = err
+			return false
+		}
+		return s.stillWanted()
+	})
+	if err == nil {
+		err = loopErr
+	}
+	if err == nil {
+		err = s.err
+	}
+	return err
+}
+
+// wantedFlags lists, per model run, the flags no execution raised that
+// the probes are searched for (nil when there are none): every flag, or
+// when only the executions deciding the test are checked, the .undefined
+// tests, the only ones that change the verdict.
+func (s *session) wantedFlags() [][]string {
+	var out [][]string
+	any := false
+	for _, r := range s.runs {
+		var names []string
+		for _, c := range r.m.Program.Flags() {
+			if s.onlyDeciding && c.Mode != datalog.ModeUndefined {
+				continue
+			}
+			if !r.raised(c.Name) {
+				names = append(names, c.Name)
+				any = true
+			}
+		}
+		out = append(out, names)
+	}
+	if !any {
+		return nil
+	}
+	return out
+}
+
+// stillWanted reports whether some flag the probes are searched for is
+// still raised by no execution.
+func (s *session) stillWanted() bool {
+	for _, r := range s.runs {
+		for _, name := range r.probing {
+			if !r.raised(name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// raised reports whether an execution raised the flag called name.
+func (r *modelRun) raised(name string) bool {
+	return slices.ContainsFunc(r.res.Flags, func(f FlagResult) bool { return f.Name == name })
+}
+
+// probed keeps of the flags a probe execution raises those the probes are
+// searched for and no execution raised yet.
+func (r *modelRun) probed(raised []rules.CheckResult) []rules.CheckResult {
+	return slices.DeleteFunc(raised, func(f rules.CheckResult) bool { return !slices.Contains(r.probing, f.Name) || r.raised(f.Name) })
+}
+
+// probeCombo reports whether some execution of x's combination of runs
+// may raise a flag the probes are searched for.
+func (s *session) probeCombo(x *execution.Execution) bool {
+	varying := catalog.ChoicesVarying(x)
+	for _, r := range s.runs {
+		if len(r.probing) == 0 {
+			continue
+		}
+		inst, err := r.instance(len(x.Events))
+		if err == nil {
+			err = r.filler.FillPartial(inst, x)
+		}
+		if err != nil {
+			return true // evaluating the candidates reports the error
+		}
+		for _, name := range r.probing {
+			if !r.raised(name) && inst.MayRaiseOver(name, varying...) {
+				return true
+			}
+		}
+	}
+	return false
+}
