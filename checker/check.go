@@ -479,7 +479,7 @@ func (s *session) evaluate(x *execution.Execution) {
 			return
 		}
 	}
-	if s.observe != nil {
+	if s.observe != nil && !s.probing {
 		s.observe(x, state.clone(), vs)
 	}
 }

@@ -35,17 +35,24 @@ func (s *session) probeFlags() error {
 	if wanted == nil {
 		return nil
 	}
-	main, nogoods, payoff := s.a, s.nogoods, s.payoff
-	s.a, s.probing = main.WithProbes(), true
+	main, runs, nogoods, payoff, prune := s.a, s.runs, s.nogoods, s.payoff, s.prune
+	s.a, s.probing, s.runs = main.WithProbes(), true, nil
 	s.nogoods, s.payoff = nil, nil // learned about other combinations
-	for i, r := range s.runs {
-		r.probing = wanted[i]
+	// Only the models that want a flag take part.
+	for i, r := range runs {
+		if len(wanted[i]) > 0 {
+			r.probing = wanted[i]
+			s.runs = append(s.runs, r)
+		}
 	}
+	// No host watches the probe executions and none is explained: the
+	// search may abandon what the models reject whenever they allow it.
+	s.prune = !s.opts.FullSearch && s.monotoneModels()
 	defer func() {
-		s.a, s.probing, s.nogoods, s.payoff = main, false, nogoods, payoff
 		for _, r := range s.runs {
 			r.probing = nil
 		}
+		s.a, s.runs, s.probing, s.nogoods, s.payoff, s.prune = main, runs, false, nogoods, payoff, prune
 	}()
 	search := s.search()
 	search.Relevant, search.Pruned, search.Uncounted = nil, nil, true

@@ -37,9 +37,12 @@ func pruneModel(p *rules.Program) string {
 
 // pruning reports whether this check may abandon partial candidates.
 func (s *session) pruning() bool {
-	if s.opts.FullSearch || !s.witnessFree() {
-		return false
-	}
+	return !s.opts.FullSearch && s.witnessFree() && s.monotoneModels()
+}
+
+// monotoneModels reports whether every model allows the search to abandon
+// the partial candidates it rejects (pruneModel).
+func (s *session) monotoneModels() bool {
 	for _, r := range s.runs {
 		if r.m.notMonotone != "" {
 			return false
