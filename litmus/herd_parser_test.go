@@ -289,3 +289,29 @@ func TestHerdTextCollapsesWhitespace(t *testing.T) {
 	assert.Equal(t, "atom.acq_rel.gpu.cas r0 ,x, 0 , 1", test.Threads[0].Instrs[1].Text)
 	assert.False(t, strings.Contains(test.Threads[0].Instrs[1].Text, "  "))
 }
+
+// TestHerdQuotedWordInComment: a quoted comment may quote a word, as
+// Dartagnan's corpus does (`means "No, but ..."`): a quote closes the
+// comment only when the init block, a (* *) comment or another comment
+// that closes follows it. Comments without quotes in them read as before.
+func TestHerdQuotedWordInComment(t *testing.T) {
+	body := "{ x=0; }\n P0@cta 0,gpu 0 ;\n ld.weak r0, x ;\nexists (P0:r0 == 0)\n"
+	cases := []struct{ name, comments string }{
+		{"quoted word", "\"\nThe tool says\nUNKNOWN // <-- means \"No, but loops were not fully unrolled\"\n\"\n"},
+		{"quoted word then a comment", "\"he said \"hi\" twice\"\n\"a second comment\"\n"},
+		{"two comments", "\"one\" \"two\"\n"},
+		{"a comment with braces", "\"{ not the init block }\"\n"},
+		{"a herd comment after", "\"a \"word\" here\" (* and *)\n"},
+		{"no comment", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tc, err := ParseHerd("t.litmus", []byte("PTX T\n"+c.comments+body))
+			require.NoError(t, err)
+			require.Len(t, tc.Threads, 1)
+		})
+	}
+	// With no quote that closes so, the next quote closes the comment.
+	_, err := ParseHerd("t.litmus", []byte("PTX T\n\"one \"two\n"+body))
+	require.ErrorContains(t, err, `2:7: expected '{' to start the init block, found "two"`)
+}

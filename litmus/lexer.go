@@ -58,6 +58,9 @@ type lexer struct {
 	off    int
 	format Format
 	pm     *posMap
+	// closes marks the quotes that may close a herd quoted comment
+	// (commentEnd), computed at the first one.
+	closes []bool
 	errs   *source.List
 }
 
@@ -122,6 +125,63 @@ func (lx *lexer) skipSpaceAndComments() {
 			return
 		}
 	}
+}
+
+// commentEnd returns the offset of the quote that closes the herd quoted
+// comment opening at start, -1 when there is none. A comment may quote a
+// word in quotes (Dartagnan's MICRO24-Fig4b-correct says: means "No,
+// but ..."): a quote closes it only when what follows it, past blanks, is
+// the '{' of the init block, a (* *) comment, or another quoted comment
+// that is closed in turn; otherwise it is part of the comment. When no
+// quote closes it so, the next quote does (a comment without quotes in
+// it is read as it always was).
+func (lx *lexer) commentEnd(start int) int {
+	if lx.closes == nil {
+		lx.closes = closingQuotes(lx.src)
+	}
+	next := -1
+	for q := start + 1; q < len(lx.src); q++ {
+		if lx.src[q] != '"' {
+			continue
+		}
+		if next < 0 {
+			next = q
+		}
+		if lx.closes[q] {
+			return q
+		}
+	}
+	return next
+}
+
+// closingQuotes marks the quotes of src that may close a quoted comment
+// (see commentEnd), in one pass from the end: a quote followed by '{' or
+// "(*", or by a quote that opens a comment some later quote may close.
+func closingQuotes(src []byte) []bool {
+	closes := make([]bool, len(src))
+	// first and second are the two closing quotes nearest after q (-1:
+	// none).
+	first, second := -1, -1
+	for q := len(src) - 1; q >= 0; q-- {
+		if src[q] != '"' {
+			continue
+		}
+		f := q + 1
+		for f < len(src) && isSpace(src[f]) {
+			f++
+		}
+		switch {
+		case f < len(src) && src[f] == '{', bytes.HasPrefix(src[f:], []byte("(*")):
+			closes[q] = true
+		case f < len(src) && src[f] == '"':
+			// The comment opening at f needs a closing quote after f.
+			closes[q] = first > f || first == f && second >= 0
+		}
+		if closes[q] {
+			first, second = q, first
+		}
+	}
+	return closes
 }
 
 // skipHerdComment skips a (* *) comment. Comments nest, as in OCaml (the
@@ -202,13 +262,13 @@ func (lx *lexer) next() token {
 			}
 			return lx.tok(tokInt, start)
 		case c == '"' && lx.format == FormatHerd:
-			end := bytes.IndexByte(lx.src[start+1:], '"')
+			end := lx.commentEnd(start)
 			if end < 0 {
 				lx.errorf(start, "unterminated string: expected a closing \" before the end of the file")
 				lx.off = len(lx.src)
 				return lx.tok(tokString, start)
 			}
-			lx.off = start + 1 + end + 1
+			lx.off = end + 1
 			return lx.tok(tokString, start)
 		}
 		for _, op := range lx.operators() {
