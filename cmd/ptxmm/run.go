@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/cli"
@@ -105,6 +107,7 @@ func runCommand(args []string, out, stderr io.Writer, open func(path string) (gp
 	driver := fs.String("driver", "", "`PATH` of libcuda.so.1 (default: $PTXMM_LIBCUDA, then the loader's search path and the usual driver folders)")
 	skip := fs.Bool("skip-unsupported", false, "report the tests the device cannot run without failing the run")
 	table := fs.String("table", "", "also write a Markdown table of the run's tests to `FILE` (the table of docs/hardware.md)")
+	keep := fs.String("keep", "", "write each test's PTX module, the driver's machine code of it and, with cuobjdump or nvdisasm on the PATH, its listing with the control bits to folder `DIR`")
 	rf := addRunFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: ptxmm run [flags] FILE|DIR|@LIST...\n\nRuns litmus tests on the GPU and compares what it does with the model (docs/hardware.md).\n\nFlags:\n")
@@ -134,6 +137,14 @@ func runCommand(args []string, out, stderr io.Writer, open func(path string) (gp
 			return cli.ExitError
 		}
 		cmd.SASS = &sass.Checker{Disassembler: d}
+	}
+	if *keep != "" {
+		cmd.Keep = &harness.Keeper{Dir: *keep}
+		if d, err := sass.FindDisassembler(); err == nil {
+			cmd.Keep.Disassembler = &d
+		} else {
+			fmt.Fprintln(stderr, "ptxmm run: -keep: neither cuobjdump nor nvdisasm is on the PATH: the machine code is kept as cubins, without listings")
+		}
 	}
 	applyMemoryLimit(opts.MaxMemory)
 	m, err := mf.load(*model, stderr)
@@ -167,5 +178,24 @@ func runCommand(args []string, out, stderr io.Writer, open func(path string) (gp
 		defer f.Close()
 		cmd.Table = f
 	}
+	// SIGTERM (timeout's, a scheduler's) and SIGINT end the run after
+	// the test running then, so that the logs and the table hold the
+	// tests that ran.
+	stop, done := make(chan struct{}), make(chan struct{})
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, os.Interrupt)
+	defer func() {
+		signal.Stop(sig)
+		close(done)
+	}()
+	go func() {
+		select {
+		case <-sig:
+			fmt.Fprintln(stderr, "ptxmm run: stopping after the test running now")
+			close(stop)
+		case <-done:
+		}
+	}()
+	cmd.Stop = stop
 	return harness.Main(cmd, drv, out, stderr)
 }

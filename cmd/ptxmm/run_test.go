@@ -71,3 +71,17 @@ func TestRunFakeJSON(t *testing.T) {
 	require.Equal(t, "Fake H100", rec["gpu"].(map[string]any)["name"])
 	require.True(t, d.Closed())
 }
+
+// TestRunKeep: -keep writes each test's module and the driver's machine
+// code of it, and says when no disassembler makes the listings.
+func TestRunKeep(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	dir := filepath.Join(t.TempDir(), "kept")
+	d := fake.New(fake.H100(), ranAll)
+	d.Compile = func(ptx string) ([]byte, error) { return []byte("cubin of " + ptx), nil }
+	_, _, errs := runWith(t, d, "-keep", dir, "-iterations", "1", filepath.Join("..", "..", "examples", "MP.litmus"))
+	require.Contains(t, errs, "-keep: neither cuobjdump nor nvdisasm is on the PATH")
+	require.FileExists(t, filepath.Join(dir, "MP.ptx"))
+	require.FileExists(t, filepath.Join(dir, "MP.cubin"))
+	require.NoFileExists(t, filepath.Join(dir, "MP.sass"))
+}

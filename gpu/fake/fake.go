@@ -30,6 +30,9 @@ type Driver struct {
 	Reject func(ptx string) error
 	// BlocksPerSM is what the occupancy calculator says (default 8).
 	BlocksPerSM int
+	// Compile, when set, stands for the driver's linker: it makes the
+	// "cubin" of a module (nil: the fake has no machine code to give).
+	Compile func(ptx string) ([]byte, error)
 
 	mu       sync.Mutex
 	mem      Memory
@@ -96,8 +99,11 @@ func (d *Driver) Load(ptx, entry string) (gpu.Kernel, error) {
 	return &kernel{d: d, ptx: ptx}, nil
 }
 
-// Cubin has no machine code to give.
-func (d *Driver) Cubin(string) ([]byte, error) {
+// Cubin calls Compile; without it the fake has no machine code to give.
+func (d *Driver) Cubin(ptx string) ([]byte, error) {
+	if d.Compile != nil {
+		return d.Compile(ptx)
+	}
 	return nil, fmt.Errorf("the fake driver compiles no machine code")
 }
 

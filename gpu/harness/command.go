@@ -28,6 +28,20 @@ type Command struct {
 	SkipUnsupported bool
 	// Table, when set, receives the Markdown table of the run (Table).
 	Table io.Writer
+	// Stop, when it closes, ends the run after the test running then (a
+	// signal, a time limit): the tests not run are named, and the table
+	// holds those that ran.
+	Stop <-chan struct{}
+}
+
+// stopped reports whether the command was told to stop.
+func (cmd Command) stopped() bool {
+	select {
+	case <-cmd.Stop:
+		return true
+	default:
+		return false
+	}
 }
 
 // Main runs the command's tests on the driver's device, prints their
@@ -50,10 +64,15 @@ func Main(cmd Command, drv gpu.Driver, stdout, stderr io.Writer) int {
 			status = s
 		}
 	}
-	lost := ""
+	// skip says why the remaining tests are not run, "" while they are.
+	skip := ""
 	for _, file := range files {
-		if lost != "" {
-			fmt.Fprintf(stderr, "ptxmm run: %s not run: the GPU could not be used after %s\n", file, lost)
+		if skip == "" && cmd.stopped() {
+			skip = "the run was told to stop (by a signal or a time limit)"
+			fail(ExitError)
+		}
+		if skip != "" {
+			fmt.Fprintf(stderr, "ptxmm run: %s not run: %s\n", file, skip)
 			fail(ExitError)
 			continue
 		}
@@ -72,8 +91,12 @@ func Main(cmd Command, drv gpu.Driver, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, tests[0].Warnings.Quoted())
 		}
 		for _, t := range tests {
-			if lost != "" {
-				fmt.Fprintf(stderr, "ptxmm run: %s not run: the GPU could not be used after %s\n", t.Name, lost)
+			if skip == "" && cmd.stopped() {
+				skip = "the run was told to stop (by a signal or a time limit)"
+				fail(ExitError)
+			}
+			if skip != "" {
+				fmt.Fprintf(stderr, "ptxmm run: %s not run: %s\n", t.Name, skip)
 				continue
 			}
 			o := Run(drv, t, cmd.Config)
@@ -98,7 +121,7 @@ func Main(cmd Command, drv gpu.Driver, stdout, stderr io.Writer) int {
 				fmt.Fprintf(stderr, "ptxmm run: %s: %v\n", t.Name, o.Err)
 				fail(ExitError)
 				if errors.Is(o.Err, gpu.ErrContextLost) {
-					lost = t.Name + "'s failure; the remaining tests are not run (run them again in another process)"
+					skip = "the GPU could not be used after " + t.Name + "'s failure; the remaining tests are not run (run them again in another process)"
 				}
 			case len(o.Alarms()) > 0:
 				fmt.Fprintf(stderr, "ptxmm run: %s: the GPU showed %d state(s) the model forbids\n", t.Name, len(o.Alarms()))

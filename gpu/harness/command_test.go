@@ -192,3 +192,25 @@ func TestLostContextStops(t *testing.T) {
 	require.Len(t, drv.Launches(), 1)
 	require.Contains(t, stderr.String(), "B.litmus not run: the GPU could not be used after MP's failure")
 }
+
+// TestStop: a run told to stop runs no further test, names those it
+// leaves, and still writes the table of the tests that ran.
+func TestStop(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for _, n := range []string{"a", "b"} {
+		f := filepath.Join(dir, n+".litmus")
+		require.NoError(t, os.WriteFile(f, []byte(strings.Replace(mpFenced, "MP+fences", "MP-"+n, 1)), 0o644))
+		files = append(files, f)
+	}
+	stop := make(chan struct{})
+	close(stop)
+	var out, errs, table bytes.Buffer
+	cmd := Command{Config: Config{Params: testParams(t, "plain"), Model: defaultModel(t), Options: checker.DefaultOptions()},
+		Files: files, Table: &table, Stop: stop}
+	status := Main(cmd, fake.New(smallGPU(), nil), &out, &errs)
+	require.Equal(t, ExitError, status)
+	require.Contains(t, errs.String(), "a.litmus not run: the run was told to stop (by a signal or a time limit)")
+	require.Contains(t, errs.String(), "b.litmus not run")
+	require.Contains(t, table.String(), "| test | model |")
+}

@@ -24,12 +24,21 @@ type Config struct {
 	Options checker.Options
 	// SASS, when set, checks the compiled code of each thread.
 	SASS *sass.Checker
+	// Keep, when set, writes each test's code to a folder (-keep).
+	Keep *Keeper
 }
 
 // Run runs test t on the driver's device and compares what it observed
 // with the model.
-func Run(drv gpu.Driver, t *litmus.Test, cfg Config) *Outcome {
-	o := &Outcome{Test: t, Device: drv.Device(), Params: cfg.Params}
+func Run(drv gpu.Driver, t *litmus.Test, cfg Config) (o *Outcome) {
+	o = &Outcome{Test: t, Device: drv.Device(), Params: cfg.Params}
+	defer func() {
+		// A bug of ptxmm's in one test fails that test, not the run:
+		// the other tests of a long GPU run still run and report.
+		if r := recover(); r != nil {
+			o.Err = fmt.Errorf("internal error (a bug in ptxmm: please report it with the test): %v", r)
+		}
+	}()
 	o.judge(cfg)
 	if o.Refused = ptxgen.Support(t, o.Device); o.Refused != nil {
 		return o
@@ -53,6 +62,12 @@ func Run(drv gpu.Driver, t *litmus.Test, cfg Config) *Outcome {
 		return o
 	}
 	defer k.Close()
+	if cfg.Keep != nil {
+		if err := cfg.Keep.keep(drv, o, cfg.SASS != nil); err != nil {
+			o.Err = fmt.Errorf("-keep: %w", err)
+			return o
+		}
+	}
 	if cfg.SASS != nil {
 		if o.Compiler, err = cfg.SASS.Check(drv, plan, o.Device.Arch()); err != nil {
 			o.Err = fmt.Errorf("-sass: %w", err)

@@ -10,11 +10,12 @@ func RoleEntry(k int) string { return fmt.Sprintf("role%d", k) }
 
 // OptcheckModule returns a module with one kernel per role, RoleEntry(k),
 // holding the role's code as the test's kernel has it (its address
-// computations, its instructions, its loop bounds, then the stores of its
-// registers and status) without the harness around it: no placement, no
-// pre-stress and no start barrier, so that the memory operations in its
-// machine code are the role's own followed by the result stores
-// (ResultStores). The -sass check compiles and disassembles it.
+// computations, its instructions, its loop bounds, then a fence and the
+// stores of its registers and status, with the evict-first hint that
+// marks them) without the harness around it: no placement, no pre-stress
+// and no start barrier, so that the memory operations in its machine code
+// are the role's own and the result stores. The -sass check compiles and
+// disassembles it.
 func (p *Plan) OptcheckModule(arch string) (string, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "//\n// ptxmm run -sass: the threads of test %s, one kernel each\n//\n.version %s\n.target %s\n.address_size 64\n\n", p.Test.Name, p.Version, arch)
@@ -47,7 +48,3 @@ func (p *Plan) OptcheckModule(arch string) (string, error) {
 	}
 	return b.String(), nil
 }
-
-// ResultStores is the number of stores role k's optcheck kernel makes
-// after its instructions: one per register, and its status.
-func (p *Plan) ResultStores(k int) int { return len(p.Roles[k].Regs) + 1 }

@@ -159,15 +159,18 @@ func (rg *roleGen) startBarrier() {
 // condition names (once every thread of the CTA is done) and the status.
 func (rg *roleGen) results() {
 	e, p, r := rg.e, rg.p, rg.r
+	store := "st.global.u64"
 	if rg.bare {
-		// The fence keeps the result stores after the thread's own
-		// memory operations in the machine code, where the -sass check
-		// expects them.
+		// The -sass check tells the result stores from the thread's own
+		// by their evict-first hint (STG.E.EF in the machine code), which
+		// no test instruction has, wherever the compiler schedules them;
+		// the fence ends the thread's code.
 		e.ins("fence.acq_rel.cta")
+		store = "st.global.cs.u64"
 	}
 	var shared []Observable
 	for _, name := range r.Regs {
-		e.ins("st.global.u64 [%%k_res+%d], %s", 8*r.RegSlots[name], rg.regs[name])
+		e.ins("%s [%%k_res+%d], %s", store, 8*r.RegSlots[name], rg.regs[name])
 	}
 	for _, o := range p.Observables {
 		if o.IsLoc && o.Loc.Space == litmus.SpaceShared {
@@ -187,7 +190,7 @@ func (rg *roleGen) results() {
 			}
 		}
 	}
-	e.ins("st.global.u64 [%%k_res+%d], %%k_st", 8*r.Status)
+	e.ins("%s [%%k_res+%d], %%k_st", store, 8*r.Status)
 	if p.ClusterSize > 1 && !rg.bare {
 		rg.keepClusterAlive()
 	}

@@ -2,6 +2,7 @@ package sass
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -45,71 +46,97 @@ func (c *Checker) Check(drv gpu.Driver, plan *ptxgen.Plan, arch string) (*Report
 		if !ok {
 			return nil, fmt.Errorf("%s printed no code for %s", rep.Tool, ptxgen.RoleEntry(k))
 		}
-		rep.Threads = append(rep.Threads, Compare(r.Thread, fn, plan.ResultStores(k)))
+		rep.Threads = append(rep.Threads, Compare(r.Thread, fn))
 	}
 	return rep, nil
 }
 
-// Compare checks one thread's machine code against its PTX. The code
-// ends with a fence and at most results stores of the results, which are
-// left out.
-func Compare(th *litmus.Thread, code []string, results int) Thread {
-	want, branches := ptxKinds(th)
-	got := machineKinds(code)
-	t := Thread{Name: th.Name, Want: want, Got: got}
-	end := len(got)
-	for end > 0 && got[end-1] == kindStore && len(got)-end < results {
-		end--
-	}
-	if end == len(got) || end == 0 && len(want) > 0 || end > 0 && got[end-1] != kindOrdered {
-		t.Changed = "the stores of the results are not at the end of the machine code, as the check expects: " + strings.Join(got, " ")
-		return t
-	}
-	t.Got = got[:end-1]
-	if len(want) > 0 && want[len(want)-1] == kindOrdered {
-		want = want[:len(want)-1] // a last fence merges with the one before the results
-	}
-	accW, accG := accesses(want), accesses(t.Got)
-	if !slices.Equal(accW, accG) {
-		if sameCounts(accW, accG) {
+// Compare checks one thread's machine code against its PTX: its memory
+// operations must keep their kind, count and order, an ordering point
+// (fence, barrier, the L1 invalidation of an acquire) must remain between
+// two accesses the PTX orders so, and an acquire operation must be
+// waited for before the next access issues. The stores of the results
+// (kindResult) are left out wherever the compiler put them.
+func Compare(th *litmus.Thread, code []Instr) Thread {
+	wantS, branches := ptxSteps(th)
+	gotS := machineSteps(code)
+	t := Thread{Name: th.Name, Want: kinds(wantS), Got: kinds(gotS)}
+	accW, accG := accesses(wantS), accesses(gotS)
+	kw, kg := kinds(accW), kinds(accG)
+	if !slices.Equal(kw, kg) {
+		if sameCounts(kw, kg) {
 			if branches {
 				return t // the code order of a branching thread need not be the program order
 			}
-			t.Changed = fmt.Sprintf("reordered its memory operations: %s in the PTX, %s in the machine code", strings.Join(accW, " "), strings.Join(accG, " "))
+			t.Changed = fmt.Sprintf("reordered its memory operations: %s in the PTX, %s in the machine code", strings.Join(kw, " "), strings.Join(kg, " "))
 			return t
 		}
-		t.Changed = "changed its memory operations: " + countChange(accW, accG)
+		t.Changed = "changed its memory operations: " + countChange(kw, kg)
 		return t
 	}
 	if branches {
 		return t
 	}
-	ow, og := orderedAfter(want), orderedAfter(t.Got)
+	ow, og := orderedAfter(wantS), orderedAfter(gotS)
 	for j := range ow {
 		if ow[j] && !og[j] {
-			t.Changed = fmt.Sprintf("lost the fence or barrier after its memory operation %d (%s)", j+1, accW[j])
+			t.Changed = fmt.Sprintf("lost the fence or barrier after its memory operation %d (%s)", j+1, kw[j])
+			return t
+		}
+	}
+	for j := 0; j+1 < len(accW); j++ {
+		if accW[j].acquire && !waitsFor(code, accG[j].at, accG[j+1].at) {
+			t.Changed = fmt.Sprintf("does not wait for its acquire, memory operation %d (%s: %s), before memory operation %d (%s: %s): the machine code may perform the later one first",
+				j+1, kw[j], code[accG[j].at].Text, j+2, kw[j+1], code[accG[j+1].at].Text)
 			return t
 		}
 	}
 	return t
 }
 
-// accesses lists the memory operations of a list of kinds.
-func accesses(kinds []string) []string {
-	var out []string
-	for _, k := range kinds {
-		if k != kindOrdered {
-			out = append(out, k)
+// depbar is the explicit wait for a scoreboard: "DEPBAR.LE SB2, 0x0".
+var depbar = regexp.MustCompile(`^DEPBAR(?:\.LE)?\s+SB([0-5])\s*,\s*0x0\b`)
+
+// waitsFor reports whether the instruction at b, or one between a and b,
+// waits for the scoreboard the instruction at a releases when its result
+// is written: only then is the access at b issued after the one at a was
+// performed. It gives the benefit of the doubt (true) where the listing
+// has no control bits, where a does not use a scoreboard, and across a
+// call, whose callee may wait.
+func waitsFor(code []Instr, a, b int) bool {
+	acq := code[a]
+	if !acq.HasControl || acq.Control.WriteBarrier < 0 {
+		return true
+	}
+	sb := acq.Control.WriteBarrier
+	for i := a + 1; i <= b; i++ {
+		ins := code[i]
+		if !ins.HasControl || strings.HasPrefix(ins.Text, "CALL") || ins.Control.Waits(sb) {
+			return true
+		}
+		if m := depbar.FindStringSubmatch(ins.Text); m != nil && m[1] == fmt.Sprint(sb) {
+			return true
+		}
+	}
+	return false
+}
+
+// accesses lists the memory operations of a list of steps.
+func accesses(steps []step) []step {
+	var out []step
+	for _, s := range steps {
+		if s.kind != kindOrdered {
+			out = append(out, s)
 		}
 	}
 	return out
 }
 
 // orderedAfter[j] says whether an ordering point follows access j.
-func orderedAfter(kinds []string) []bool {
+func orderedAfter(steps []step) []bool {
 	var out []bool
-	for _, k := range kinds {
-		if k == kindOrdered {
+	for _, s := range steps {
+		if s.kind == kindOrdered {
 			if len(out) > 0 {
 				out[len(out)-1] = true
 			}
@@ -119,7 +146,6 @@ func orderedAfter(kinds []string) []bool {
 	}
 	return out
 }
-
 func sameCounts(a, b []string) bool {
 	x, y := slices.Clone(a), slices.Clone(b)
 	sort.Strings(x)

@@ -48,10 +48,39 @@ func ptxasCompile(path string) func(string) ([]byte, error) {
 	}
 }
 
+// knownChanges are the changes ptxas (12.4 and later, for sm_90) makes
+// to the shipped examples' threads, by test and thread, with what the
+// check says of each. Each is a legal compilation of the PTX the check
+// must still detect and report; the test fails on any other report (a
+// false change of the check, or a new change to look at and add here
+// with its reason).
+var knownChanges = map[string]string{
+	// Two weak loads of one location with nothing between them: merged
+	// into one (allowed: weak loads may be merged).
+	"CoRR+weak/P1": "changed its memory operations: ld 2 in the PTX, 1 in the machine code",
+	// The load after the thread's own byte store of the location is
+	// forwarded from the store (allowed for a weak load).
+	"Store-u8-truncates/P0": "changed its memory operations: ld 1 in the PTX, 0 in the machine code",
+	// atom.cas.b16 has no 16-bit machine instruction: a 32-bit CAS loop
+	// that first loads the word.
+	"Mixed-size-atomics/P1": "changed its memory operations: ld 0 in the PTX, 1 in the machine code",
+	// The acquire of a .cta test_wait or try_wait whose result is not
+	// branched on is not waited for: the access after it issues before
+	// SYNCS.PHASECHK returns (docs/hardware.md, Alarms). At .cluster
+	// scope ptxas adds a CCTL.IVALL, predicated on the result, that waits
+	// for it (MBar-remote-arrive-cluster, MBar-local-plus-remote).
+	"MBar-two-arrivals/P2":                     "does not wait for its acquire, memory operation 1 (mbar",
+	"MP+mbarrier/P1":                           "does not wait for its acquire, memory operation 1 (mbar",
+	"MBar-one-of-two-arrivals/P1":              "does not wait for its acquire, memory operation 1 (mbar",
+	"MBar-local-plus-remote-cta-wait/P2":       "does not wait for its acquire, memory operation 1 (mbar",
+	"MBar-local-plus-remote-cta-wait-stale/P2": "does not wait for its acquire, memory operation 1 (mbar",
+}
+
 // TestExamplesKept compiles every supported shipped example's threads
-// with ptxas and checks that ptxas kept their memory operations and
-// fences (the modules that need a newer PTX ISA than ptxas knows are
-// skipped).
+// with ptxas and checks them: every example is checked (those whose
+// module needs a newer PTX ISA than ptxas knows are counted apart), the
+// known changes (knownChanges) are detected and reported, and no other
+// thread is reported changed.
 func TestExamplesKept(t *testing.T) {
 	path := ptxas(t)
 	d, err := FindDisassembler()
@@ -60,8 +89,10 @@ func TestExamplesKept(t *testing.T) {
 	}
 	dev := gpu.Device{Major: 9, Minor: 0, Driver: 13000, Clusters: true}
 	c := &Checker{Disassembler: d, Compile: ptxasCompile(path)}
+	new86 := supportsPTX86(path)
 	root := filepath.Join("..", "..", "examples")
-	checked := 0
+	checked, newer := 0, 0
+	reported := map[string]string{}
 	err = filepath.WalkDir(root, func(p string, de os.DirEntry, err error) error {
 		if err != nil || de.IsDir() || !(strings.HasSuffix(p, ".litmus") || strings.HasSuffix(p, ".test")) {
 			return err
@@ -74,27 +105,51 @@ func TestExamplesKept(t *testing.T) {
 			}
 			plan, err := ptxgen.NewPlan(tc)
 			if err != nil {
-				continue
+				continue // refused when planned, as ptxmm run refuses it
 			}
-			if plan.Version != "8.4" {
+			if _, err := plan.Module("sm_90"); err != nil {
+				continue // refused when generated, as ptxmm run refuses it
+			}
+			if plan.Version != "8.4" && !new86 {
+				newer++
 				continue
 			}
 			rep, err := c.Check(nil, plan, "sm_90")
 			if err != nil {
-				if strings.Contains(err.Error(), "ptxas") || strings.Contains(err.Error(), "address") {
-					require.NoError(t, err, p)
-				}
+				t.Errorf("%s (%s): %v", tc.Name, p, err)
 				continue
 			}
 			checked++
 			for _, th := range rep.Threads {
 				if th.Changed != "" {
-					t.Errorf("%s %s: %s (PTX %v, machine code %v)", tc.Name, th.Name, th.Changed, th.Want, th.Got)
+					reported[tc.Name+"/"+th.Name] = th.Changed
 				}
 			}
 		}
 		return nil
 	})
 	require.NoError(t, err)
-	require.Greater(t, checked, 50)
+	t.Logf("%d tests checked, %d need a newer ptxas", checked, newer)
+	require.Greater(t, checked, 80)
+	for k, msg := range reported {
+		want, ok := knownChanges[k]
+		if !ok || !strings.HasPrefix(msg, want) {
+			t.Errorf("%s: unexpected report: %s", k, msg)
+		}
+	}
+	for k, want := range knownChanges {
+		if _, ok := reported[k]; !ok {
+			t.Errorf("%s: the change %q was not reported", k, want)
+		}
+	}
+}
+
+// supportsPTX86 asks ptxas whether it knows PTX ISA 8.6 (CUDA 12.8).
+func supportsPTX86(ptxas string) bool {
+	out, _ := exec.Command(ptxas, "--version").CombinedOutput()
+	var major, minor int
+	if i := strings.Index(string(out), "release "); i >= 0 {
+		fmt.Sscanf(string(out[i:]), "release %d.%d", &major, &minor)
+	}
+	return major > 12 || major == 12 && minor >= 8
 }
