@@ -46,6 +46,7 @@ func (m *Model) CandidatesContext(ctx context.Context, t *litmus.Test, opts Opti
 		}
 	}
 	rs := checkAllContext(ctx, []*Model{m}, t, opts, observe, func(s *session) { sess = s })
+	kept.release(opts.Budget)
 	return out, rs[0]
 }
 

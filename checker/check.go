@@ -45,6 +45,10 @@ type Options struct {
 	// Nothing is left out for a test that no single execution decides,
 	// nor when a host watches every candidate.
 	OnlyDeciding bool
+	// MaxKept bounds the candidates a caller keeps (Candidates,
+	// CheckKeep), one per choice of final writes: past it the check stops
+	// with an error naming -max-candidates. 0 means no bound.
+	MaxKept int
 	// MaxMemory bounds the estimated memory of checking one test
 	// (-max-memory); 0 means no bound. Budget, when set, is the limit
 	// shared by tests checked in parallel: each reserves its estimate from

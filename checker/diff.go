@@ -1,6 +1,8 @@
 package checker
 
 import (
+	"context"
+
 	"github.com/ptxmm/ptxmm/execution"
 	"github.com/ptxmm/ptxmm/litmus"
 	"github.com/ptxmm/ptxmm/rules"
@@ -50,6 +52,11 @@ func (d *DiffResult) Differs() bool {
 // Diff checks one test against two models in one pass over its candidates
 // and reports the outcomes on which they disagree.
 func Diff(a, b *Model, t *litmus.Test, opts Options) *DiffResult {
+	return DiffContext(context.Background(), a, b, t, opts)
+}
+
+// DiffContext is Diff under a context, as CheckContext.
+func DiffContext(ctx context.Context, a, b *Model, t *litmus.Test, opts Options) *DiffResult {
 	onlyA := map[string]Difference{}
 	onlyB := map[string]Difference{}
 	var sess *session
@@ -68,7 +75,7 @@ func Diff(a, b *Model, t *litmus.Test, opts Options) *DiffResult {
 			record(onlyB, vs[0])
 		}
 	}
-	rs := checkAllWith([]*Model{a, b}, t, opts, observe, func(s *session) { sess = s })
+	rs := checkAllContext(ctx, []*Model{a, b}, t, opts, observe, func(s *session) { sess = s })
 	d := &DiffResult{Test: t, A: rs[0], B: rs[1], Err: rs[0].Err}
 	if d.Err != nil {
 		return d

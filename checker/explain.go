@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"context"
 	"github.com/ptxmm/ptxmm/catalog"
 	"github.com/ptxmm/ptxmm/execution"
 	"github.com/ptxmm/ptxmm/relations"
@@ -61,16 +62,30 @@ func explainAll(m *Model, x *execution.Execution, failures []rules.CheckResult) 
 // provenance under the order choice that makes it consistent or, for an
 // inconsistent candidate, under the first choice the search found failing.
 func (m *Model) Instance(c Candidate) (*rules.Instance, error) {
+	return m.InstanceContext(context.Background(), c, 0)
+}
+
+// InstanceContext is Instance under a context and a memory limit (0:
+// none): filling and evaluating the candidate stop soon after ctx is done,
+// and the instance is refused, or its evaluation stopped, past maxBytes.
+func (m *Model) InstanceContext(ctx context.Context, c Candidate, maxBytes int64) (*rules.Instance, error) {
 	x := c.Execution
-	inst, err := m.filledInstance(x)
+	inst, err := m.Program.NewLimitedInstance(eventDomain(len(x.Events)), rules.Limits{MaxBytes: maxBytes})
 	if err != nil {
 		return nil, err
 	}
-	var opts []rules.SolveOption
+	if err := catalog.NewFiller(m.Syntax).FillContext(ctx, inst, x); err != nil {
+		return nil, err
+	}
+	opts := []rules.SolveOption{rules.WithContext(ctx)}
 	if len(c.Finals) > 0 || len(x.LatestReads) > 0 {
 		opts = append(opts, prunePastFinals(x, slotsOf(x, c.Finals), c.Finals))
 	}
-	if sol := inst.Solve(opts...); !sol.Consistent && len(sol.Failures) > 0 {
+	sol := inst.Solve(opts...)
+	if sol.Err != nil {
+		return nil, sol.Err
+	}
+	if !sol.Consistent && len(sol.Failures) > 0 {
 		for name, r := range sol.Failures[0].Orders {
 			if err := inst.SetRel(name, r); err != nil {
 				return nil, err

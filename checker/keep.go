@@ -37,5 +37,6 @@ func (m *Model) CheckKeepContext(ctx context.Context, t *litmus.Test, opts Optio
 		}
 	}
 	rs := checkAllContext(ctx, []*Model{m}, t, opts, observe, func(s *session) { sess = s })
+	kept.release(opts.Budget)
 	return out, rs[0]
 }

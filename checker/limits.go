@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ptxmm/ptxmm/execution"
+	"github.com/ptxmm/ptxmm/limits"
 	"github.com/ptxmm/ptxmm/litmus"
 	"github.com/ptxmm/ptxmm/rules"
 )
@@ -110,7 +111,7 @@ func (s *session) reserveMemory() error {
 	}
 	waitStart := time.Now()
 	if err := s.opts.Budget.Reserve(s.ctx, need); err != nil {
-		return fmt.Errorf("waiting for memory: %w", err)
+		return &limits.BusyError{What: fmt.Sprintf("the relations of its largest candidate execution (%d events)", n), Need: need, Err: err}
 	}
 	s.waited = time.Since(waitStart)
 	s.reserved = need

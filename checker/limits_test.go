@@ -185,7 +185,7 @@ func TestKeptCandidatesCountAgainstTheMemoryLimit(t *testing.T) {
 	require.NoError(t, r.Err)
 	var all int64
 	for _, c := range cands {
-		all += candidateBytes(c)
+		all += c.Bytes()
 	}
 	require.Greater(t, all, int64(1<<20), "%d candidates", len(cands))
 

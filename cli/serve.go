@@ -55,14 +55,21 @@ func Serve(ctx context.Context, cfg ServeConfig, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ptxmm serve: warning: %s is not a loopback address, so anyone who can reach this machine can use the page\n", cfg.Addr)
 	}
 	fmt.Fprintf(stdout, "ptxmm serve: listening on http://%s/ (Ctrl+C stops)\n", ln.Addr())
+	// The requests' contexts end when the server stops, so that the
+	// checks running stop with it instead of delaying the shutdown.
+	base, stopRequests := context.WithCancel(context.Background())
+	defer stopRequests()
 	srv := &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
-		// A request may compute for the whole -timeout before answering.
-		WriteTimeout:   cfg.Server.Options.Timeout + 30*time.Second,
+		// A request may wait -queue-wait for a worker, then compute for
+		// -timeout, before answering: the connection stays open for that
+		// and more, so that every request gets its answer.
+		WriteTimeout:   cfg.Server.QueueWait + cfg.Server.Options.Timeout + 30*time.Second,
 		IdleTimeout:    2 * time.Minute,
 		MaxHeaderBytes: 64 << 10,
+		BaseContext:    func(net.Listener) context.Context { return base },
 	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
@@ -72,6 +79,7 @@ func Serve(ctx context.Context, cfg ServeConfig, stdout, stderr io.Writer) int {
 		return ExitError
 	case <-ctx.Done():
 	}
+	stopRequests()
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(shutdown); err != nil {

@@ -2,7 +2,9 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"os"
@@ -23,20 +25,10 @@ import (
 func TestServe(t *testing.T) {
 	// From the repository's root, as the README runs it.
 	t.Chdir("..")
-	out, w := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	cfg := ServeConfig{Addr: "127.0.0.1:0", ModelFile: filepath.Join("variants", "ptx-v6.0.dl"), Server: serve.DefaultConfig()}
-	var stderr strings.Builder
-	status := make(chan int, 1)
-	go func() {
-		status <- Serve(ctx, cfg, w, &stderr)
-		w.Close()
-	}()
-	line, err := bufio.NewReader(out).ReadString('\n')
-	require.NoError(t, err, "stderr: %s", stderr.String())
-	url := regexp.MustCompile(`http://\S+/`).FindString(line)
-	require.NotEmpty(t, url, line)
+	url, status, stderr := startServe(t, ctx, cfg)
 	resp, err := http.Get(url + "api/library")
 	require.NoError(t, err)
 	body, err := io.ReadAll(resp.Body)
@@ -105,4 +97,66 @@ func TestModelSourceNames(t *testing.T) {
 		require.NoError(t, err, c.file)
 		assert.Equal(t, c.name, m.Name, c.file)
 	}
+}
+
+// TestServeStopsItsChecks: stopping the server (SIGTERM, Ctrl+C) stops the
+// checks in flight, so that it ends at once with status 0; it used to wait
+// for them (26 s), past its 5 s of grace.
+func TestServeStopsItsChecks(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg := ServeConfig{Addr: "127.0.0.1:0", Server: serve.DefaultConfig()}
+	cfg.Server.Options.Timeout = time.Minute
+	cfg.Server.MaxTestSize = 2000
+	url, status, stderr := startServe(t, ctx, cfg)
+	var stores strings.Builder
+	stores.WriteString("PTX S\n{ x=0; }\n P0@cta 0,gpu 0 ;\n")
+	for i := 0; i < 1400; i++ {
+		stores.WriteString(" st.weak.u32 [x], 1 ;\n")
+	}
+	stores.WriteString("exists (x == 1)\n")
+	spec, err := os.ReadFile(filepath.Join("..", "spec.dl"))
+	require.NoError(t, err)
+	body, err := json.Marshal(serve.RunRequest{Test: serve.TestSource{Name: "S.litmus", Text: stores.String()},
+		Model: serve.ModelSource{Name: "spec.dl", Text: string(spec)}})
+	require.NoError(t, err)
+	answered := make(chan int, 1)
+	go func() {
+		resp, err := http.Post(url+"api/run", "application/json", bytes.NewReader(body))
+		if err != nil {
+			answered <- 0
+			return
+		}
+		resp.Body.Close()
+		answered <- resp.StatusCode
+	}()
+	time.Sleep(500 * time.Millisecond) // the check is under way
+	start := time.Now()
+	cancel()
+	select {
+	case code := <-status:
+		assert.Equal(t, ExitOK, code, stderr.String())
+		assert.Less(t, time.Since(start), 5*time.Second)
+	case <-time.After(20 * time.Second):
+		t.Fatal("ptxmm serve did not stop")
+	}
+	assert.Equal(t, http.StatusServiceUnavailable, <-answered, "the request in flight is answered")
+}
+
+// startServe runs Serve until ctx is done, and returns the address it
+// listens on, where its exit status will come, and its stderr.
+func startServe(t *testing.T, ctx context.Context, cfg ServeConfig) (string, <-chan int, *strings.Builder) {
+	t.Helper()
+	out, w := io.Pipe()
+	stderr := &strings.Builder{}
+	status := make(chan int, 1)
+	go func() {
+		status <- Serve(ctx, cfg, w, stderr)
+		w.Close()
+	}()
+	line, err := bufio.NewReader(out).ReadString('\n')
+	require.NoError(t, err, "stderr: %s", stderr.String())
+	url := regexp.MustCompile(`http://\S+/`).FindString(line)
+	require.NotEmpty(t, url, line)
+	return url, status, stderr
 }

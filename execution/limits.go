@@ -76,7 +76,7 @@ func (b *exploreBudget) keep(thread string, r *Run) error {
 		return nil
 	}
 	b.runs++
-	b.used += runBytes(r)
+	b.used += r.Bytes()
 	if b.max > 0 && b.used > b.max {
 		return &MemoryError{What: fmt.Sprintf("the runs of the threads (%d so far, thread %s exploring)", b.runs, thread),
 			Need: b.used, Limit: b.max}
@@ -84,9 +84,9 @@ func (b *exploreBudget) keep(thread string, r *Run) error {
 	return b.stopped()
 }
 
-// runBytes estimates the memory a run takes: its events and what they
-// point to, its dependencies, registers and constraints.
-func runBytes(r *Run) int64 {
+// Bytes estimates the memory a run takes: its events and what they point
+// to, its dependencies, registers and constraints.
+func (r *Run) Bytes() int64 {
 	const event, pair, entry = int64(unsafe.Sizeof(Event{})) + 64, 16, 64
 	deps := len(r.Addr) + len(r.Data) + len(r.Ctrl) + len(r.RMW)
 	return int64(unsafe.Sizeof(Run{})) + int64(len(r.Events))*event + int64(deps)*pair +

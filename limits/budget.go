@@ -2,6 +2,7 @@ package limits
 
 import (
 	"context"
+	"fmt"
 	"sync"
 )
 
@@ -89,3 +90,24 @@ func (b *Budget) TryReserve(n int64) bool {
 	b.used += n
 	return true
 }
+
+// BusyError reports memory of a Budget that work running in parallel
+// holds: the work that needed it may succeed once the others finish (a
+// server answers 503 and "try again"), unlike a need over the whole limit.
+type BusyError struct {
+	What string // what needed the memory
+	Need int64
+	// Err is why waiting ended (a context's error), nil when the memory
+	// was asked for without waiting.
+	Err error
+}
+
+func (e *BusyError) Error() string {
+	msg := fmt.Sprintf("waiting for memory: %s needs %s, which work running in parallel holds", e.What, FormatSize(e.Need))
+	if e.Err != nil {
+		msg += ": " + e.Err.Error()
+	}
+	return msg
+}
+
+func (e *BusyError) Unwrap() error { return e.Err }

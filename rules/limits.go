@@ -222,7 +222,10 @@ func (in *Instance) tupleGuard(rp *rulePlan, deltaOcc int, dst store) int {
 	if low := in.joinLowerBound(rp, deltaOcc); low > float64(room) {
 		// The rule is certain to derive more than fits: stop before
 		// deriving any of it.
-		what, pos := in.p.blame(rp.head)
+		what, pos := "the answer of the query", rp.rule.Pos
+		if rp.head >= 0 {
+			what, pos = in.p.blame(rp.head)
+		}
 		if pos == (source.Pos{}) {
 			pos = rp.rule.Pos
 		}

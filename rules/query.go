@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/ptxmm/ptxmm/datalog"
@@ -14,6 +15,33 @@ import (
 // can name events directly.
 func (in *Instance) Query(q *datalog.Query) ([]string, [][]int, error) {
 	in.Run()
+	return in.query(q)
+}
+
+// QueryContext is Query under a context and a memory bound: evaluation
+// stops soon after ctx is done, with ctx's error, and an answer of three or
+// more variables stops at maxBytes (0: no bound) with a *MemoryError, as a
+// relation of a limited instance does (NewLimitedInstance). A query over
+// many variables can otherwise join without end: nine atoms over the
+// events of a litmus test took a server to 9 GB.
+func (in *Instance) QueryContext(ctx context.Context, q *datalog.Query, maxBytes int64) (vars []string, rows [][]int, err error) {
+	saved := in.limits
+	defer func() { in.limits = saved }()
+	if maxBytes > 0 && (in.limits.MaxBytes == 0 || maxBytes < in.limits.MaxBytes) {
+		in.limits.MaxBytes = maxBytes
+	}
+	var qerr error
+	if err := in.guarded(ctx, func() {
+		in.run()
+		vars, rows, qerr = in.query(q)
+	}); err != nil {
+		return nil, nil, err
+	}
+	return vars, rows, qerr
+}
+
+// query answers q over relations already up to date.
+func (in *Instance) query(q *datalog.Query) ([]string, [][]int, error) {
 	q, hostConsts := in.bindHostNames(q)
 	var vars []string
 	seen := map[string]bool{}

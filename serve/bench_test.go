@@ -38,7 +38,7 @@ func BenchmarkServeCache(b *testing.B) {
 		b.Run(name+"/model-hit", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				c, err := s.model(model)
+				c, err := direct(s, func(c *apiCall) (*compiled, error) { return s.model(c, model) })
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -54,12 +54,16 @@ func BenchmarkServeCache(b *testing.B) {
 			}
 		})
 		b.Run(name+"/hit", func(b *testing.B) {
-			if _, _, err := s.prepare(test, model, "model"); err != nil {
+			if _, err := direct(s, func(c *apiCall) (any, error) { return s.handleRun(c, &RunRequest{Test: test, Model: model}) }); err != nil {
 				b.Fatal(err)
 			}
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, cached, err := s.prepare(test, model, "model"); err != nil || !cached {
+				cached, err := direct(s, func(c *apiCall) (bool, error) {
+					_, _, cached, err := s.prepare(c, test, model, "model")
+					return cached, err
+				})
+				if err != nil || !cached {
 					b.Fatalf("cached %v, error %v", cached, err)
 				}
 			}
@@ -72,27 +76,27 @@ func BenchmarkServeCache(b *testing.B) {
 func BenchmarkHandlers(b *testing.B) {
 	s, _ := newTestServer(b, nil)
 	test, model := example(b, "MP.litmus"), specModel(b)
-	if _, err := s.handleRun(&RunRequest{Test: test, Model: model}); err != nil {
+	if _, err := direct(s, func(c *apiCall) (any, error) { return s.handleRun(c, &RunRequest{Test: test, Model: model}) }); err != nil {
 		b.Fatal(err)
 	}
 	cases := []struct {
 		name string
-		call func() (any, error)
+		call func(*apiCall) (any, error)
 	}{
-		{"run", func() (any, error) { return s.handleRun(&RunRequest{Test: test, Model: model}) }},
-		{"execution", func() (any, error) { return s.handleExec(&ExecRequest{Test: test, Model: model, Exec: 3}) }},
-		{"why", func() (any, error) {
-			return s.handleWhy(&WhyRequest{Test: test, Model: model, Exec: 3, Rel: "fr", Args: []int{7, 2}})
+		{"run", func(c *apiCall) (any, error) { return s.handleRun(c, &RunRequest{Test: test, Model: model}) }},
+		{"execution", func(c *apiCall) (any, error) { return s.handleExec(c, &ExecRequest{Test: test, Model: model, Exec: 3}) }},
+		{"why", func(c *apiCall) (any, error) {
+			return s.handleWhy(c, &WhyRequest{Test: test, Model: model, Exec: 3, Rel: "fr", Args: []int{7, 2}})
 		}},
-		{"query", func() (any, error) {
-			return s.handleQuery(&QueryRequest{Test: test, Model: model, Exec: 3, Query: "?- cause(X, Y)."})
+		{"query", func(c *apiCall) (any, error) {
+			return s.handleQuery(c, &QueryRequest{Test: test, Model: model, Exec: 3, Query: "?- cause(X, Y)."})
 		}},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := c.call(); err != nil {
+				if _, err := direct(s, c.call); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -7,7 +7,7 @@ import (
 	"github.com/ptxmm/ptxmm/report"
 )
 
-func (s *Server) handleDiff(req *DiffRequest) (any, error) {
+func (s *Server) handleDiff(c *apiCall, req *DiffRequest) (any, error) {
 	if err := validateTest(req.Test); err != nil {
 		return nil, err
 	}
@@ -19,11 +19,11 @@ func (s *Server) handleDiff(req *DiffRequest) (any, error) {
 			return nil, err
 		}
 	}
-	a, err := s.model(req.A)
+	a, err := s.model(c, req.A)
 	if err != nil {
 		return nil, texts{test: req.Test.Name, model: req.A.Name}.invalid("model A", err)
 	}
-	b, err := s.model(req.B)
+	b, err := s.model(c, req.B)
 	if err != nil {
 		return nil, texts{test: req.Test.Name, model: req.B.Name}.invalid("model B", err)
 	}
@@ -34,7 +34,10 @@ func (s *Server) handleDiff(req *DiffRequest) (any, error) {
 	if err := s.checkSize(t); err != nil {
 		return nil, err
 	}
-	d := checker.Diff(a.model, b.model, t, s.cfg.Options)
+	if err := c.heavy(); err != nil {
+		return nil, err
+	}
+	d := checker.DiffContext(c.ctx, a.model, b.model, t, s.cfg.Options)
 	if d.Err != nil {
 		return nil, texts{test: req.Test.Name}.invalid("test", d.Err)
 	}

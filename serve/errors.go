@@ -83,7 +83,10 @@ func (t texts) diagnostic(e *source.Error) Diagnostic {
 
 // invalid makes the answer for a test or model that cannot be used: 422
 // with the error's diagnostics. what says what failed ("test", "model A").
-func (t texts) invalid(what string, err error) *apiError {
+func (t texts) invalid(what string, err error) error {
+	if answered(err) {
+		return err
+	}
 	msg := err.Error()
 	if q, ok := err.(interface{ Quoted() string }); ok {
 		msg = q.Quoted()

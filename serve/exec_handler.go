@@ -1,9 +1,11 @@
 package serve
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/datalog"
@@ -19,34 +21,93 @@ var defaultShown = []string{"po", "rf", "co", "fr"}
 // selected is one execution of a run, evaluated with provenance.
 type selected struct {
 	entry *runEntry
+	model *compiled
 	index int
 	cand  checker.Candidate
 	inst  *rules.Instance
+	// ctx bounds what is evaluated on inst: the request's context and
+	// its time limit.
+	ctx context.Context
 }
 
-// selectExec prepares execution k of a run for inspection.
-func (s *Server) selectExec(test TestSource, model ModelSource, k int) (*selected, error) {
-	e, _, err := s.prepare(test, model, "model")
+// selectExec prepares execution k of a run for inspection: the run from
+// the cache or checked, the execution's relations evaluated under the
+// request's context and time limit, in memory reserved from what the
+// requests share (extra more, for what the caller adds: a query's
+// answer). The caller calls done when it no longer needs them.
+func (s *Server) selectExec(c *apiCall, test TestSource, model ModelSource, k int, extra int64) (*selected, func(), error) {
+	e, m, _, err := s.prepare(c, test, model, "model")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	c, err := e.candidate(k)
+	cand, err := e.candidate(k)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	inst, err := e.model.model.Instance(c)
+	ev, err := s.instance(c, m, cand, fmt.Sprintf("execution %d", k), extra)
 	if err != nil {
-		return nil, fmt.Errorf("execution %d: %w", k, err)
+		return nil, nil, err
 	}
-	return &selected{entry: e, index: k, cand: c, inst: inst}, nil
+	return &selected{entry: e, model: m, index: k, cand: cand, inst: ev.inst, ctx: ev.ctx}, ev.done, nil
 }
 
-func (s *Server) handleExec(req *ExecRequest) (any, error) {
-	sel, err := s.selectExec(req.Test, req.Model, req.Exec)
+// evaluated is a candidate's instance, the context it is evaluated under
+// and the function that releases both.
+type evaluated struct {
+	inst *rules.Instance
+	ctx  context.Context
+	done func()
+}
+
+// instance evaluates one candidate of model m with provenance, in memory
+// reserved for it (and extra more), under the request's context and
+// -timeout. done gives the memory back.
+func (s *Server) instance(c *apiCall, m *compiled, cand checker.Candidate, what string, extra int64) (*evaluated, error) {
+	// The estimate covers the relations; the order search and the
+	// relations of three or more columns grow past it.
+	need := 2*m.model.Program.EstimateBytes(len(cand.Execution.Events)) + 1<<20 + extra
+	if err := c.reserve(what, need); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeoutCause(c.ctx, s.cfg.Options.Timeout, &timeLimitError{what: what, limit: s.cfg.Options.Timeout})
+	inst, err := m.model.InstanceContext(ctx, cand, need)
+	if err != nil {
+		err = stopCause(ctx, c.ctx, err)
+		cancel()
+		c.release(need)
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return &evaluated{inst: inst, ctx: ctx, done: func() { cancel(); c.release(need) }}, nil
+}
+
+// timeLimitError is the -timeout of evaluating one execution or query.
+type timeLimitError struct {
+	what  string
+	limit time.Duration
+}
+
+func (e *timeLimitError) Error() string {
+	return fmt.Sprintf("%s took longer than the time limit of %s; raise it with -timeout", e.what, e.limit)
+}
+
+// stopCause turns an evaluation stopped by ctx's deadline into the time
+// limit's error; a request that ended (outer done) keeps its own error.
+func stopCause(ctx, outer context.Context, err error) error {
+	if ctx.Err() != nil && outer.Err() == nil {
+		if cause := context.Cause(ctx); cause != nil {
+			return cause
+		}
+	}
+	return err
+}
+
+func (s *Server) handleExec(cl *apiCall, req *ExecRequest) (any, error) {
+	sel, done, err := s.selectExec(cl, req.Test, req.Model, req.Exec, 0)
 	if err != nil {
 		return nil, err
 	}
-	e, c, m := sel.entry, sel.cand, sel.entry.model.model
+	defer done()
+	e, c, m := sel.entry, sel.cand, sel.model.model
 	x := c.Execution
 	resp := &ExecResponse{Index: sel.index, Count: len(e.cands), Consistent: c.Consistent, State: e.state(c),
 		Failures: failureNames(c), Events: events(sel), Checks: []CheckInfo{}}
@@ -63,7 +124,7 @@ func (s *Server) handleExec(req *ExecRequest) (any, error) {
 		resp.OrderNote = "shown under the first choice of the model's run-time orders found failing; every choice fails some check"
 	}
 	if disabled := normalizedDisabled(req.Model.Disabled); len(disabled) > 0 {
-		unticked, names, err := s.untickedChecks(req, c, disabled)
+		unticked, names, err := s.untickedChecks(cl, req, c, disabled)
 		if err != nil {
 			return nil, err
 		}
@@ -102,15 +163,17 @@ func (s *Server) handleExec(req *ExecRequest) (any, error) {
 
 // untickedChecks evaluates the disabled checks on the execution with the
 // whole model, so the page can say what each would have said.
-func (s *Server) untickedChecks(req *ExecRequest, c checker.Candidate, disabled []string) ([]CheckInfo, []string, error) {
-	full, err := s.model(whole(req.Model))
+func (s *Server) untickedChecks(cl *apiCall, req *ExecRequest, c checker.Candidate, disabled []string) ([]CheckInfo, []string, error) {
+	full, err := s.model(cl, whole(req.Model))
 	if err != nil {
 		return nil, nil, texts{test: req.Test.Name, model: req.Model.Name}.invalid("model", err)
 	}
-	inst, err := full.model.Instance(c)
+	ev, err := s.instance(cl, full, c, "the execution under the whole model", 0)
 	if err != nil {
 		return nil, nil, err
 	}
+	defer ev.done()
+	inst := ev.inst
 	var out []CheckInfo
 	var failing []string
 	stop := full.model.Program.StopAtEdges()

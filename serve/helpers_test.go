@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"io/fs"
@@ -94,4 +95,12 @@ func forbidden(t testing.TB, r RunResponse) ExecSummary {
 	}
 	t.Fatal("no forbidden execution")
 	return ExecSummary{}
+}
+
+// direct runs f as a handler runs, outside HTTP: with a call of its own
+// under the background context, whose slot is given back after.
+func direct[T any](s *Server, f func(*apiCall) (T, error)) (T, error) {
+	c := &apiCall{s: s, ctx: context.Background()}
+	defer c.done()
+	return f(c)
 }

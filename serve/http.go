@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/url"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -17,28 +18,34 @@ import (
 )
 
 // post wraps an API handler: it reads one JSON request of bounded size,
-// waits for a free worker, turns panics into 500 answers (the server keeps
-// running), and writes the answer or the error as JSON.
-func post[Req any](s *Server, handle func(*Req) (any, error)) http.HandlerFunc {
+// runs the handler under the request's context (a checking slot is taken
+// only for the work that needs one: admission.go), turns panics into 500
+// answers (the server keeps running), and writes the answer or the error
+// as JSON: 503 with Retry-After when the server cannot take the work now.
+func post[Req any](s *Server, handle func(*apiCall, *Req) (any, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		req := new(Req)
 		if err := s.decode(w, r, req); err != nil {
 			writeError(w, err)
 			return
 		}
-		select {
-		case s.slots <- struct{}{}:
-		case <-r.Context().Done():
-			writeJSON(w, http.StatusServiceUnavailable, ErrorResponse{Error: "the request was cancelled while waiting for a free worker"})
-			return
-		}
-		defer func() { <-s.slots }()
-		resp, err := s.safely(func() (any, error) { return handle(req) })
-		if err != nil {
+		c := &apiCall{s: s, ctx: r.Context()}
+		resp, err := s.safely(func() (any, error) {
+			defer c.done()
+			return handle(c, req)
+		})
+		switch be, busy := overloaded(err); {
+		case busy:
+			writeBusy(w, be)
+		case err != nil && r.Context().Err() != nil:
+			// The client went away, or the server is stopping: the
+			// work was stopped, and the answer says so to whoever reads.
+			writeBusy(w, &busyError{msg: "the request was stopped: the client went away or the server is stopping", retryAfter: retryAfter})
+		case err != nil:
 			writeError(w, err)
-			return
+		default:
+			writeJSON(w, http.StatusOK, resp)
 		}
-		writeJSON(w, http.StatusOK, resp)
 	}
 }
 
@@ -152,4 +159,18 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Write(data)
+}
+
+// sameOrigin reports whether an Origin header names this server as the
+// request reached it: http or https, and the Host of the request. Browsers
+// send Origin with every cross-site request and with same-site posts, so a
+// page elsewhere cannot use the API through the user's browser, even
+// where the Host check is off (a non-loopback -addr). "null" (a sandboxed
+// frame, a file) is refused.
+func sameOrigin(origin string, r *http.Request) bool {
+	u, err := url.Parse(origin)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Path != "" {
+		return false
+	}
+	return strings.EqualFold(u.Host, r.Host)
 }

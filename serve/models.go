@@ -16,6 +16,8 @@ type compiled struct {
 	// key identifies the model's content: its source and its includes
 	// (loader.Model.Digest), for the keys of the results cached.
 	key string
+	// bytes is the memory it is estimated to keep (modelCost).
+	bytes int64
 }
 
 var checkName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -38,11 +40,27 @@ func validateModel(src ModelSource, what string) error {
 }
 
 // model returns the compiled model of src, from the cache when its text and
-// the files it includes are unchanged. Includes are read only through the
-// confined include file system.
-func (s *Server) model(src ModelSource) (*compiled, error) {
+// the files it includes are unchanged; otherwise it compiles it in a
+// checking slot. Includes are read only through the confined include file
+// system.
+func (s *Server) model(cl *apiCall, src ModelSource) (*compiled, error) {
+	if c, ok := s.models.Cached(loaderSource(src), s.loaderOptions(src)); ok {
+		return c, nil
+	}
+	if err := cl.heavy(); err != nil {
+		return nil, err
+	}
 	return s.models.Load(loaderSource(src), s.loaderOptions(src))
 }
+
+// modelBytesPerByte estimates the memory a compiled model keeps per byte
+// of its text: spec.dl's 48 KB compile to 0.4 to 0.9 MB (TestCacheCosts
+// measures it).
+const modelBytesPerByte = 16
+
+// modelCost estimates the memory a compiled model keeps, the size the
+// model cache counts it at.
+func modelCost(m *loader.Model) int64 { return 64<<10 + modelBytesPerByte*m.TextBytes }
 
 // compile parses, extends and compiles a model source, without the cache.
 func (s *Server) compile(src ModelSource) (*compiled, error) {
@@ -62,7 +80,9 @@ func (s *Server) loaderOptions(src ModelSource) loader.Options {
 }
 
 // newCompiled keeps a loaded model with the key of its content.
-func newCompiled(m *loader.Model) *compiled { return &compiled{model: m.Model, key: m.Digest} }
+func newCompiled(m *loader.Model) *compiled {
+	return &compiled{model: m.Model, key: m.Digest, bytes: modelCost(m)}
+}
 
 // normalizedDisabled sorts the unticked checks and drops repeats.
 func normalizedDisabled(names []string) []string {

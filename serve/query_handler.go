@@ -11,7 +11,19 @@ import (
 // all, so nothing is dropped without saying so.
 const MaxAnswers = 1000
 
-func (s *Server) handleQuery(req *QueryRequest) (any, error) {
+// maxQueryBytes bounds the memory of a query's answer, past what the
+// execution's relations take (less when -max-memory leaves less).
+const maxQueryBytes = 256 << 20
+
+// queryBytes is the memory one query's answer may take.
+func (s *Server) queryBytes() int64 {
+	if b := s.budget.Limit(); b > 0 {
+		return min(maxQueryBytes, b/4)
+	}
+	return maxQueryBytes
+}
+
+func (s *Server) handleQuery(c *apiCall, req *QueryRequest) (any, error) {
 	line := strings.TrimSpace(req.Query)
 	switch {
 	case strings.HasPrefix(line, "?-"):
@@ -19,10 +31,11 @@ func (s *Server) handleQuery(req *QueryRequest) (any, error) {
 	default:
 		return nil, badRequest("query: expected \"?- BODY.\" or \":show REL\"; rules and checks are added to the model through ModelSource.Extra")
 	}
-	sel, err := s.selectExec(req.Test, req.Model, req.Exec)
+	sel, done, err := s.selectExec(c, req.Test, req.Model, req.Exec, s.queryBytes())
 	if err != nil {
 		return nil, err
 	}
+	defer done()
 	label := func(a int) string {
 		x := sel.cand.Execution
 		if a < len(x.Events) {
@@ -64,9 +77,13 @@ func (s *Server) handleQuery(req *QueryRequest) (any, error) {
 	if len(prog.Queries) != 1 || len(prog.Files) != 1 {
 		return nil, badRequest("query: expected one query: ?- BODY.")
 	}
-	vars, rows, err := sel.inst.Query(prog.Queries[0])
+	vars, rows, err := sel.inst.QueryContext(sel.ctx, prog.Queries[0], 0)
 	if err != nil {
-		return nil, &apiError{status: 422, msg: err.Error()}
+		err = stopCause(sel.ctx, c.ctx, err)
+		if answered(err) {
+			return nil, err
+		}
+		return nil, &apiError{status: 422, msg: "query: " + err.Error()}
 	}
 	resp.Columns = append([]string{}, vars...)
 	resp.Total = len(rows)

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"slices"
 	"time"
@@ -13,27 +14,33 @@ import (
 
 // prepare validates a test and a model, compiles the model and checks the
 // test, each from its cache when possible. what names the model in errors.
-func (s *Server) prepare(test TestSource, model ModelSource, what string) (*runEntry, bool, error) {
+func (s *Server) prepare(c *apiCall, test TestSource, model ModelSource, what string) (*runEntry, *compiled, bool, error) {
 	if err := validateTest(test); err != nil {
-		return nil, false, err
+		return nil, nil, false, err
 	}
 	if err := validateModel(model, what); err != nil {
-		return nil, false, err
+		return nil, nil, false, err
 	}
 	tx := texts{test: test.Name, model: model.Name}
-	m, err := s.model(model)
+	m, err := s.model(c, model)
 	if err != nil {
-		return nil, false, tx.invalid(what, err)
+		return nil, nil, false, tx.invalid(what, err)
 	}
-	e, cached, err := s.run(m, test)
+	e, cached, err := s.run(c, m, test)
 	if err != nil {
-		var ae *apiError
-		if errors.As(err, &ae) {
-			return nil, false, ae
-		}
-		return nil, false, tx.invalid("test", err)
+		return nil, nil, false, tx.invalid("test", err)
 	}
-	return e, cached, nil
+	return e, m, cached, nil
+}
+
+// answered reports whether err is already the answer to give: a
+// classified error, the server being busy, or the request ending.
+func answered(err error) bool {
+	var ae *apiError
+	if _, busy := overloaded(err); busy || errors.As(err, &ae) {
+		return true
+	}
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) && !checker.IsTimeout(err)
 }
 
 // whole returns the model without its disabled checks.
@@ -42,30 +49,30 @@ func whole(m ModelSource) ModelSource {
 	return m
 }
 
-func (s *Server) handleRun(req *RunRequest) (any, error) {
+func (s *Server) handleRun(c *apiCall, req *RunRequest) (any, error) {
 	start := time.Now()
-	e, cached, err := s.prepare(req.Test, req.Model, "model")
+	e, m, cached, err := s.prepare(c, req.Test, req.Model, "model")
 	if err != nil {
 		return nil, err
 	}
-	resp := runResponse(e, cached)
+	resp := runResponse(e, m, cached)
 	resp.Model.Disabled = append([]string{}, normalizedDisabled(req.Model.Disabled)...)
 	if len(resp.Model.Disabled) > 0 {
-		full, _, err := s.prepare(req.Test, whole(req.Model), "model")
+		full, fm, _, err := s.prepare(c, req.Test, whole(req.Model), "model")
 		if err != nil {
 			return nil, err
 		}
-		resp.Model.Checks = checkNames(full.model.model)
+		resp.Model.Checks = checkNames(fm.model)
 		resp.Unticked = compareUnticked(e, full, resp)
 	}
 	resp.ElapsedMS = float64(time.Since(start).Microseconds()) / 1000
 	return resp, nil
 }
 
-// runResponse describes a run.
-func runResponse(e *runEntry, cached bool) *RunResponse {
+// runResponse describes a run of model mc.
+func runResponse(e *runEntry, mc *compiled, cached bool) *RunResponse {
 	t, r := e.test, e.result
-	m := e.model.model
+	m := mc.model
 	resp := &RunResponse{
 		Test: TestInfo{Name: t.Name, Format: t.Format.String(), Instance: max(t.Instance, 1), Instances: e.instances,
 			Conditions: []string{}},

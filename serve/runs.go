@@ -15,9 +15,10 @@ import (
 
 // runEntry is a test checked against a model, kept in the result cache:
 // the result and every candidate execution with its verdict. It is never
-// modified once made, so requests share it freely.
+// modified once made, so requests share it freely. It does not hold the
+// compiled model, which the model cache holds (and may drop) on its own:
+// every request carries its model, compiled again when it was dropped.
 type runEntry struct {
-	model     *compiled
 	test      *litmus.Test
 	instances int
 	cands     []checker.Candidate
@@ -47,7 +48,10 @@ func validateTest(src TestSource) error {
 func (s *Server) runKey(m *compiled, src TestSource) string {
 	h := sha256.New()
 	h.Write([]byte(m.key))
-	fmt.Fprintf(h, "%d:%s%d:%s#%d|%+v", len(src.Name), src.Name, len(src.Text), src.Text, src.Instance, s.cfg.Options)
+	o := s.cfg.Options
+	// The limits a result depends on; not the budget, whose use changes.
+	fmt.Fprintf(h, "%d:%s%d:%s#%d|%+v|%d|%d|%s", len(src.Name), src.Name, len(src.Text), src.Text, src.Instance,
+		o.Exec, o.MaxCandidates, o.MaxKept, o.Timeout)
 	return string(h.Sum(nil))
 }
 
@@ -88,8 +92,9 @@ func (s *Server) checkSize(t *litmus.Test) error {
 }
 
 // run checks a test against a model, from the result cache when the same
-// test was checked against the same model before.
-func (s *Server) run(m *compiled, src TestSource) (*runEntry, bool, error) {
+// test was checked against the same model before; otherwise in a checking
+// slot, under the request's context and limits.
+func (s *Server) run(c *apiCall, m *compiled, src TestSource) (*runEntry, bool, error) {
 	key := s.runKey(m, src)
 	if e, ok := s.runs.Get(key); ok {
 		return e, true, nil
@@ -101,30 +106,35 @@ func (s *Server) run(m *compiled, src TestSource) (*runEntry, bool, error) {
 	if err := s.checkSize(t); err != nil {
 		return nil, false, err
 	}
+	if err := c.heavy(); err != nil {
+		return nil, false, err
+	}
+	if e, ok := s.runs.Get(key); ok {
+		// Checked by another request while this one waited.
+		return e, true, nil
+	}
 	opts := s.cfg.Options
 	opts.Explain = true
-	cands, res := m.model.Candidates(t, opts, 0)
+	cands, res := m.model.CandidatesContext(c.ctx, t, opts, 0)
 	if res.Err != nil {
 		return nil, false, res.Err
 	}
-	e := &runEntry{model: m, test: t, instances: n, cands: cands, result: res, byKey: map[string]int{}}
+	e := &runEntry{test: t, instances: n, cands: cands, result: res, byKey: map[string]int{}}
 	if t.Condition != nil {
 		e.conditions = append(e.conditions, t.Condition.Expr)
 	}
 	for _, a := range t.Assertions {
 		e.conditions = append(e.conditions, a.Expr)
 	}
-	cost := int64(1024)
-	for i, c := range cands {
+	for i, cand := range cands {
 		sat := make([]bool, len(e.conditions))
 		for k, cond := range e.conditions {
-			sat[k] = checker.Satisfies(cond, res.Observables, c.State)
+			sat[k] = checker.Satisfies(cond, res.Observables, cand.State)
 		}
 		e.satisfies = append(e.satisfies, sat)
-		e.byKey[candidateKey(c)] = i
-		cost += int64(256 + 96*len(c.Execution.Events))
+		e.byKey[candidateKey(cand)] = i
 	}
-	s.runs.Set(key, e, cost)
+	s.runs.Set(key, e, e.bytes(len(src.Text)))
 	s.runs.Wait()
 	return e, false, nil
 }
@@ -156,4 +166,32 @@ func failureNames(c checker.Candidate) []string {
 		out = append(out, f.Name)
 	}
 	return out
+}
+
+// testBytesPerByte estimates the memory a parsed test keeps per byte of
+// its text (its parse allocates about 220, most of it garbage).
+const testBytesPerByte = 64
+
+// bytes estimates the memory the entry keeps, the size the result cache
+// counts it at: its candidates, the runs they share, their verdicts on
+// the conditions and keys, the result, and the parsed test of textLen
+// bytes.
+func (e *runEntry) bytes(textLen int) int64 {
+	b := int64(32<<10) + testBytesPerByte*int64(textLen)
+	runs := map[*execution.Run]bool{}
+	for _, c := range e.cands {
+		b += c.Bytes() + 24 + int64(len(e.conditions))
+		for _, r := range c.Execution.Runs {
+			if !runs[r] {
+				runs[r] = true
+				b += r.Bytes()
+			}
+		}
+	}
+	for k := range e.byKey {
+		b += int64(len(k)) + 48
+	}
+	r := e.result
+	b += 256 * int64(len(r.States)+len(r.Forbidden)+len(r.Assertions))
+	return b
 }

@@ -1,12 +1,14 @@
 package serve
 
 import (
+	"context"
 	"embed"
 	"fmt"
 	"io/fs"
 	"log"
 	"net/http"
 	"runtime"
+	"sync/atomic"
 	"time"
 
 	"github.com/dgraph-io/ristretto/v2"
@@ -14,6 +16,7 @@ import (
 	"github.com/ptxmm/ptxmm"
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/internal/loader"
+	"github.com/ptxmm/ptxmm/limits"
 )
 
 //go:embed static
@@ -28,19 +31,30 @@ type Config struct {
 	// may include (besides the built-in spec.dl and variants/).
 	IncludeDir string
 	// Options are the limits every request runs under (candidates, time,
-	// unrolling, runs per thread).
+	// unrolling, runs per thread). Their MaxMemory and Budget are set by
+	// New from MaxMemory; MaxCandidates also bounds the candidates a run
+	// keeps, one per choice of final writes.
 	Options checker.Options
+	// MaxMemory bounds the memory of the whole process (-max-memory):
+	// the caches take CacheBytes of it, the requests share the rest, and
+	// new work is refused with 503 while the process holds more. 0 means
+	// no bound.
+	MaxMemory int64
 	// MaxRequestBytes bounds a request body.
 	MaxRequestBytes int64
 	// MaxTestSize bounds the instructions plus memory locations of one
 	// test, which bound its events and so the memory its relations take.
 	MaxTestSize int
-	// Workers bounds the requests computing at once; others wait.
-	Workers int
-	// CacheBytes bounds the result cache (estimated size of the kept
-	// candidate executions); CacheModels the compiled-model cache.
-	CacheBytes  int64
-	CacheModels int64
+	// Workers bounds the checks running at once (compiling a model,
+	// checking a test); other requests needing one wait at most QueueWait,
+	// at most MaxQueue of them, and are otherwise answered 503.
+	Workers   int
+	QueueWait time.Duration
+	MaxQueue  int
+	// CacheBytes bounds the memory of the caches together (-cache-mb):
+	// a quarter for compiled models, the rest for results, each entry
+	// counted by its estimated size in bytes.
+	CacheBytes int64
 	// AllowedHosts are the host names (besides localhost and loopback
 	// addresses) the server answers to; nil accepts any Host header,
 	// which is right only when the server is reachable from elsewhere on
@@ -64,12 +78,18 @@ const DefaultMaxCandidates = 20_000
 // relation of spec.dl under a megabyte.
 const DefaultMaxTestSize = 1000
 
+// processBytes is what the process takes besides the caches and the
+// requests: code, the embedded library, buffers.
+const processBytes = 64 << 20
+
 // DefaultConfig returns the defaults of ptxmm serve.
 func DefaultConfig() Config {
 	o := checker.DefaultOptions()
 	o.MaxCandidates = DefaultMaxCandidates
 	o.Timeout = 10 * time.Second
-	return Config{Options: o, MaxRequestBytes: 1 << 20, MaxTestSize: DefaultMaxTestSize, Workers: runtime.NumCPU(), CacheBytes: 256 << 20, CacheModels: 64}
+	mem, _ := limits.DefaultMaxMemory()
+	return Config{Options: o, MaxMemory: mem, MaxRequestBytes: 1 << 20, MaxTestSize: DefaultMaxTestSize,
+		Workers: runtime.NumCPU(), QueueWait: 10 * time.Second, MaxQueue: 64, CacheBytes: 256 << 20}
 }
 
 // Server answers the page and the JSON API. It is safe for concurrent use.
@@ -78,8 +98,14 @@ type Server struct {
 	includes *includeFS
 	models   *loader.Cache[*compiled]
 	runs     *ristretto.Cache[string, *runEntry]
-	slots    chan struct{}
-	mux      *http.ServeMux
+	// slots are the checking workers, waiting the requests waiting for
+	// one; budget is the memory the requests share.
+	slots   chan struct{}
+	waiting atomic.Int64
+	budget  *limits.Budget
+	// heap reads the process's live heap (liveHeap; tests replace it).
+	heap func() int64
+	mux  *http.ServeMux
 }
 
 // New checks the configuration, compiles the starting model (so that a
@@ -92,10 +118,17 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("-max-test-size must be at least 1, not %d", cfg.MaxTestSize)
 	case cfg.Workers < 1:
 		return nil, fmt.Errorf("-workers must be at least 1, not %d", cfg.Workers)
-	case cfg.CacheBytes < 1:
+	case cfg.QueueWait <= 0:
+		return nil, fmt.Errorf("-queue-wait must be positive, not %s", cfg.QueueWait)
+	case cfg.MaxQueue < 0:
+		return nil, fmt.Errorf("-max-queue must be at least 0, not %d", cfg.MaxQueue)
+	case cfg.CacheBytes < 1<<20:
 		return nil, fmt.Errorf("-cache-mb must be at least 1")
-	case cfg.CacheModels < 1:
-		return nil, fmt.Errorf("the model cache must hold at least 1 model, not %d", cfg.CacheModels)
+	case cfg.MaxMemory < 0:
+		return nil, fmt.Errorf("-max-memory must be at least 0 (0: no limit)")
+	case cfg.MaxMemory > 0 && cfg.MaxMemory < 2*cfg.CacheBytes+processBytes:
+		return nil, fmt.Errorf("-max-memory %s leaves too little for the requests besides the caches' -cache-mb %d: it must be at least twice -cache-mb and 64 MiB more (%s)",
+			limits.FormatSize(cfg.MaxMemory), cfg.CacheBytes>>20, limits.FormatSize(2*cfg.CacheBytes+processBytes))
 	case cfg.Options.MaxCandidates < 1:
 		return nil, fmt.Errorf("-max-candidates must be at least 1 for ptxmm serve, not %d", cfg.Options.MaxCandidates)
 	case cfg.Options.Timeout <= 0:
@@ -115,16 +148,25 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, includes: inc, slots: make(chan struct{}, cfg.Workers)}
-	s.models, err = loader.NewCache(cfg.CacheModels, newCompiled)
+	s := &Server{cfg: cfg, includes: inc, slots: make(chan struct{}, cfg.Workers), heap: liveHeap}
+	if cfg.MaxMemory > 0 {
+		// The requests share what the caches and the process leave: each
+		// check reserves its relations and the candidates it keeps.
+		s.budget = limits.NewBudget(cfg.MaxMemory - cfg.CacheBytes - processBytes)
+	}
+	s.cfg.Options.Budget = s.budget
+	s.cfg.Options.MaxMemory = s.budget.Limit()
+	s.cfg.Options.MaxKept = cfg.Options.MaxCandidates
+	modelBytes := cfg.CacheBytes / 4
+	s.models, err = loader.NewSizedCache(modelBytes, newCompiled, modelCost)
 	if err != nil {
 		inc.Close()
 		return nil, err
 	}
-	// About one counter per kilobyte of budget: entries are tens of
+	// About one counter per 64 KiB of budget: results take tens of
 	// kilobytes and more.
 	s.runs, err = ristretto.NewCache(&ristretto.Config[string, *runEntry]{
-		NumCounters: max(cfg.CacheBytes/1024, 1000), MaxCost: cfg.CacheBytes, BufferItems: 64, IgnoreInternalCost: true})
+		NumCounters: max((cfg.CacheBytes-modelBytes)>>16, 1000), MaxCost: cfg.CacheBytes - modelBytes, BufferItems: 64, IgnoreInternalCost: true})
 	if err != nil {
 		s.models.Close()
 		inc.Close()
@@ -134,7 +176,10 @@ func New(cfg Config) (*Server, error) {
 		s.Close()
 		return nil, err
 	}
-	if _, err := s.model(cfg.Model); err != nil {
+	start := &apiCall{s: s, ctx: context.Background()}
+	_, err = s.model(start, cfg.Model)
+	start.done()
+	if err != nil {
 		s.Close()
 		return nil, fmt.Errorf("-model %s: %w", cfg.Model.Name, err)
 	}
@@ -154,6 +199,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.cfg.CheckHost && !s.hostAllowed(r.Host) {
 		writeJSON(w, http.StatusMisdirectedRequest, ErrorResponse{Error: fmt.Sprintf(
 			"host %q is not this server's: ptxmm serve answers requests for localhost (start it with -allow-host to add a name)", r.Host)})
+		return
+	}
+	if origin := r.Header.Get("Origin"); origin != "" && !sameOrigin(origin, r) {
+		writeJSON(w, http.StatusForbidden, ErrorResponse{Error: fmt.Sprintf(
+			"origin %q is not this server's (%s): ptxmm serve answers only its own page", origin, r.Host)})
 		return
 	}
 	h := w.Header()

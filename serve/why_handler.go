@@ -14,14 +14,15 @@ import (
 // is refused with this limit named rather than cut short.
 const MaxDerivationNodes = 5000
 
-func (s *Server) handleWhy(req *WhyRequest) (any, error) {
+func (s *Server) handleWhy(c *apiCall, req *WhyRequest) (any, error) {
 	if req.Rel == "" {
 		return nil, badRequest("rel: name the relation whose tuple to explain")
 	}
-	sel, err := s.selectExec(req.Test, req.Model, req.Exec)
+	sel, done, err := s.selectExec(c, req.Test, req.Model, req.Exec, 0)
 	if err != nil {
 		return nil, err
 	}
+	defer done()
 	x := sel.cand.Execution
 	for _, a := range req.Args {
 		if a < 0 || a >= len(x.Events) {
@@ -32,7 +33,7 @@ func (s *Server) handleWhy(req *WhyRequest) (any, error) {
 	if err != nil {
 		return nil, &apiError{status: 422, msg: err.Error()}
 	}
-	m := sel.entry.model.model
+	m := sel.model.model
 	count := 0
 	tree := derivationNode(m, d, &count)
 	if count > MaxDerivationNodes {

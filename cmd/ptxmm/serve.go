@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 
 	"github.com/ptxmm/ptxmm/cli"
-	"github.com/ptxmm/ptxmm/limits"
 	"github.com/ptxmm/ptxmm/serve"
 )
 
@@ -28,8 +28,10 @@ func runServe(args []string) int {
 	fs.StringVar(&cfg.Server.IncludeDir, "include-dir", "", "`DIR` whose .dl files submitted models may .include (default: only the built-in spec.dl and variants/)")
 	fs.Int64Var(&cfg.Server.MaxRequestBytes, "max-request", cfg.Server.MaxRequestBytes, "largest request body in `bytes`")
 	fs.IntVar(&cfg.Server.MaxTestSize, "max-test-size", cfg.Server.MaxTestSize, "instructions plus memory locations one test may have (bounds the memory of its relations)")
-	fs.IntVar(&cfg.Server.Workers, "workers", cfg.Server.Workers, "requests computing at once (others wait)")
-	cacheMB := fs.Int64("cache-mb", cfg.Server.CacheBytes>>20, "size of the result cache in `MB` (estimated)")
+	fs.IntVar(&cfg.Server.Workers, "workers", cfg.Server.Workers, "checks running at once (compiling a model, checking a test); cached answers and single executions need none")
+	fs.DurationVar(&cfg.Server.QueueWait, "queue-wait", cfg.Server.QueueWait, "how long a request may wait for a checking worker before it is answered 503 (try again)")
+	fs.IntVar(&cfg.Server.MaxQueue, "max-queue", cfg.Server.MaxQueue, "requests that may wait for a checking worker at once; more are answered 503 at once")
+	cacheMB := fs.Int64("cache-mb", cfg.Server.CacheBytes>>20, "memory of the caches (compiled models and results) in `MiB`, counted by the estimated size of each entry")
 	var hosts hostList
 	fs.Var(&hosts, "allow-host", "host `NAME` the page may be reached by besides localhost (repeatable)")
 	addLimitFlags(fs, &cfg.Server.Options)
@@ -51,10 +53,13 @@ func runServe(args []string) int {
 		fmt.Fprintln(os.Stderr, "ptxmm serve:", err)
 		return cli.ExitError
 	}
-	applyMemoryLimit(cfg.Server.Options.MaxMemory)
-	// Requests computing at once share -max-memory, as tests checked in
-	// parallel do.
-	cfg.Server.Options.Budget = limits.NewBudget(cfg.Server.Options.MaxMemory)
+	// -max-memory bounds the whole server: its caches and the requests
+	// (serve.Config.MaxMemory), and the Go runtime collects garbage
+	// before the heap passes it.
+	cfg.Server.MaxMemory = cfg.Server.Options.MaxMemory
+	if cfg.Server.MaxMemory > 0 && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(cfg.Server.MaxMemory)
+	}
 	if *cacheMB < 1 {
 		fmt.Fprintf(os.Stderr, "ptxmm serve: -cache-mb must be at least 1, not %d\n", *cacheMB)
 		return cli.ExitError

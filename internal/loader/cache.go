@@ -18,6 +18,8 @@ import (
 type Cache[V any] struct {
 	c    *ristretto.Cache[string, *entry[V]]
 	wrap func(*Model) V
+	// cost is what a model counts for against the cache's size.
+	cost func(*Model) int64
 }
 
 type entry[V any] struct {
@@ -41,7 +43,39 @@ func NewCache[V any](maxModels int64, wrap func(*Model) V) (*Cache[V], error) {
 	if err != nil {
 		return nil, fmt.Errorf("model cache: %w", err)
 	}
-	return &Cache[V]{c: c, wrap: wrap}, nil
+	return &Cache[V]{c: c, wrap: wrap, cost: func(*Model) int64 { return 1 }}, nil
+}
+
+// NewSizedCache returns a cache holding models of at most maxBytes
+// together, each counted at size(model) bytes (a server bounds its memory
+// so), and kept with wrap's value.
+func NewSizedCache[V any](maxBytes int64, wrap func(*Model) V, size func(*Model) int64) (*Cache[V], error) {
+	if maxBytes < 1 {
+		return nil, fmt.Errorf("model cache: it must hold at least 1 byte, not %d", maxBytes)
+	}
+	c, err := ristretto.NewCache(&ristretto.Config[string, *entry[V]]{
+		// About one counter per 64 KiB: a compiled model takes about a
+		// megabyte.
+		NumCounters: max(maxBytes>>16, 1000),
+		MaxCost:     maxBytes,
+		BufferItems: 64,
+		// Costs are the caller's estimates of what a model keeps.
+		IgnoreInternalCost: true,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("model cache: %w", err)
+	}
+	return &Cache[V]{c: c, wrap: wrap, cost: size}, nil
+}
+
+// Cached returns the value of the model Load would read when the cache
+// holds it and the files read are unchanged, without loading it otherwise.
+func (c *Cache[V]) Cached(src Source, opts Options) (V, bool) {
+	if e, ok := c.c.Get(key(src, opts)); ok && unchanged(e.m, src, opts) {
+		return e.v, true
+	}
+	var zero V
+	return zero, false
 }
 
 // Load returns the value of the model Load would read, from the cache when
@@ -57,7 +91,7 @@ func (c *Cache[V]) Load(src Source, opts Options) (V, error) {
 		return zero, err
 	}
 	e := &entry[V]{m: m, v: c.wrap(m)}
-	c.c.Set(k, e, 1)
+	c.c.Set(k, e, c.cost(m))
 	c.c.Wait()
 	return e.v, nil
 }

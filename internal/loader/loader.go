@@ -63,6 +63,9 @@ type Model struct {
 	// Digest identifies the model's content: the source, the options and
 	// every file read. Two models with the same digest are the same.
 	Digest string
+	// TextBytes counts the text compiled: the source's, every file read
+	// and the extra items. What the compiled model keeps grows with it.
+	TextBytes int64
 }
 
 // FileState is what one file held when the model was read.
@@ -125,7 +128,11 @@ func Load(src Source, opts Options) (*Model, error) {
 	if len(warnings) > 0 {
 		m.Warnings = append(warnings, m.Warnings...)
 	}
-	return &Model{Model: m, Files: rd.files, Digest: digest(key(src, opts), rd.files)}, nil
+	text := rd.bytes + int64(len(src.Text))
+	for _, item := range opts.Extra {
+		text += int64(len(item))
+	}
+	return &Model{Model: m, Files: rd.files, Digest: digest(key(src, opts), rd.files), TextBytes: text}, nil
 }
 
 // loadCat reads a cat model, lowered onto the modelling language.
@@ -228,6 +235,8 @@ type recorder struct {
 	base    func(name string) ([]byte, error)
 	slashed bool
 	files   map[string]FileState
+	// bytes counts what was read.
+	bytes int64
 }
 
 func newRecorder(src Source, opts Options) *recorder {
@@ -261,6 +270,7 @@ func (rd *recorder) read(name string) ([]byte, error) {
 	switch {
 	case err == nil:
 		rd.files[name] = FileState{Sum: sha256.Sum256(data)}
+		rd.bytes += int64(len(data))
 	case errors.Is(err, fs.ErrNotExist):
 		rd.files[name] = FileState{Absent: true}
 	}
