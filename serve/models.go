@@ -54,9 +54,9 @@ func (s *Server) model(cl *apiCall, src ModelSource) (*compiled, error) {
 }
 
 // modelBytesPerByte estimates the memory a compiled model keeps per byte
-// of its text: spec.dl's 48 KB compile to 0.4 to 0.9 MB (TestCacheCosts
+// of its text: spec.dl's 48 KB load and compile to about 0.9 MB (TestCacheCosts
 // measures it).
-const modelBytesPerByte = 16
+const modelBytesPerByte = 24
 
 // modelCost estimates the memory a compiled model keeps, the size the
 // model cache counts it at.

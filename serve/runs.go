@@ -177,7 +177,7 @@ const testBytesPerByte = 64
 // the conditions and keys, the result, and the parsed test of textLen
 // bytes.
 func (e *runEntry) bytes(textLen int) int64 {
-	b := int64(32<<10) + testBytesPerByte*int64(textLen)
+	b := int64(48<<10) + testBytesPerByte*int64(textLen)
 	runs := map[*execution.Run]bool{}
 	for _, c := range e.cands {
 		b += c.Bytes() + 24 + int64(len(e.conditions))
