@@ -60,6 +60,12 @@ func buildDocBinary(t *testing.T) string {
 	return bin
 }
 
+// embedded are the entries the root package embeds (library.go): they are
+// copied into the scratch clone rather than linked, since go:embed refuses
+// links, so that a page's Go program (docs/embedding.md) builds there
+// against the module.
+var embedded = map[string]bool{"spec.dl": true, "variants": true, "examples": true}
+
 // docRun is the state of one Markdown file's run: a scratch folder that
 // looks like a clone (every entry of the repository linked in, and
 // ../shared beside it when the repository has one), where the commands
@@ -78,10 +84,17 @@ func newDocRun(t *testing.T, root, bin string) *docRun {
 	entries, err := os.ReadDir(root)
 	require.NoError(t, err)
 	for _, e := range entries {
-		if e.Name() == ".git" {
-			continue
+		switch {
+		case e.Name() == ".git":
+		case embedded[e.Name()] && e.IsDir():
+			require.NoError(t, os.CopyFS(filepath.Join(work, e.Name()), os.DirFS(filepath.Join(root, e.Name()))))
+		case embedded[e.Name()]:
+			data, err := os.ReadFile(filepath.Join(root, e.Name()))
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(filepath.Join(work, e.Name()), data, 0o644))
+		default:
+			require.NoError(t, os.Symlink(filepath.Join(root, e.Name()), filepath.Join(work, e.Name())))
 		}
-		require.NoError(t, os.Symlink(filepath.Join(root, e.Name()), filepath.Join(work, e.Name())))
 	}
 	if shared := filepath.Join(root, "..", "shared"); exists(shared) {
 		require.NoError(t, os.Symlink(shared, filepath.Join(scratch, "shared")))
@@ -197,7 +210,8 @@ func (r *docRun) run(script string, input []string) (string, int, error) {
 }
 
 // docEnv is the commands' environment: this process's, with ptxmm first
-// on PATH, and without the variables that split a run into shards.
+// on PATH, Go building with -trimpath, and without the variables that
+// split a run into shards.
 func docEnv(binDir, bin string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
@@ -208,6 +222,10 @@ func docEnv(binDir, bin string) []string {
 		}
 		env = append(env, kv)
 	}
+	// -trimpath keeps the scratch clone's folder out of the build cache's
+	// keys, so that a page's Go builds (docs/embedding.md) reuse what the
+	// last run compiled, and what capi's test compiled.
+	env = append(env, "GOFLAGS=-trimpath "+os.Getenv("GOFLAGS"))
 	return append(env, "PATH="+binDir+string(os.PathListSeparator)+os.Getenv("PATH"), "PTXMM_DOC_BIN="+bin)
 }
 

@@ -79,6 +79,7 @@ type Evaluation struct {
 	Flags []Flag
 	// Undefined is true when a raised flag is an .undefined test.
 	Undefined bool
+	model     *Model
 	inst      *rules.Instance
 	names     []string
 }
@@ -108,40 +109,59 @@ func (m *Model) EvaluateContext(ctx context.Context, x *Execution, opts ...Optio
 	if err != nil {
 		return nil, err
 	}
-	dom := rules.NewDomain()
+	seen := make(map[string]bool, len(x.Events))
 	for _, name := range x.Events {
-		if _, err := dom.AddHost(name); err != nil {
+		if seen[name] {
 			return nil, fmt.Errorf("execution: event %q is named twice; names must be unique", name)
 		}
+		seen[name] = true
 	}
-	inst, err := prog.NewLimitedInstance(dom, rules.Limits{MaxBytes: o.MaxMemory})
+	inst, err := m.pool.instance(prog, len(x.Events), rules.Limits{MaxBytes: o.MaxMemory})
 	if err != nil {
 		return nil, fmt.Errorf("execution: %w", err)
 	}
-	in := &inputs{m: m, x: x, inst: inst, n: dom.Len()}
-	if err := in.set(); err != nil {
+	ev := &Evaluation{model: m, inst: inst, names: x.Events}
+	if err := ev.evaluate(ctx, x, fixed); err != nil {
+		ev.Close()
 		return nil, err
-	}
-	pairs, err := in.setOrders(prog, fixed)
-	if err != nil {
-		return nil, err
-	}
-	withCtx := rules.WithContext(ctx)
-	sol := inst.Solve(withCtx)
-	if sol.Err != nil {
-		return nil, fmt.Errorf("execution: %w", sol.Err)
-	}
-	if err := in.samePairs(pairs); err != nil {
-		return nil, err
-	}
-	ev := &Evaluation{Consistent: sol.Consistent, inst: inst, names: x.Events}
-	ev.Checks = ev.verdicts(m, sol.Failures)
-	if sol.Consistent {
-		if err := ev.raiseFlags(ctx); err != nil {
-			return nil, err
-		}
 	}
 	return ev, nil
+}
+
+// evaluate sets the execution's relations and orders, searches the others
+// and raises the flags.
+func (e *Evaluation) evaluate(ctx context.Context, x *Execution, fixed []string) error {
+	in := &inputs{m: e.model, x: x, inst: e.inst, n: e.inst.Domain().Len()}
+	if err := in.set(); err != nil {
+		return err
+	}
+	pairs, err := in.setOrders(fixed)
+	if err != nil {
+		return err
+	}
+	sol := e.inst.Solve(rules.WithContext(ctx))
+	if sol.Err != nil {
+		return fmt.Errorf("execution: %w", sol.Err)
+	}
+	if err := in.samePairs(pairs); err != nil {
+		return err
+	}
+	e.Consistent = sol.Consistent
+	e.Checks = e.verdicts(e.model, sol.Failures)
+	if sol.Consistent {
+		return e.raiseFlags(ctx)
+	}
+	return nil
+}
+
+// Close hands the evaluation's memory back to its model, for the next
+// evaluation of an execution of the same size; Relation fails afterwards.
+// An evaluation that is not closed is left to the garbage collector.
+func (e *Evaluation) Close() {
+	if e.inst != nil {
+		e.model.pool.release(len(e.names), e.inst)
+		e.inst = nil
+	}
 }
 
 // verdicts lists every check of the model, failing where the search
@@ -222,6 +242,9 @@ func (e *Evaluation) atomName(a int) string {
 // Relation returns the tuples of any relation of the model (base,
 // derived or an order), with events by name.
 func (e *Evaluation) Relation(name string) ([][]string, error) {
+	if e.inst == nil {
+		return nil, fmt.Errorf("relation %s: the evaluation is closed", name)
+	}
 	tu, err := e.inst.Tuples(name)
 	if err != nil {
 		return nil, err

@@ -82,7 +82,7 @@ func (m *Model) program(fixed []string) (*rules.Program, error) {
 // checking that they are a choice the search could have made. It returns
 // the pairs of each order's Over relation, which must not change during
 // the search of the other orders (samePairs).
-func (in *inputs) setOrders(prog *rules.Program, fixed []string) (map[string]*relations.Rel, error) {
+func (in *inputs) setOrders(fixed []string) (map[string]*relations.Rel, error) {
 	pairs := map[string]*relations.Rel{}
 	for _, name := range fixed {
 		o := in.order(name)

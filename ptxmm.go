@@ -15,6 +15,7 @@ import (
 	"context"
 	"embed"
 	"io/fs"
+	"slices"
 	"sync"
 	"time"
 
@@ -41,12 +42,18 @@ type Model struct {
 	// gives those orders (evaluate_orders.go), keyed by their names.
 	mu    sync.Mutex
 	fixed map[string]*rules.Program
+	// pool keeps the instances of closed evaluations (instances.go).
+	pool instancePool
 }
 
 func newModel(m *checker.Model) *Model { return &Model{m: m} }
 
 // Name is the model's name: the file it was read from.
 func (m *Model) Name() string { return m.m.Name }
+
+// Files lists the files the model was read from: its own (unless it was
+// given as text) and each it includes.
+func (m *Model) Files() []string { return slices.Clone(m.m.Syntax.Program.Files) }
 
 // Warnings are the diagnostics that did not stop the model from loading,
 // each quoting its line ("spec.dl:12:5: warning: ...").

@@ -30,6 +30,8 @@ Usage:
   ptxmm run [flags] FILE|DIR...     run litmus tests on an NVIDIA GPU and compare what it does with the model
                                     (litmus7's log; an alarm when the GPU does what the model forbids)
   ptxmm eval [flags] PROGRAM.dl     evaluate a standalone Datalog program
+  ptxmm oracle [-model FILE]       answer JSON requests on stdin, one per line, for checkers in any language
+                                    (evaluate an execution, check a litmus test; docs/embedding.md)
   ptxmm serve [-addr 127.0.0.1:8080] [-model FILE]
                                     a local web page to write a test, edit the model and step through executions
   ptxmm version                     show the version, commit and Go version of this binary
@@ -60,6 +62,8 @@ func run(args []string) int {
 		return runRepl(args[1:])
 	case "serve":
 		return runServe(args[1:])
+	case "oracle":
+		return runOracle(args[1:])
 	case "version", "-version", "--version":
 		return cli.WithCheckedOutput(os.Stdout, os.Stderr, func(out io.Writer) int { return versionCommand(args[1:], out) })
 	case "help", "-h", "-help", "--help":

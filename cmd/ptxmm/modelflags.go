@@ -83,44 +83,87 @@ func (f *modelFlags) modelPath(file string) string {
 	return cat.FindModel(file, o.Cat)
 }
 
-// load loads -model FILE, or the embedded model (with the variants of it
-// -variant names) when file is empty, printing its warnings to stderr.
-func (f *modelFlags) load(file string, stderr io.Writer) (*checker.Model, error) {
+// source says where -model FILE is read from, or the embedded model (with
+// the variants of it -variant names) when file is empty, and how.
+func (f *modelFlags) source(file string, stderr io.Writer) (loader.Source, loader.Options, error) {
 	own, herd, err := f.split()
 	if err != nil {
-		return nil, err
+		return loader.Source{}, loader.Options{}, err
 	}
 	var src loader.Source
 	switch {
 	case file == "" && f.bell != "":
-		return nil, fmt.Errorf("-bell %s: a bell file goes with a cat model (-cat FILE)", f.bell)
+		return src, loader.Options{}, fmt.Errorf("-bell %s: a bell file goes with a cat model (-cat FILE)", f.bell)
 	case file == "" && len(own) > 0:
 		if src, err = loader.VariantSource(ptxmm.LibraryFS(), own...); err != nil {
-			return nil, err
+			return src, loader.Options{}, err
 		}
 	case file == "":
 		src = loader.Source{Name: ptxmm.DefaultModelName, FS: ptxmm.DefaultModelFS()}
 	case len(own) > 0:
-		return nil, fmt.Errorf("-variant %s: a variant of the embedded model applies without -model; to edit %s, write a variant of it (docs/variants.md)", strings.Join(own, ","), file)
+		return src, loader.Options{}, fmt.Errorf("-variant %s: a variant of the embedded model applies without -model; to edit %s, write a variant of it (docs/variants.md)", strings.Join(own, ","), file)
 	default:
 		if (len(herd) > 0 || f.bell != "") && !cat.IsCatFile(file) {
 			fmt.Fprintf(stderr, "ptxmm: warning: -variant and -bell apply to cat models; %s is not one, so they change nothing\n", file)
 		}
 		src = loader.Source{Name: f.modelPath(file)}
 	}
-	lm, err := loader.Load(src, f.options(herd))
+	return src, f.options(herd), nil
+}
+
+// load loads the model source says, printing its warnings to stderr.
+func (f *modelFlags) load(file string, stderr io.Writer) (*checker.Model, error) {
+	src, opts, err := f.source(file, stderr)
+	if err != nil {
+		return nil, err
+	}
+	lm, err := loader.Load(src, opts)
 	if err != nil {
 		return nil, fmt.Errorf("%s", cli.Quoted(err))
 	}
 	m := lm.Model
+	var warnings []string
+	for _, w := range m.Warnings {
+		warnings = append(warnings, w.Quoted())
+	}
+	f.announce(m.Name, m.Syntax.Program.Files, warnings, stderr)
+	return m, nil
+}
+
+// announce prints, with -v, the files a model reads, and, without -q, its
+// warnings.
+func (f *modelFlags) announce(name string, files, warnings []string, stderr io.Writer) {
 	if f.verbose > 0 {
-		fmt.Fprintf(stderr, "ptxmm: model %s reads %s\n", m.Name, strings.Join(m.Syntax.Program.Files, ", "))
+		fmt.Fprintf(stderr, "ptxmm: model %s reads %s\n", name, strings.Join(files, ", "))
 	}
 	if !f.quiet {
-		for _, w := range m.Warnings {
-			fmt.Fprintln(stderr, w.Quoted())
+		for _, w := range warnings {
+			fmt.Fprintln(stderr, w)
 		}
 	}
+}
+
+// embedded loads the model as the embedding API's Model, for the commands
+// that serve it to other programs (ptxmm oracle).
+func (f *modelFlags) embedded(file string, stderr io.Writer) (*ptxmm.Model, error) {
+	src, opts, err := f.source(file, stderr)
+	if err != nil {
+		return nil, err
+	}
+	all := ptxmm.LoadOption(func(o *loader.Options) { *o = opts })
+	var m *ptxmm.Model
+	switch {
+	case src.Text != nil && src.FS != nil:
+		m, err = ptxmm.LoadModelSourceFS(src.FS, src.Name, src.Text, all)
+	case src.FS != nil:
+		m, err = ptxmm.LoadModelFS(src.FS, src.Name, all)
+	default:
+		m, err = ptxmm.LoadModel(src.Name, all)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s", cli.Quoted(err))
+	}
+	f.announce(m.Name(), m.Files(), m.Warnings(), stderr)
 	return m, nil
 }
 

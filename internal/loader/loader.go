@@ -323,7 +323,8 @@ func key(src Source, opts Options) string {
 	switch {
 	case src.Text != nil:
 		field("text")
-		field(string(src.Text))
+		fmt.Fprintf(h, "%d:", len(src.Text))
+		h.Write(src.Text)
 	case src.FS != nil:
 		field("fs")
 	default:
