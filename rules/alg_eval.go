@@ -395,18 +395,21 @@ func (in *Instance) evalRuleInto(rp *rulePlan, deltaOcc int, dst store) {
 // current stratum is evaluated, the answer is kept until r's version
 // changes: incremental steps ask it for every rule they evaluate.
 func (in *Instance) emptyRel(r relID) bool {
-	if in.p.rels[r].stratum >= in.cur {
+	if int(in.p.stratumOf[r]) >= in.cur {
 		return in.stores[r].isEmpty()
 	}
-	if in.emptyAt == nil {
-		in.emptyAt = make([]uint64, len(in.p.rels))
-		in.emptyIs = make([]bool, len(in.p.rels))
+	c := &in.empty[r]
+	if v := in.versions[r] + 1; c.at != v {
+		c.at, c.is = v, in.stores[r].isEmpty()
 	}
-	v := in.versions[r] + 1
-	if in.emptyAt[r] != v {
-		in.emptyAt[r], in.emptyIs[r] = v, in.stores[r].isEmpty()
-	}
-	return in.emptyIs[r]
+	return c.is
+}
+
+// emptyCache says whether a relation was empty at version at-1 (0: not
+// known).
+type emptyCache struct {
+	at uint64
+	is bool
 }
 
 // recordValue reports the tuples a rule derives that dst does not hold yet.

@@ -35,6 +35,11 @@ type stratum struct {
 	// readers lists the strata that read one of its relations directly,
 	// once each: they must be recomputed after it is.
 	readers []int
+	// starters are the rules that read no relation of the stratum, which
+	// start its evaluation, and witnessAt the index of the first one's
+	// entry in an instance's starvation witnesses (derivesNothing).
+	starters  []*rulePlan
+	witnessAt int
 }
 
 // Program is a compiled model: plans for every rule, grouped in strata in
@@ -49,7 +54,9 @@ type Program struct {
 	// them by index.
 	numWays int
 	ways    []*way
-	checks  []*checkPlan
+	// numForcings counts the forcings of all orders.
+	numForcings int
+	checks      []*checkPlan
 	// eventMonotone caches EventMonotoneWhy.
 	eventMonotone string
 	// flags are the .flag and .undefined tests, evaluated on consistent
@@ -78,6 +85,11 @@ type Program struct {
 	evenDeps, oddDeps []relSet
 	// sizes counts what an instance stores, for EstimateBytes.
 	sizes storeCounts
+	// stratumOf[r] is rels[r].stratum, in one array for the evaluation's
+	// hottest test (emptyRel).
+	stratumOf []int32
+	// numStarters counts the starting rules of all strata.
+	numStarters int
 }
 
 type compileOptions struct {
@@ -161,6 +173,19 @@ func Compile(m *datalog.Model, opts ...CompileOption) (*Program, source.List) {
 	p.planForcing()
 	p.indexWays()
 	p.countStores()
+	p.stratumOf = make([]int32, len(p.rels))
+	for i, r := range p.rels {
+		p.stratumOf[i] = int32(r.stratum)
+	}
+	for _, s := range p.strata {
+		s.witnessAt = p.numStarters
+		for _, rp := range s.rules {
+			if len(rp.recOccs) == 0 {
+				s.starters = append(s.starters, rp)
+			}
+		}
+		p.numStarters += len(s.starters)
+	}
 	return p, errs
 }
 

@@ -31,6 +31,8 @@ import (
 type forcing struct {
 	check *checkPlan
 	ways  []way
+	// index numbers the program's forcings, for the search's statistics.
+	index int
 }
 
 // planForcing finds, for every order that relates all its pairs, the
@@ -57,7 +59,8 @@ func (p *Program) planForcing() {
 						ws[i].shared = sharedSteps(ws[i-1].steps, ws[i].steps)
 					}
 				}
-				op.forcings = append(op.forcings, forcing{check: c, ways: ws})
+				op.forcings = append(op.forcings, forcing{check: c, ways: ws, index: p.numForcings})
+				p.numForcings++
 			}
 		}
 	}
@@ -146,9 +149,17 @@ func (s *solver) forcedPairs(op *orderPlan, pairs [][2]int) [][2]int {
 func (s *solver) failsOutright(f forcing, ways []*way, a, b int) bool {
 	s.wayScratch.forget()
 	for _, w := range ways {
-		s.ways[w.index].follows++
-		if s.failsAlong(f, w, a, b) {
-			s.ways[w.index].hits++
+		st := &s.ways[w.index]
+		was := st.worth()
+		st.follows++
+		fails := s.failsAlong(f, w, a, b)
+		if fails {
+			st.hits++
+		}
+		if st.worth() != was {
+			s.forcings[f.index].stale = true
+		}
+		if fails {
 			return true
 		}
 	}
@@ -184,10 +195,24 @@ func (s *solver) reachOf(f forcing) *relations.Rel {
 	return s.reach
 }
 
-// wayStat counts the forcedPairs calls that considered a way, the
-// directions of pairs it was followed for, and those it found failing.
+// wayStat counts the directions of pairs a way was followed for, and
+// those it found failing.
 type wayStat struct {
-	calls, follows, hits int
+	follows, hits int
+}
+
+// worth reports whether the way is followed in every forcedPairs call:
+// in its first 64 directions, and while it finds a failure in one in 1024.
+func (st wayStat) worth() bool { return st.follows < 64 || 1024*st.hits >= st.follows }
+
+// forcingStat counts the forcedPairs calls that considered a forcing, and
+// keeps the ways worth following in them: the list changes only when a
+// way's statistics cross its bound (stale), so it is not built again at
+// every call.
+type forcingStat struct {
+	calls  int
+	active []*way
+	stale  bool
 }
 
 // worthWays returns the ways of forcing f worth following in one
@@ -204,14 +229,29 @@ func (s *solver) worthWays(f forcing) []*way {
 	if len(s.ways) < s.in.p.numWays {
 		s.ways = make([]wayStat, s.in.p.numWays)
 	}
-	s.active = s.active[:0]
-	for i := range f.ways {
-		w := &f.ways[i]
-		st := &s.ways[w.index]
-		st.calls++
-		if st.follows < 64 || 1024*st.hits >= st.follows || st.calls%256 == 0 {
-			s.active = append(s.active, w)
+	if len(s.forcings) < s.in.p.numForcings {
+		s.forcings = make([]forcingStat, s.in.p.numForcings)
+		for i := range s.forcings {
+			s.forcings[i].stale = true
 		}
 	}
-	return s.active
+	fs := &s.forcings[f.index]
+	fs.calls++
+	if fs.calls%256 == 0 || fs.calls%256 == 1 {
+		// Every way once in 256 calls; the list of the call before
+		// holds them all.
+		fs.stale = true
+	}
+	if !fs.stale {
+		return fs.active
+	}
+	fs.active = fs.active[:0]
+	for i := range f.ways {
+		w := &f.ways[i]
+		if s.ways[w.index].worth() || fs.calls%256 == 0 {
+			fs.active = append(fs.active, w)
+		}
+	}
+	fs.stale = false
+	return fs.active
 }

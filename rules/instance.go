@@ -27,10 +27,11 @@ type Instance struct {
 	views map[*relations.Rel][][]uint64
 	// relViews[r] caches views[stores[r].rel] (relRows).
 	relViews [][][]uint64
-	// emptyIs[r] says whether relation r was empty at its version
-	// emptyAt[r]-1 (emptyRel).
-	emptyAt []uint64
-	emptyIs []bool
+	// empty[r] says whether relation r was empty at some version
+	// (emptyRel), and witnesses what starved each starting rule
+	// (derivesNothing).
+	empty     []emptyCache
+	witnesses []witness
 	// verdicts caches what violated answers for each check and flag.
 	verdicts []checkVerdict
 	// versions[r] changes whenever relation r may have changed, and spans
@@ -136,6 +137,8 @@ func (p *Program) NewInstance(dom *Domain) *Instance {
 	in.cutoff, in.nothing = newPayoff(len(p.strata)), newPayoff(len(p.strata))
 	in.initIncremental()
 	in.versions = make([]uint64, len(p.rels))
+	in.empty = make([]emptyCache, len(p.rels))
+	in.witnesses = make([]witness, p.numStarters)
 	in.spans = make([]*spanCache, len(p.rels))
 	in.dirty.setAll(len(p.strata))
 	return in

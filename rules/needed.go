@@ -136,7 +136,7 @@ func (in *Instance) runDirty(i int) {
 		in.tick(strataWork)
 		changed = in.clearStratum(s)
 	} else {
-		cutoff := len(s.readers) > 0 && in.record == nil && in.cutoffWorth(i)
+		cutoff := in.record == nil && in.readersClean(s) && in.cutoffWorth(i)
 		if cutoff {
 			for k, r := range s.rels {
 				in.beforeStore(k, in.p.rels[r].arity).copyFrom(in.stores[r])
@@ -157,6 +157,18 @@ func (in *Instance) runDirty(i int) {
 			in.dirty.set(d)
 		}
 	}
+}
+
+// readersClean reports whether some stratum reading s is not dirty: only
+// then can finding s unchanged spare work (after Invalidate, or where what
+// s reads changed upstream of its readers too, every reader runs anyway).
+func (in *Instance) readersClean(s *stratum) bool {
+	for _, d := range s.readers {
+		if !in.dirty.has(d) {
+			return true
+		}
+	}
+	return false
 }
 
 // clearStratum empties the relations of stratum s and reports whether any
@@ -248,15 +260,40 @@ func (in *Instance) unchanged(s *stratum) bool {
 // derivesNothing reports whether stratum s derives no tuple from the
 // relations before it as they are: each rule that starts its evaluation
 // (one reading no relation of s itself, which are all empty before it
-// derives anything) has a positive atom over an empty relation.
+// derives anything) has a positive atom over an empty relation. The empty
+// relation found for each rule is kept with its version as the rule's
+// witness: while the witnesses of every rule are at the versions they were
+// empty at, the stratum still derives nothing, which is one comparison
+// per rule; a stratum over tensor memory in a test without any is asked
+// this at every candidate.
 func (in *Instance) derivesNothing(s *stratum) bool {
 	in.cur = s.index
-	for _, rp := range s.rules {
-		if len(rp.recOccs) == 0 && !in.starved(rp, s.index) {
-			return false
+	ws := in.witnesses[s.witnessAt : s.witnessAt+len(s.starters)]
+	still := true
+	for _, w := range ws {
+		if w.at == 0 || in.versions[w.rel]+1 != w.at {
+			still = false
+			break
 		}
 	}
+	if still {
+		return true
+	}
+	for j, rp := range s.starters {
+		r, ok := in.starvedBy(rp, s.index)
+		if !ok {
+			return false
+		}
+		ws[j] = witness{rel: r, at: in.versions[r] + 1}
+	}
 	return true
+}
+
+// witness is an empty relation that starves a rule, at version at-1 (0:
+// none known).
+type witness struct {
+	rel relID
+	at  uint64
 }
 
 // recursionIdle reports whether no rule of recursive stratum s that reads
@@ -300,12 +337,19 @@ func (in *Instance) recursionIdle(s *stratum) bool {
 // starved reports whether rule rp of stratum i has a positive atom over an
 // empty relation of an earlier stratum, and so derives nothing.
 func (in *Instance) starved(rp *rulePlan, i int) bool {
+	_, ok := in.starvedBy(rp, i)
+	return ok
+}
+
+// starvedBy returns a positive atom's relation that starves rule rp of
+// stratum i: an empty one of an earlier stratum.
+func (in *Instance) starvedBy(rp *rulePlan, i int) (relID, bool) {
 	for _, r := range rp.positive {
-		if in.p.rels[r].stratum < i && in.emptyRel(r) {
-			return true
+		if int(in.p.stratumOf[r]) < i && in.emptyRel(r) {
+			return r, true
 		}
 	}
-	return false
+	return 0, false
 }
 
 // runNeeded brings the strata the search tests up to date, leaving the

@@ -77,6 +77,9 @@ func (in *Instance) resetSolver() {
 		return
 	}
 	clear(s.ways)
+	for i := range s.forcings {
+		s.forcings[i] = forcingStat{active: s.forcings[i].active[:0], stale: true}
+	}
 	s.path, s.kept, s.forced = s.path[:0], s.kept[:0], s.forced[:0]
 	if s.reach != nil {
 		in.pool.putRel(s.reach)

@@ -89,7 +89,7 @@ func TestResetCoversEveryField(t *testing.T) {
 		"ctx", "done", "work", "polls", "err", "searching", "trace", "bounds", "fixedEpoch", "solve", "inc",
 		"limits", "fixedBytes", "scratchBytes",
 		// caches keyed by relation versions, which Reset moves on
-		"versions", "emptyAt", "emptyIs", "verdicts", "spans", "inverses", "largest",
+		"versions", "empty", "witnesses", "verdicts", "spans", "inverses", "largest",
 		// scratch whose contents are written before they are read
 		"pool", "views", "relViews", "before",
 	}

@@ -52,8 +52,9 @@ type solver struct {
 	// is the closure of the acyclic check forcedPairs is at, once needed.
 	ways  []wayStat
 	reach *relations.Rel
-	// active is worthWays' scratch: the ways one call follows.
-	active []*way
+	// forcings are the statistics of the forcings, with the ways of each
+	// worth following (worthWays).
+	forcings []forcingStat
 	// done is forcedPairs' scratch: the pairs forced so far in a call.
 	done *relations.Rel
 	// phase[k] is the order whose directions order k's dives take first

@@ -18,8 +18,11 @@ func (b strataBits) unset(i int) { b[i>>6] &^= 1 << (uint(i) & 63) }
 
 // setAll adds the strata 0 to n-1.
 func (b strataBits) setAll(n int) {
-	for i := 0; i < n; i++ {
-		b.set(i)
+	for k := 0; k < n>>6; k++ {
+		b[k] = ^uint64(0)
+	}
+	if r := n & 63; r != 0 {
+		b[n>>6] |= 1<<uint(r) - 1
 	}
 }
 
