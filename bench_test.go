@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/ptxmm/ptxmm"
-	"github.com/ptxmm/ptxmm/catalog"
+	"github.com/ptxmm/ptxmm/catalog/fill"
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/execution"
 	"github.com/ptxmm/ptxmm/internal/loader"
@@ -150,7 +150,7 @@ func BenchmarkEvaluate(b *testing.B) {
 			dom.Intern(rules.Value{Kind: rules.KindHost, Str: x.Label(i)})
 		}
 		inst := m.Program.NewInstance(dom)
-		f := catalog.NewFiller(m.Syntax)
+		f := fill.New(m.Syntax)
 		if err := f.Fill(inst, x); err != nil {
 			b.Fatal(err)
 		}

@@ -1,7 +1,9 @@
 // Package catalog owns the base relations a memory model may read with
-// .input: their names, arities and meanings (Entries), the check that a
-// model asks only for relations the catalog provides (Validate), and the
-// code that fills them from a candidate execution (Filler).
+// .input: their names, arities and meanings (Entries), and the check that
+// a model asks only for relations the catalog provides (Validate). It is
+// names only, so that the language front ends (cat) and hosts evaluating
+// executions of their own read it without the enumerator; package
+// catalog/fill fills the relations from a candidate execution.
 //
 // Sets are upper case, as in herd7's cat models (R, W, F, ACQ, GPU, ...);
 // binary relations are lower case (po, rf, loc, scta, ...). The catalog

@@ -153,5 +153,12 @@ func Validate(m *datalog.Model) source.List {
 	return errs
 }
 
+// ChoiceRelations lists the catalog relations that are known only in part
+// before a candidate's reads-from is complete (fill.Filler.FillPartial): rf
+// itself, what depends on the values reads return (the barrier groups,
+// reads of uninitialized mbarriers), and the cluster barrier phases, which
+// the enumeration resolves for complete candidates.
+func ChoiceRelations() []string { return []string{"rf", "bar", "cbar", "MBAR_UNINIT"} }
+
 // Describe prints an entry as "name/arity: doc".
 func (e Entry) Describe() string { return fmt.Sprintf("%s/%d: %s", e.Name, e.Arity, e.Doc) }

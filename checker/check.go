@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/ptxmm/ptxmm/catalog"
+	"github.com/ptxmm/ptxmm/catalog/fill"
 	"github.com/ptxmm/ptxmm/execution"
 	"github.com/ptxmm/ptxmm/limits"
 	"github.com/ptxmm/ptxmm/litmus"
@@ -99,7 +99,7 @@ type modelRun struct {
 	// w is the worker whose filler and instances the run uses
 	// (workers.go); filler is w's.
 	w      *worker
-	filler *catalog.Filler
+	filler *fill.Filler
 	insts  map[int]*rules.Instance
 	res    *Result
 	seen   map[string]bool

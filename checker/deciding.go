@@ -3,7 +3,7 @@ package checker
 import (
 	"slices"
 
-	"github.com/ptxmm/ptxmm/catalog"
+	"github.com/ptxmm/ptxmm/catalog/fill"
 	"github.com/ptxmm/ptxmm/execution"
 	"github.com/ptxmm/ptxmm/litmus"
 )
@@ -176,7 +176,7 @@ func (s *session) undefinedPossible(x *execution.Execution) bool {
 	}
 	u.combo = append(u.combo[:0], x.Combo...)
 	u.possible = false
-	varying := catalog.ChoicesVarying(x)
+	varying := fill.ChoicesVarying(x)
 	for _, r := range s.runs {
 		if len(r.m.undefined) == 0 {
 			continue

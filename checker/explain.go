@@ -2,7 +2,7 @@ package checker
 
 import (
 	"context"
-	"github.com/ptxmm/ptxmm/catalog"
+	"github.com/ptxmm/ptxmm/catalog/fill"
 	"github.com/ptxmm/ptxmm/execution"
 	"github.com/ptxmm/ptxmm/relations"
 	"github.com/ptxmm/ptxmm/rules"
@@ -41,7 +41,7 @@ func (m *Model) Replay(x *execution.Execution, orders map[string]*relations.Rel)
 // catalog's facts for x.
 func (m *Model) filledInstance(x *execution.Execution) (*rules.Instance, error) {
 	inst := m.Program.NewInstance(eventDomain(len(x.Events)))
-	if err := catalog.NewFiller(m.Syntax).Fill(inst, x); err != nil {
+	if err := fill.New(m.Syntax).Fill(inst, x); err != nil {
 		return nil, err
 	}
 	return inst, nil
@@ -74,7 +74,7 @@ func (m *Model) InstanceContext(ctx context.Context, c Candidate, maxBytes int64
 	if err != nil {
 		return nil, err
 	}
-	if err := catalog.NewFiller(m.Syntax).FillContext(ctx, inst, x); err != nil {
+	if err := fill.New(m.Syntax).FillContext(ctx, inst, x); err != nil {
 		return nil, err
 	}
 	opts := []rules.SolveOption{rules.WithContext(ctx)}

@@ -3,7 +3,7 @@ package checker
 import (
 	"slices"
 
-	"github.com/ptxmm/ptxmm/catalog"
+	"github.com/ptxmm/ptxmm/catalog/fill"
 	"github.com/ptxmm/ptxmm/datalog"
 	"github.com/ptxmm/ptxmm/execution"
 	"github.com/ptxmm/ptxmm/rules"
@@ -132,7 +132,7 @@ func (r *modelRun) probed(raised []rules.CheckResult) []rules.CheckResult {
 // probeCombo reports whether some execution of x's combination of runs
 // may raise a flag the probes are searched for.
 func (s *session) probeCombo(x *execution.Execution) bool {
-	varying := catalog.ChoicesVarying(x)
+	varying := fill.ChoicesVarying(x)
 	for _, r := range s.runs {
 		if len(r.probing) == 0 {
 			continue

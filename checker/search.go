@@ -2,6 +2,7 @@ package checker
 
 import (
 	"github.com/ptxmm/ptxmm/catalog"
+	"github.com/ptxmm/ptxmm/catalog/fill"
 	"github.com/ptxmm/ptxmm/execution"
 	"github.com/ptxmm/ptxmm/rules"
 )
@@ -144,7 +145,7 @@ func (s *session) learn(x *execution.Execution, rejected bool) {
 	if len(reads) < 2 || !s.nogoods.Worth() {
 		return
 	}
-	if !rejected && !catalog.PartialIsWhole(x) && !s.rejectsAll(x) {
+	if !rejected && !fill.PartialIsWhole(x) && !s.rejectsAll(x) {
 		return
 	}
 	saved := append([]int(nil), x.RF...)

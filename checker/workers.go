@@ -3,7 +3,7 @@ package checker
 import (
 	"sync"
 
-	"github.com/ptxmm/ptxmm/catalog"
+	"github.com/ptxmm/ptxmm/catalog/fill"
 	"github.com/ptxmm/ptxmm/rules"
 )
 
@@ -14,7 +14,7 @@ import (
 // model keeps the workers of finished tests and hands them to the next
 // ones, which reset them (rules.Instance.Reset) instead of building anew.
 type worker struct {
-	filler *catalog.Filler
+	filler *fill.Filler
 	// insts holds the instances by number of events, and bytes their
 	// estimated memory.
 	insts map[int]*rules.Instance
@@ -35,7 +35,7 @@ type workerPool struct {
 func newWorkerPool(m *Model) *workerPool {
 	wp := &workerPool{m: m}
 	wp.pool.New = func() any {
-		return &worker{filler: catalog.NewFiller(m.Syntax), insts: map[int]*rules.Instance{}}
+		return &worker{filler: fill.New(m.Syntax), insts: map[int]*rules.Instance{}}
 	}
 	return wp
 }
@@ -43,7 +43,7 @@ func newWorkerPool(m *Model) *workerPool {
 // worker returns an idle worker of the model, or a new one.
 func (m *Model) worker() *worker {
 	if m.workers == nil {
-		return &worker{filler: catalog.NewFiller(m.Syntax), insts: map[int]*rules.Instance{}}
+		return &worker{filler: fill.New(m.Syntax), insts: map[int]*rules.Instance{}}
 	}
 	return m.workers.pool.Get().(*worker)
 }

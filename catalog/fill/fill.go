@@ -1,4 +1,4 @@
-package catalog
+package fill
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ptxmm/ptxmm/catalog"
 	"github.com/ptxmm/ptxmm/datalog"
 	"github.com/ptxmm/ptxmm/execution"
 	"github.com/ptxmm/ptxmm/litmus"
@@ -23,7 +24,7 @@ import (
 type Filler struct {
 	inputs []string // the model's .input relations
 	arity  []int    // the catalog arity of each input
-	host   []bool   // whether each input is a host relation (HostInput)
+	host   []bool   // whether each input is a host relation (catalog.HostInput)
 	// all and choice list the positions in inputs of every input and of
 	// the choice relations (choiceRelation): a candidate of the same
 	// combination of runs as the last refills only the latter, and looking
@@ -64,13 +65,14 @@ const (
 	checkpointAtoms = 100
 )
 
-// NewFiller prepares to fill the inputs of model m (validated with Validate).
-func NewFiller(m *datalog.Model) *Filler {
+// New prepares to fill the inputs of model m (validated with
+// catalog.Validate).
+func New(m *datalog.Model) *Filler {
 	f := &Filler{inputs: m.Inputs()}
 	for k, name := range f.inputs {
-		e, _ := Lookup(name)
+		e, _ := catalog.Lookup(name)
 		f.arity = append(f.arity, e.Arity)
-		f.host = append(f.host, HostInput(name))
+		f.host = append(f.host, catalog.HostInput(name))
 		f.all = append(f.all, k)
 		if choiceRelation(name) {
 			f.choice = append(f.choice, k)
@@ -94,7 +96,7 @@ func (f *Filler) Reset() {
 // on its runs, or (cbar) on what the enumeration computes only for a
 // complete candidate.
 func choiceRelation(name string) bool {
-	// The names of ChoiceRelations, without building its slice: this runs
+	// The names of catalog.ChoiceRelations, without building its slice: this runs
 	// for every input of every candidate.
 	switch name {
 	case "rf", "bar", "cbar", "MBAR_UNINIT":
@@ -103,14 +105,7 @@ func choiceRelation(name string) bool {
 	return false
 }
 
-// ChoiceRelations lists the catalog relations that are known only in part
-// before a candidate's reads-from is complete (FillPartial): rf itself,
-// what depends on the values reads return (the barrier groups, reads of
-// uninitialized mbarriers), and the cluster barrier phases, which the
-// enumeration resolves for complete candidates.
-func ChoiceRelations() []string { return []string{"rf", "bar", "cbar", "MBAR_UNINIT"} }
-
-// ChoicesVarying lists the relations of ChoiceRelations that some
+// ChoicesVarying lists the relations of catalog.ChoiceRelations that some
 // candidate of x's combination of runs may fill: rf when it has reads,
 // bar and cbar when it has barrier arrivals, MBAR_UNINIT when it has
 // mbarrier reads. The others are empty in every candidate of the
@@ -156,14 +151,14 @@ func (f *Filler) FillContext(ctx context.Context, inst *rules.Instance, x *execu
 
 // FillPartial is Fill for a partial candidate of a reads-from search
 // (execution.Search.Prune), whose reads with x.RF -1 have no write and no
-// value yet. Each relation of ChoiceRelations gets tuples that every
+// value yet. Each relation of catalog.ChoiceRelations gets tuples that every
 // completion of x has: rf its pairs chosen so far, the others none.
 func (f *Filler) FillPartial(inst *rules.Instance, x *execution.Execution) error {
 	return f.fill(context.Background(), inst, x, true)
 }
 
 // PartialIsWhole reports whether FillPartial fills the complete candidate
-// x as Fill does: its relations of ChoiceRelations other than rf are empty
+// x as Fill does: its relations of catalog.ChoiceRelations other than rf are empty
 // (no barrier group of two arrivals, no cluster phase with a wait, no read
 // of an uninitialized mbarrier).
 func PartialIsWhole(x *execution.Execution) bool {

@@ -1,4 +1,4 @@
-package catalog
+package fill
 
 import (
 	"sort"
@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ptxmm/ptxmm/catalog"
 	"github.com/ptxmm/ptxmm/execution"
 	"github.com/ptxmm/ptxmm/litmus"
 	"github.com/ptxmm/ptxmm/relations"
@@ -133,7 +134,10 @@ func TestFillHostRelations(t *testing.T) {
 // every host relation empty, and that the filler leaves them unset.
 func TestFillHostEmptyWithoutHost(t *testing.T) {
 	x := firstCandidate(t, "PTX T\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n st x, 1 ;\nexists (x == 0)\n")
-	for _, e := range hostEntries() {
+	for _, e := range catalog.Entries() {
+		if !catalog.HostInput(e.Name) {
+			continue
+		}
 		if e.Arity == 1 {
 			s := relations.NewSet(len(x.Events))
 			fillSet(s, e.Name, x)

@@ -1,4 +1,4 @@
-package catalog
+package fill
 
 import (
 	"github.com/ptxmm/ptxmm/execution"

@@ -1,4 +1,4 @@
-package catalog_test
+package fill_test
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ptxmm/ptxmm"
-	"github.com/ptxmm/ptxmm/catalog"
+	"github.com/ptxmm/ptxmm/catalog/fill"
 	"github.com/ptxmm/ptxmm/execution"
 	"github.com/ptxmm/ptxmm/internal/loader"
 	"github.com/ptxmm/ptxmm/litmus"
@@ -34,7 +34,7 @@ func TestFillerCheckpointMatchesFreshFill(t *testing.T) {
 		a, err := execution.Prepare(tc, execution.DefaultOptions())
 		require.NoError(t, err)
 		var reused *rules.Instance
-		filler := catalog.NewFiller(cm.Syntax)
+		filler := fill.New(cm.Syntax)
 		count := 0
 		var saved []*relations.Rel
 		_, err = a.Enumerate(0, func(x *execution.Execution) bool {
@@ -44,10 +44,10 @@ func TestFillerCheckpointMatchesFreshFill(t *testing.T) {
 			}
 			require.NoError(t, filler.Fill(reused, x))
 			fresh := cm.Program.NewInstance(domain(len(x.Events)))
-			require.NoError(t, catalog.NewFiller(cm.Syntax).Fill(fresh, x))
+			require.NoError(t, fill.New(cm.Syntax).Fill(fresh, x))
 			if saved != nil && count%2 == 1 {
 				warm := cm.Program.NewInstance(domain(len(x.Events)))
-				require.NoError(t, catalog.NewFiller(cm.Syntax).Fill(warm, x))
+				require.NoError(t, fill.New(cm.Syntax).Fill(warm, x))
 				for i, o := range cm.Syntax.Orders {
 					require.NoError(t, reused.SetRel(o.Name, saved[i]))
 					require.NoError(t, warm.SetRel(o.Name, saved[i]))

@@ -1,4 +1,4 @@
-package catalog
+package fill
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ptxmm/ptxmm/catalog"
 	"github.com/ptxmm/ptxmm/datalog"
 	"github.com/ptxmm/ptxmm/execution"
 	"github.com/ptxmm/ptxmm/litmus"
@@ -46,7 +47,7 @@ exists (P1:r0 == 1)
 		dom.Intern(rules.Value{Kind: rules.KindHost, Str: fmt.Sprintf("e%d", i)})
 	}
 	inst := p.NewInstance(dom)
-	f := NewFiller(m)
+	f := New(m)
 	size := func(name string) int {
 		n, err := inst.Size(name)
 		require.NoError(t, err)
@@ -78,7 +79,7 @@ exists (P1:r0 == 1)
 	require.NoError(t, f.Fill(inst, x))
 	assert.Equal(t, 2, size("rf"))
 	assert.Positive(t, size("bar"))
-	assert.ElementsMatch(t, []string{"rf", "bar", "cbar", "MBAR_UNINIT"}, ChoiceRelations())
+	assert.ElementsMatch(t, []string{"rf", "bar", "cbar", "MBAR_UNINIT"}, catalog.ChoiceRelations())
 	assert.False(t, PartialIsWhole(x), "its barrier group is left out of a partial fill")
 	assert.True(t, PartialIsWhole(firstCandidate(t, `PTX MP
 { x=0; y=0; }
@@ -92,12 +93,12 @@ exists (P1:r0 == 1)
 // TestChoiceRelationMatchesTheList: the test Fill applies to every input
 // names exactly the relations of ChoiceRelations.
 func TestChoiceRelationMatchesTheList(t *testing.T) {
-	list := ChoiceRelations()
-	for _, e := range Entries() {
+	list := catalog.ChoiceRelations()
+	for _, e := range catalog.Entries() {
 		assert.Equal(t, slices.Contains(list, e.Name), choiceRelation(e.Name), e.Name)
 	}
 	for _, name := range list {
-		_, ok := Lookup(name)
+		_, ok := catalog.Lookup(name)
 		assert.True(t, ok, "%s is a catalog relation", name)
 	}
 }
