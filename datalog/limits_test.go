@@ -7,9 +7,12 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/ptxmm/ptxmm/source"
 )
 
 // TestIncludeDepthIsBounded: a chain of includes deeper than
@@ -115,5 +118,29 @@ func TestExpressionSizeIsBounded(t *testing.T) {
 			assert.Contains(t, errs[0].Msg, c.want)
 			assert.Equal(t, 3, errs[0].Pos.Line)
 		})
+	}
+}
+
+// TestManyErrorsEnd: a text of many bad items ends with "too many errors"
+// instead of looping: the parser tells a failed item by the error it adds,
+// which a full list no longer takes (a fuzzed request hung the server so).
+func TestManyErrorsEnd(t *testing.T) {
+	for _, text := range []string{
+		"\x1a\ufffdXi\x19\ufffd\ufffdo\ufffdM\ufffd\x16\ufffd\ufffd\ufffd!~\ufffd\ufffd\x0f8\ufffd\ufffd\ufffd\ufffd\ufffd\x13",
+		strings.Repeat(") ", 1000),
+		strings.Repeat("p(X) :- , .\n", 1000),
+	} {
+		done := make(chan source.List, 1)
+		go func() {
+			_, errs := LoadSource("b.dl", text)
+			done <- errs
+		}()
+		select {
+		case errs := <-done:
+			require.True(t, errs.HasErrors())
+			assert.LessOrEqual(t, len(errs.Errors()), source.MaxErrors+1)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%q: the load did not end", text[:min(len(text), 20)])
+		}
 	}
 }

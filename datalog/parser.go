@@ -104,6 +104,11 @@ func (p *parser) takeDoc() string {
 
 func (p *parser) parseItems() {
 	for !p.at(tokEOF) {
+		if p.errs.Full() {
+			// Too many errors: the list takes no more, so the loop
+			// below could no longer tell that an item failed.
+			return
+		}
 		start := p.i
 		errsBefore := len(*p.errs)
 		p.parseItem()

@@ -132,6 +132,18 @@ func (l *List) Append(errs ...*Error) {
 	}
 }
 
+// Full reports whether the list holds MaxErrors errors and the "too many
+// errors" that follows them: it takes no more, so a parser that tells its
+// progress by the errors it adds stops there, as Go's compiler does.
+func (l List) Full() bool {
+	for _, e := range l {
+		if e.tooMany && e.Severity == SevError {
+			return true
+		}
+	}
+	return false
+}
+
 // add appends e unless the list already holds MaxErrors diagnostics of its
 // severity; the first one past the bound becomes "too many errors".
 func (l *List) add(e *Error) {
