@@ -17,6 +17,29 @@ type Driver struct {
 	dev int32
 	ctx uintptr
 	d   gpu.Device
+	// running is set when a kernel did not finish in time: it still runs,
+	// and the driver's calls that wait for the GPU (freeing memory,
+	// unloading a module, copies, releasing the context) would wait for
+	// it forever, so they are not made. Only the worker's thread reads
+	// and writes it.
+	running bool
+}
+
+// errStillRunning is the error of a call not made because a kernel that
+// did not finish in time still runs.
+var errStillRunning = fmt.Errorf("not done: a kernel that did not finish in time still runs on the GPU: %w", gpu.ErrContextLost)
+
+// call runs f on the driver's thread, unless a kernel still runs.
+func (drv *Driver) call(f func() error) error {
+	var err error
+	drv.w.do(func() {
+		if drv.running {
+			err = errStillRunning
+			return
+		}
+		err = f()
+	})
+	return err
 }
 
 // Open loads the driver (from path, or from the usual places when path
@@ -94,8 +117,9 @@ func (drv *Driver) Device() gpu.Device { return drv.d }
 
 // Close releases the primary context.
 func (drv *Driver) Close() error {
-	var err error
-	drv.w.do(func() { err = drv.api.check("cuDevicePrimaryCtxRelease", drv.api.cuDevicePrimaryCtxRelease(drv.dev)) })
+	err := drv.call(func() error {
+		return drv.api.check("cuDevicePrimaryCtxRelease", drv.api.cuDevicePrimaryCtxRelease(drv.dev))
+	})
 	drv.w.stop()
 	return err
 }
@@ -103,15 +127,13 @@ func (drv *Driver) Close() error {
 // Alloc allocates device memory.
 func (drv *Driver) Alloc(n int) (gpu.Ptr, error) {
 	var p uint64
-	var err error
-	drv.w.do(func() { err = drv.api.check("cuMemAlloc", drv.api.cuMemAlloc(&p, uintptr(n))) })
+	err := drv.call(func() error { return drv.api.check("cuMemAlloc", drv.api.cuMemAlloc(&p, uintptr(n))) })
 	return gpu.Ptr(p), err
 }
 
 // Free frees device memory.
 func (drv *Driver) Free(p gpu.Ptr) error {
-	var err error
-	drv.w.do(func() { err = drv.api.check("cuMemFree", drv.api.cuMemFree(uint64(p))) })
+	err := drv.call(func() error { return drv.api.check("cuMemFree", drv.api.cuMemFree(uint64(p))) })
 	return err
 }
 
@@ -120,9 +142,8 @@ func (drv *Driver) Write(dst gpu.Ptr, src []byte) error {
 	if len(src) == 0 {
 		return nil
 	}
-	var err error
-	drv.w.do(func() {
-		err = drv.api.check("cuMemcpyHtoD", drv.api.cuMemcpyHtoD(uint64(dst), unsafe.Pointer(&src[0]), uintptr(len(src))))
+	err := drv.call(func() error {
+		return drv.api.check("cuMemcpyHtoD", drv.api.cuMemcpyHtoD(uint64(dst), unsafe.Pointer(&src[0]), uintptr(len(src))))
 	})
 	return err
 }
@@ -132,25 +153,22 @@ func (drv *Driver) Read(dst []byte, src gpu.Ptr) error {
 	if len(dst) == 0 {
 		return nil
 	}
-	var err error
-	drv.w.do(func() {
-		err = drv.api.check("cuMemcpyDtoH", drv.api.cuMemcpyDtoH(unsafe.Pointer(&dst[0]), uint64(src), uintptr(len(dst))))
+	err := drv.call(func() error {
+		return drv.api.check("cuMemcpyDtoH", drv.api.cuMemcpyDtoH(unsafe.Pointer(&dst[0]), uint64(src), uintptr(len(dst))))
 	})
 	return err
 }
 
 // Zero clears n bytes of device memory.
 func (drv *Driver) Zero(dst gpu.Ptr, n int) error {
-	var err error
-	drv.w.do(func() { err = drv.api.check("cuMemsetD8", drv.api.cuMemsetD8(uint64(dst), 0, uintptr(n))) })
+	err := drv.call(func() error { return drv.api.check("cuMemsetD8", drv.api.cuMemsetD8(uint64(dst), 0, uintptr(n))) })
 	return err
 }
 
 // Load JIT-compiles ptx and finds its entry point.
 func (drv *Driver) Load(ptx, entry string) (gpu.Kernel, error) {
 	k := &kernel{drv: drv}
-	var err error
-	drv.w.do(func() { err = k.load(ptx, entry) })
+	err := drv.call(func() error { return k.load(ptx, entry) })
 	if err != nil {
 		return nil, err
 	}
@@ -161,8 +179,11 @@ func (drv *Driver) Load(ptx, entry string) (gpu.Kernel, error) {
 // machine code.
 func (drv *Driver) Cubin(ptx string) ([]byte, error) {
 	var out []byte
-	var err error
-	drv.w.do(func() { out, err = drv.link(ptx) })
+	err := drv.call(func() error {
+		var lerr error
+		out, lerr = drv.link(ptx)
+		return lerr
+	})
 	return out, err
 }
 
@@ -230,8 +251,7 @@ func (k *kernel) load(ptx, entry string) error {
 
 // Close unloads the module.
 func (k *kernel) Close() error {
-	var err error
-	k.drv.w.do(func() { err = k.drv.api.check("cuModuleUnload", k.drv.api.cuModuleUnload(k.mod)) })
+	err := k.drv.call(func() error { return k.drv.api.check("cuModuleUnload", k.drv.api.cuModuleUnload(k.mod)) })
 	return err
 }
 
@@ -263,8 +283,7 @@ func (k *kernel) allowShared(n int) error {
 // Launch runs the kernel and polls the stream until it finishes or the
 // launch's timeout passes.
 func (k *kernel) Launch(l gpu.Launch) error {
-	var err error
-	k.drv.w.do(func() { err = k.launch(l) })
+	err := k.drv.call(func() error { return k.launch(l) })
 	return err
 }
 
@@ -288,6 +307,7 @@ func (k *kernel) launch(l gpu.Launch) error {
 			return nil
 		case cudaNotReady:
 			if l.Timeout > 0 && time.Now().After(deadline) {
+				k.drv.running = true
 				return fmt.Errorf("%w (%v)", gpu.ErrTimeout, l.Timeout)
 			}
 			time.Sleep(20 * time.Microsecond)

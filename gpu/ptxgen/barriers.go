@@ -23,6 +23,7 @@ func (p *Plan) numberBarriers() error {
 	var order []barKey
 	for ri, r := range p.Roles {
 		loops := loopRanges(r.Thread)
+		skips := skipRanges(r.Thread)
 		for k, in := range r.Thread.Instrs {
 			if in.Op != litmus.OpBarrier && in.Op != litmus.OpClusterBarrier {
 				continue
@@ -35,6 +36,20 @@ func (p *Plan) numberBarriers() error {
 			}
 			if in.Op == litmus.OpClusterBarrier {
 				continue
+			}
+			// A thread that branches past a CTA barrier, or exits before
+			// it, does not arrive, and the harness's barrier counts it:
+			// the others would wait forever (PTX's bar.sync without a
+			// count waits only for the threads that have not exited).
+			if in.Guard.Kind != litmus.OperandNone {
+				errs.Add(in.Pos, "%q is guarded: a thread that does not arrive leaves the others waiting at the harness's barrier, which counts every thread of the test that uses it, so ptxmm run does not run barriers a thread can skip", in.Text)
+				continue
+			}
+			for _, sk := range skips {
+				if k > sk[0] && k < sk[1] {
+					errs.Add(in.Pos, "%q can be skipped by the branch on line %d: a thread that does not arrive leaves the others waiting at the harness's barrier, which counts every thread of the test that uses it, so ptxmm run does not run barriers a thread can skip", in.Text, r.Thread.Instrs[sk[0]].Pos.Line)
+					break
+				}
 			}
 			if in.Instance.Kind != litmus.OperandImm || in.BarID.Kind != litmus.OperandImm || in.Count.Kind == litmus.OperandReg {
 				errs.Add(in.Pos, "%q: ptxmm run needs the barrier's operands as numbers, not registers", in.Text)
@@ -85,6 +100,28 @@ func (p *Plan) barrier(r *Role, in *litmus.Instr) (id, users int) {
 		}
 	}
 	return id, users
+}
+
+// skipRanges lists the instruction ranges (branch, label) of a thread's
+// forward branches: the instructions strictly between are skipped when
+// the branch is taken.
+func skipRanges(th *litmus.Thread) [][2]int {
+	labels := map[string]int{}
+	for k, in := range th.Instrs {
+		if in.Op == litmus.OpLabel {
+			labels[in.Label] = k
+		}
+	}
+	var out [][2]int
+	for k, in := range th.Instrs {
+		if in.Op != litmus.OpBranch && in.Op != litmus.OpGoto {
+			continue
+		}
+		if at, ok := labels[in.Label]; ok && at > k {
+			out = append(out, [2]int{k, at})
+		}
+	}
+	return out
 }
 
 // loopRanges lists the instruction ranges [label, branch] of a thread's

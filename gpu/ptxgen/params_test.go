@@ -95,6 +95,8 @@ func TestRefusedStructures(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
 		{"PTX B\n{ x = 0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n L: | bar.sync 0 ;\n bar.sync 0 | ;\n bne 0, 1, L | ;\nexists (x == 0)\n", "is in a loop"},
 		{"PTX C\n{ x = 0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n bar.sync 0, 0, 3 | bar.sync 0, 0, 3 ;\nexists (x == 0)\n", "expects 3 threads, but 2"},
+		{"PTX S\n{ x = 0; P1:r2 = 1; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n bar.sync 0 | beq r2, 1, L ;\n | bar.sync 0 ;\n | L: ;\nexists (x == 0)\n", "\"bar.sync 0\" can be skipped by the branch on line 4"},
+		{"PTX G\n{ x = 0; P1:r2 = 1; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n bar.sync 0 | @r2 bar.sync 0 ;\nexists (x == 0)\n", "is guarded"},
 		{"PTX A\n{ x = 0; P0:r1 = x; }\n P0@cta 0,gpu 0 ;\n ld r0, [r1] ;\nexists (P0:r1 == 0)\n", "holds an address"},
 	} {
 		tests, err := litmus.Parse("t.litmus", []byte(tc.src), litmus.FormatHerd)

@@ -200,8 +200,9 @@ func (rg *roleGen) results() {
 // other before they exit: the shared memory of a CTA that has exited
 // cannot be accessed (distributed shared memory), and another CTA of the
 // cluster may still write or arrive on it. They count themselves on a
-// counter of their cluster in global memory, with relaxed operations that
-// order none of the test's.
+// counter of their cluster in global memory, after a fence that completes
+// their remote accesses and after all of the test's operations, so that
+// it orders none the test observes.
 func (rg *roleGen) keepClusterAlive() {
 	e, p, r := rg.e, rg.p, rg.r
 	e.comment("wait for the cluster's other test threads before leaving")
@@ -213,6 +214,13 @@ func (rg *roleGen) keepClusterAlive() {
 	e.ins("cvta.to.global.u64 %s, %s", ctr, ctr)
 	e.ins("mad.lo.u64 %s, %%k_pc, 8, %s", ctr, ctr)
 	e.ins("add.u64 %s, %s, 8", ctr, ctr)
+	// The fence makes the thread's accesses to other CTAs' shared
+	// memory (remote stores and arrives, which the thread does not wait
+	// for) complete before it counts itself, so that no CTA exits while
+	// they are in flight. It comes after the thread's last test
+	// instruction and its results, so it orders nothing the test
+	// observes.
+	e.ins("fence.acq_rel.gpu")
 	e.ins("red.relaxed.gpu.global.add.u64 [%s], 1", ctr)
 	target := e.r32()
 	e.ins("mul.lo.u32 %s, %%k_g32, %d", target, users)
