@@ -24,6 +24,8 @@ Usage:
   ptxmm merge [-table] LOG...       union herd logs (the shards' of a run): merged log, or a verdict table
   ptxmm diff -model A.dl [-model B.dl] FILE|DIR...
                                     show the tests and outcomes on which two models disagree
+  ptxmm gen -cycle 'PodWW Rfe PodRR Fre' | -family MP,SB | -relax EDGES [-o DIR]
+                                    write litmus tests from cycles of edges, as diy7 does
   ptxmm repl [-model FILE] [TEST]   explore a test and the model interactively
   ptxmm graph TEST [-exec K | -outcome COND] [-show po,rf] [-o FILE.svg]
                                     draw an execution (Graphviz), a forbidden one with its witness
@@ -52,6 +54,8 @@ func run(args []string) int {
 		return runDiff(args[1:])
 	case "merge":
 		return runMerge(args[1:])
+	case "gen":
+		return runGen(args[1:])
 	case "run":
 		return runRun(args[1:])
 	case "eval":

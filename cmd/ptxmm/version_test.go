@@ -38,7 +38,7 @@ func TestVersionText(t *testing.T) {
 
 // TestHelpExitsZero: asking a command for its flags is not an error.
 func TestHelpExitsZero(t *testing.T) {
-	for _, cmd := range []string{"check", "diff", "eval", "graph", "merge", "repl", "serve"} {
+	for _, cmd := range []string{"check", "diff", "eval", "gen", "graph", "merge", "repl", "serve"} {
 		for _, h := range []string{"-h", "-help", "--help"} {
 			assert.Equal(t, cli.ExitOK, run([]string{cmd, h}), "%s %s", cmd, h)
 		}

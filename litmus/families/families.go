@@ -7,43 +7,9 @@ package families
 import (
 	"fmt"
 	"strings"
-)
 
-// table lays out thread columns as a herd thread table.
-func table(headers []string, columns [][]string) string {
-	rows := 0
-	for _, c := range columns {
-		rows = max(rows, len(c))
-	}
-	width := make([]int, len(columns))
-	for i, h := range headers {
-		width[i] = len(h)
-		for _, s := range columns[i] {
-			width[i] = max(width[i], len(s))
-		}
-	}
-	var b strings.Builder
-	line := func(cells []string) {
-		for i, c := range cells {
-			if i > 0 {
-				b.WriteString(" | ")
-			}
-			b.WriteString(c + strings.Repeat(" ", width[i]-len(c)))
-		}
-		b.WriteString(" ;\n")
-	}
-	line(headers)
-	for r := 0; r < rows; r++ {
-		cells := make([]string, len(columns))
-		for i, c := range columns {
-			if r < len(c) {
-				cells[i] = c[r]
-			}
-		}
-		line(cells)
-	}
-	return b.String()
-}
+	"github.com/ptxmm/ptxmm/program"
+)
 
 func header(n int, cta func(int) int) []string {
 	h := make([]string, n)
@@ -91,7 +57,7 @@ func IRIW(writers int) string {
 	a, b := writers, writers+1
 	last := writers - 1
 	cond := fmt.Sprintf("P%d:r0 == 1 /\\ P%d:r%d == 0 /\\ P%d:r0 == 1 /\\ P%d:r%d == 0", a, a, last, b, b, last)
-	return fmt.Sprintf("PTX IRIW-%dW\n{\n%s\n}\n%sexists (%s)\n", writers, locs(names), table(header(writers+2, ownCTA), cols), cond)
+	return fmt.Sprintf("PTX IRIW-%dW\n{\n%s\n}\n%sexists (%s)\n", writers, locs(names), program.Table(header(writers+2, ownCTA), cols), cond)
 }
 
 // SBRing returns store buffering around a ring of n threads: thread i
@@ -106,7 +72,7 @@ func SBRing(n int) string {
 		cols = append(cols, []string{fmt.Sprintf("st.weak x%d, 1", i), "fence.sc.gpu", fmt.Sprintf("ld.weak r0, x%d", (i+1)%n)})
 		conj = append(conj, fmt.Sprintf("P%d:r0 == 0", i))
 	}
-	return fmt.Sprintf("PTX SB-ring-%d\n{\n%s\n}\n%sexists (%s)\n", n, locs(names), table(header(n, ownCTA), cols), strings.Join(conj, " /\\ "))
+	return fmt.Sprintf("PTX SB-ring-%d\n{\n%s\n}\n%sexists (%s)\n", n, locs(names), program.Table(header(n, ownCTA), cols), strings.Join(conj, " /\\ "))
 }
 
 // CoWRThreads returns n threads that each store a distinct value to one
@@ -120,7 +86,7 @@ func CoWRThreads(n int) string {
 		cols = append(cols, []string{fmt.Sprintf("st.relaxed.gpu x, %d", i+1), "ld.relaxed.gpu r0, x"})
 		conj = append(conj, fmt.Sprintf("P%d:r0 == %d", i, i+1))
 	}
-	return fmt.Sprintf("PTX CoWR-%d\n{\nx=0;\n}\n%sexists (%s)\n", n, table(header(n, ownCTA), cols), strings.Join(conj, " /\\ "))
+	return fmt.Sprintf("PTX CoWR-%d\n{\nx=0;\n}\n%sexists (%s)\n", n, program.Table(header(n, ownCTA), cols), strings.Join(conj, " /\\ "))
 }
 
 // MPPayload returns message passing with n payload locations: the producer
@@ -140,7 +106,7 @@ func MPPayload(n int) string {
 	}
 	prod = append(prod, "st.release.gpu flag, 1")
 	return fmt.Sprintf("PTX MP-%dpayload\n{\n%s\n}\n%sexists (P1:r0 == 1 /\\ (%s))\n", n, locs(names),
-		table(header(2, ownCTA), [][]string{prod, cons}), strings.Join(stale, " \\/ "))
+		program.Table(header(2, ownCTA), [][]string{prod, cons}), strings.Join(stale, " \\/ "))
 }
 
 // StoreColumn returns one thread that stores 1 to n to one location and
@@ -152,5 +118,5 @@ func StoreColumn(n int) string {
 		col = append(col, fmt.Sprintf("st.relaxed.gpu x, %d", i))
 	}
 	col = append(col, "ld.relaxed.gpu r0, x")
-	return fmt.Sprintf("PTX Stores-%d\n{\nx=0;\n}\n%sexists (P0:r0 == %d)\n", n, table(header(1, ownCTA), [][]string{col}), n)
+	return fmt.Sprintf("PTX Stores-%d\n{\nx=0;\n}\n%sexists (P0:r0 == %d)\n", n, program.Table(header(1, ownCTA), [][]string{col}), n)
 }

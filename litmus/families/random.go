@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+
+	"github.com/ptxmm/ptxmm/program"
 )
 
 // RandomShape bounds the tests Random makes.
@@ -150,7 +152,7 @@ func (g *randomTest) build(name string) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "PTX %s\n{\n%s\n}\n", name, locs(g.locs))
-	b.WriteString(table(headers, cols))
+	b.WriteString(program.Table(headers, cols))
 	fmt.Fprintf(&b, "exists (%s)\n", g.condition())
 	return b.String()
 }

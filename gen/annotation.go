@@ -1,0 +1,73 @@
+package gen
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ptxmm/ptxmm/program"
+)
+
+// Annotation qualifies one event of a cycle, as diy7's annotations do: it
+// is written between the two edges the event joins ("PodWW Rel.gpu Rfe
+// Acq.gpu PodRR Fre"). An event may have several (a memory order and
+// Alias).
+type Annotation struct {
+	// Sem and Scope are a memory order and its scope, when HasSem.
+	Sem    program.Sem
+	Scope  program.Scope
+	HasSem bool
+	// Alias makes the event access its location through a second generic
+	// virtual address of it.
+	Alias bool
+	Text  string
+}
+
+// annotationExamples is what an unknown annotation's error suggests.
+const annotationExamples = "Weak, Rlx.gpu, Acq.cta, Rel.sys, AR.cluster, Alias"
+
+// ParseAnnotation reads an annotation:
+//
+//	Weak          a plain access (the default)
+//	Rlx.SCOPE     relaxed
+//	Acq.SCOPE     acquire (reads)
+//	Rel.SCOPE     release (writes)
+//	AR.SCOPE      acquire and release (read-modify-writes)
+//	Alias         through a second virtual address of the location
+//
+// SCOPE is cta, cluster, gpu or sys. ok is false when s is not an
+// annotation at all (an edge, perhaps); err says what is wrong with one.
+func ParseAnnotation(s string) (a Annotation, ok bool, err error) {
+	switch s {
+	case "Weak":
+		return Annotation{Sem: program.Weak, HasSem: true, Text: s}, true, nil
+	case "Alias":
+		return Annotation{Alias: true, Text: s}, true, nil
+	}
+	name, scope, found := strings.Cut(s, ".")
+	sems := map[string]program.Sem{"Rlx": program.Relaxed, "Acq": program.Acquire, "Rel": program.Release, "AR": program.AcqRel}
+	sem, known := sems[name]
+	if !known {
+		return Annotation{}, false, nil
+	}
+	if !found {
+		return Annotation{}, true, fmt.Errorf("annotation %q needs a scope: %s.cta, %s.cluster, %s.gpu or %s.sys", s, name, name, name, name)
+	}
+	sc, err := program.ParseScope(scope)
+	if err != nil {
+		return Annotation{}, true, fmt.Errorf("annotation %q: %v", s, err)
+	}
+	return Annotation{Sem: sem, Scope: sc, HasSem: true, Text: s}, true, nil
+}
+
+// name spells the annotations of one event in a test's name, as diy7
+// appends atoms: lower case, "p" for a plain access.
+func annotationName(as []Annotation) string {
+	if len(as) == 0 {
+		return "p"
+	}
+	var parts []string
+	for _, a := range as {
+		parts = append(parts, strings.ToLower(a.Text))
+	}
+	return strings.Join(parts, "")
+}

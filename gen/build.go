@@ -1,0 +1,156 @@
+package gen
+
+import (
+	"fmt"
+
+	"github.com/ptxmm/ptxmm/program"
+)
+
+// locationNames names the locations of a test in order of first use, as
+// diy7 does.
+var locationNames = []string{"x", "y", "z", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"}
+
+// Build writes the test of a cycle: one thread per run of events between
+// external edges, one location per run of events on one location, every
+// write a distinct value, and a condition that asks for the outcome in
+// which every edge holds (each read's value, and the final value of every
+// location written twice or more, which pins its coherence order). The
+// threads come in the order of the cycle's representative rotation, the
+// one its name describes.
+func Build(c *Cycle, p Placement) (*program.Test, error) {
+	c = c.normal()
+	l, err := c.layout()
+	if err != nil {
+		return nil, fmt.Errorf("cycle %q: %v", c, err)
+	}
+	if l.nlocs > len(locationNames) {
+		return nil, fmt.Errorf("cycle %q: %d locations, more than the %d this generator names", c, l.nlocs, len(locationNames))
+	}
+	places, err := p.place(len(l.threads))
+	if err != nil {
+		return nil, fmt.Errorf("cycle %q: %v", c, err)
+	}
+	t := &program.Test{Quantifier: "exists"}
+	for i := 0; i < l.nlocs; i++ {
+		t.Addrs = append(t.Addrs, program.Addr{Name: locationNames[i], AliasOf: -1})
+	}
+	aliasOf := map[int]int{}
+	alias := func(loc int) int {
+		if a, ok := aliasOf[loc]; ok {
+			return a
+		}
+		t.Addrs = append(t.Addrs, program.Addr{Name: locationNames[loc] + "_alias", AliasOf: loc})
+		aliasOf[loc] = len(t.Addrs) - 1
+		return aliasOf[loc]
+	}
+	cy := l.c
+	n := len(cy.Edges)
+	for th, evs := range l.threads {
+		thread := program.Thread{Place: places[th]}
+		opOf := map[int]int{}
+		for k, e := range evs {
+			in := cy.Edges[(e+n-1)%n]
+			if k > 0 && in.Kind == Fenced {
+				thread.Ops = append(thread.Ops, in.Fence)
+			}
+			if k > 0 && in.Kind == Rmw {
+				// The write of the read-modify-write the last operation
+				// began.
+				op := &thread.Ops[len(thread.Ops)-1]
+				op.Value = l.value[e]
+				if err := annotate(op, cy.Notes[e], W, true); err != nil {
+					return nil, fmt.Errorf("cycle %q: %v", c, err)
+				}
+				if usesAlias(cy.Notes[e]) {
+					op.Addr = alias(l.loc[e])
+				}
+				opOf[e] = len(thread.Ops) - 1
+				continue
+			}
+			op := program.Op{Kind: program.Load, Addr: l.loc[e]}
+			rmw := cy.Edges[e].Kind == Rmw
+			switch {
+			case rmw:
+				op.Kind, op.Sem, op.Scope = program.RMW, program.Relaxed, program.GPU
+			case cy.Edges[e].Src == W:
+				op.Kind, op.Value = program.Store, l.value[e]
+			}
+			if usesAlias(cy.Notes[e]) {
+				op.Addr = alias(l.loc[e])
+			}
+			if err := annotate(&op, cy.Notes[e], cy.Edges[e].Src, rmw); err != nil {
+				return nil, fmt.Errorf("cycle %q: %v", c, err)
+			}
+			if k > 0 && in.Kind == Dp {
+				op.Dep, op.From = in.Dep, opOf[evs[k-1]]
+			}
+			thread.Ops = append(thread.Ops, op)
+			opOf[e] = len(thread.Ops) - 1
+		}
+		t.Threads = append(t.Threads, thread)
+		for _, e := range evs {
+			if cy.Edges[e].Src == R {
+				t.Pins = append(t.Pins, program.Pin{Thread: th, Op: opOf[e], Value: l.value[e]})
+			}
+		}
+	}
+	for loc := 0; loc < l.nlocs; loc++ {
+		if v, ok := l.final[loc]; ok {
+			t.Pins = append(t.Pins, program.Pin{Thread: -1, Addr: loc, Value: v})
+		}
+	}
+	t.Name = Name(c, p)
+	t.Doc = "Cycle=" + cy.String()
+	return t, nil
+}
+
+// usesAlias reports whether an event is annotated Alias.
+func usesAlias(as []Annotation) bool {
+	for _, a := range as {
+		if a.Alias {
+			return true
+		}
+	}
+	return false
+}
+
+// annotate applies an event's memory-order annotations to its operation.
+// The read and the write of a read-modify-write combine: Acq on the read
+// and Rel on the write make it acq_rel.
+func annotate(op *program.Op, as []Annotation, d Dir, rmw bool) error {
+	for _, a := range as {
+		if !a.HasSem {
+			continue
+		}
+		switch {
+		case a.Sem == program.Weak && rmw:
+			return fmt.Errorf("%s on a read-modify-write: an atom is never weak (use Rlx.gpu)", a.Text)
+		case a.Sem == program.Acquire && d == W && !rmw:
+			return fmt.Errorf("%s on a write: only reads acquire (use Rel for a write)", a.Text)
+		case a.Sem == program.Release && d == R && !rmw:
+			return fmt.Errorf("%s on a read: only writes release (use Acq for a read)", a.Text)
+		case a.Sem == program.AcqRel && !rmw:
+			return fmt.Errorf("%s on a plain %s: acq_rel is for read-modify-writes (Rmw)", a.Text, dirWord(d))
+		}
+		if !rmw {
+			op.Sem, op.Scope = a.Sem, a.Scope
+			continue
+		}
+		op.Sem = combine(op.Sem, a.Sem)
+		op.Scope = a.Scope
+	}
+	return nil
+}
+
+// combine joins two memory orders of one read-modify-write.
+func combine(a, b program.Sem) program.Sem {
+	switch {
+	case a == b:
+		return a
+	case a == program.Relaxed:
+		return b
+	case b == program.Relaxed:
+		return a
+	}
+	return program.AcqRel
+}

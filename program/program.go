@@ -1,0 +1,186 @@
+package program
+
+import "fmt"
+
+// Kind says what an operation does.
+type Kind int
+
+const (
+	// Load reads memory (ld).
+	Load Kind = iota
+	// Store writes memory (st).
+	Store
+	// RMW reads and writes one location atomically (atom.exch).
+	RMW
+	// Fence is a memory fence (fence.sc, fence.acq_rel, ...).
+	Fence
+	// AliasFence is the proxy fence fence.proxy.alias, which orders
+	// accesses through different virtual addresses of one location.
+	AliasFence
+)
+
+// Reads reports whether an operation of kind k reads memory.
+func (k Kind) Reads() bool { return k == Load || k == RMW }
+
+// Writes reports whether an operation of kind k writes memory.
+func (k Kind) Writes() bool { return k == Store || k == RMW }
+
+// Memory reports whether an operation of kind k accesses memory.
+func (k Kind) Memory() bool { return k == Load || k == Store || k == RMW }
+
+// Sem is the memory order of an operation.
+type Sem int
+
+const (
+	// Weak is a plain (.weak) access; fences are never weak.
+	Weak Sem = iota
+	// Relaxed is .relaxed.
+	Relaxed
+	// Acquire is .acquire.
+	Acquire
+	// Release is .release.
+	Release
+	// AcqRel is .acq_rel (read-modify-writes and fences).
+	AcqRel
+	// SC is .sc (fences).
+	SC
+)
+
+var semNames = [...]string{"weak", "relaxed", "acquire", "release", "acq_rel", "sc"}
+
+func (s Sem) String() string { return semNames[s] }
+
+// Scope is the scope of a strong operation.
+type Scope int
+
+const (
+	// NoScope is the scope of weak accesses and proxy fences.
+	NoScope Scope = iota
+	// CTA is .cta.
+	CTA
+	// Cluster is .cluster.
+	Cluster
+	// GPU is .gpu.
+	GPU
+	// Sys is .sys.
+	Sys
+)
+
+var scopeNames = [...]string{"", "cta", "cluster", "gpu", "sys"}
+
+func (s Scope) String() string { return scopeNames[s] }
+
+// Scopes lists the scopes from the narrowest to the widest.
+func Scopes() []Scope { return []Scope{CTA, Cluster, GPU, Sys} }
+
+// ParseScope reads a scope's PTX name (cta, cluster, gpu, sys).
+func ParseScope(s string) (Scope, error) {
+	for _, sc := range Scopes() {
+		if sc.String() == s {
+			return sc, nil
+		}
+	}
+	return NoScope, fmt.Errorf("unknown scope %q: expected cta, cluster, gpu or sys", s)
+}
+
+// Dep is a dependency of an operation on the value an earlier read of its
+// thread returned.
+type Dep int
+
+const (
+	// NoDep: the operation does not depend on a read.
+	NoDep Dep = iota
+	// Data: the value a store or read-modify-write writes is computed from
+	// the value read (as r^r+v, so that it is still v).
+	Data
+	// Ctrl: the operation follows a branch on the value read (a branch to
+	// the next instruction, so that it executes whatever was read).
+	Ctrl
+)
+
+var depNames = [...]string{"", "data", "ctrl"}
+
+func (d Dep) String() string { return depNames[d] }
+
+// Op is one instruction of a thread.
+type Op struct {
+	Kind  Kind
+	Sem   Sem
+	Scope Scope
+	// Addr indexes Test.Addrs (memory operations).
+	Addr int
+	// Value is what a store or read-modify-write writes.
+	Value int64
+	// Dep is the operation's dependency on the read at index From of its
+	// thread's operations.
+	Dep  Dep
+	From int
+}
+
+// Place is where a thread runs: its GPU, its CTA on that GPU and, when
+// Cluster is at least 0, the cluster of that CTA.
+type Place struct {
+	GPU, Cluster, CTA int
+}
+
+// Thread is one thread of a test.
+type Thread struct {
+	Place Place
+	Ops   []Op
+}
+
+// Addr is a named address: a location of its own, or (AliasOf at least 0)
+// a second generic virtual address of another address's location.
+type Addr struct {
+	Name    string
+	AliasOf int
+}
+
+// Pin is one conjunct of a final condition: a read's register (Thread and
+// Op index the read) or, when Thread is -1, the final value of the
+// location at address Addr.
+type Pin struct {
+	Thread, Op int
+	Addr       int
+	Value      int64
+}
+
+// Test is a litmus test described by its structure.
+type Test struct {
+	Name string
+	// Doc is the test's comment, printed in quotes after its name (a
+	// double quote in it becomes a single one). It may span lines, as
+	// diy7's "Cycle=..." lines, which herd's format puts there too.
+	Doc     string
+	Addrs   []Addr
+	Threads []Thread
+	// Pins is the condition, a conjunction, under Quantifier ("exists",
+	// "~exists" or "forall"); with no pins the condition is "true".
+	Quantifier string
+	Pins       []Pin
+	// Observe lists terms the final state shows beyond the condition's
+	// (herd's locations clause), in the same form as Pins (Value unused).
+	Observe []Pin
+}
+
+// EventCount counts the test's instructions that are events of the
+// model: memory operations and fences (a read-modify-write is one).
+func (t *Test) EventCount() int {
+	n := 0
+	for _, th := range t.Threads {
+		n += len(th.Ops)
+	}
+	return n
+}
+
+// Reg names the register that read op of thread th loads into: r0, r1,
+// ... in the order of the thread's reads.
+func (t *Test) Reg(th, op int) string {
+	k := 0
+	for _, o := range t.Threads[th].Ops[:op] {
+		if o.Kind.Reads() {
+			k++
+		}
+	}
+	return fmt.Sprintf("r%d", k)
+}
