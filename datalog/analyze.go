@@ -60,7 +60,8 @@ func (a *analyzer) run() (*Model, source.List) {
 	a.io = io
 	a.declare(defs, rules)
 	a.inferArities(defs)
-	a.arities = map[arityKey]int{}
+	// About a dozen cached arities per definition: sized once, not grown.
+	a.arities = make(map[arityKey]int, 12*len(defs))
 	for _, d := range defs {
 		a.desugarDef(d)
 	}

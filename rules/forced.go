@@ -38,7 +38,8 @@ type forcing struct {
 // planForcing finds, for every order that relates all its pairs, the
 // monotone checks its pairs reach through ways the forcing can follow.
 func (p *Program) planForcing() {
-	var readers map[relID][]bodyAtom
+	var readers [][]bodyAtom
+	reaching := map[relID][]bool{} // by check relation: the orders share them
 	for _, op := range p.orders {
 		if op.order.Partial {
 			continue
@@ -51,7 +52,12 @@ func (p *Program) planForcing() {
 			if readers == nil {
 				readers = p.wayReaders()
 			}
-			if ws := p.waysTo(op.rel, c.rel, readers, steps); len(ws) > 0 {
+			reaches, ok := reaching[c.rel]
+			if !ok {
+				reaches = p.reachingTo(c.rel)
+				reaching[c.rel] = reaches
+			}
+			if ws := p.waysTo(op.rel, c.rel, readers, reaches, steps); len(ws) > 0 {
 				for i := range ws {
 					ws[i].index = p.numWays
 					p.numWays++

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -212,7 +213,7 @@ func rulePlansOf(p *Program, name string) []*rulePlan {
 	if !ok {
 		return nil
 	}
-	return p.rulesOf(id)
+	return slices.Collect(p.rulesOf(id))
 }
 
 // chainRel is the path 0 -> 1 -> ... -> n-1.

@@ -136,7 +136,11 @@ func shortestPath(a, b relID, edges []depEdge, in map[relID]bool) []relID {
 
 // ruleDeps lists the dependency edges of the rules.
 func ruleDeps(rules []*datalog.Rule, id map[string]relID) []depEdge {
-	var edges []depEdge
+	n := 0
+	for _, r := range rules {
+		n += len(r.Body)
+	}
+	edges := make([]depEdge, 0, n)
 	for _, r := range rules {
 		h := id[r.Head.Pred]
 		for _, l := range r.Body {

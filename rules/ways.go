@@ -3,6 +3,7 @@ package rules
 import (
 	"github.com/ptxmm/ptxmm/datalog"
 	"github.com/ptxmm/ptxmm/relations"
+	"iter"
 )
 
 // A way is a chain of rules from an order to a check's relation along which
@@ -66,11 +67,10 @@ type wayAtom struct {
 // memoizes planStep for order o across the targets of one order (nil for
 // an atom that is no step): the search reaches the same body atoms along
 // many paths.
-func (p *Program) waysTo(o, target relID, readers map[relID][]bodyAtom, steps map[bodyAtom]*wayStep) []way {
+func (p *Program) waysTo(o, target relID, readers [][]bodyAtom, reaches []bool, steps map[bodyAtom]*wayStep) []way {
 	if o == target {
 		return []way{{}} // the check's relation is the order: no step
 	}
-	reaches := p.reachingTo(target)
 	if !reaches[o] {
 		return nil
 	}
@@ -122,8 +122,8 @@ type bodyAtom struct {
 // rules of a later stratum than its own: the steps a way can take from it.
 // A recursive rule's atoms over its own stratum are left out: it adds to
 // its head from the head itself, which a way's tuples are already in.
-func (p *Program) wayReaders() map[relID][]bodyAtom {
-	out := map[relID][]bodyAtom{}
+func (p *Program) wayReaders() [][]bodyAtom {
+	out := make([][]bodyAtom, len(p.rels))
 	for _, s := range p.strata {
 		for _, rp := range s.rules {
 			for occ, l := range rp.rule.Body {
@@ -151,7 +151,7 @@ func (p *Program) reachingTo(target relID) []bool {
 	for len(stack) > 0 {
 		r := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		for _, rp := range p.rulesOf(r) {
+		for rp := range p.rulesOf(r) {
 			for i, b := range rp.bodyRels {
 				if !rp.bodyNeg[i] && !out[b] && p.rels[b].arity == 2 {
 					out[b] = true
@@ -163,19 +163,19 @@ func (p *Program) reachingTo(target relID) []bool {
 	return out
 }
 
-// rulesOf returns the rules defining a derived relation.
-func (p *Program) rulesOf(r relID) []*rulePlan {
-	st := p.rels[r].stratum
-	if st < 0 {
-		return nil
-	}
-	var out []*rulePlan
-	for _, rp := range p.strata[st].rules {
-		if rp.head == r {
-			out = append(out, rp)
+// rulesOf yields the rules defining a derived relation.
+func (p *Program) rulesOf(r relID) iter.Seq[*rulePlan] {
+	return func(yield func(*rulePlan) bool) {
+		st := p.rels[r].stratum
+		if st < 0 {
+			return
+		}
+		for _, rp := range p.strata[st].rules {
+			if rp.head == r && !yield(rp) {
+				return
+			}
 		}
 	}
-	return out
 }
 
 // planStep describes rule rp as a step from its atom at body index occ,
