@@ -1,6 +1,9 @@
 package cat
 
-import "github.com/ptxmm/ptxmm/source"
+import (
+	"github.com/ptxmm/ptxmm/relop"
+	"github.com/ptxmm/ptxmm/source"
+)
 
 // Model is one parsed cat file. Its includes are instructions, read when
 // the model is evaluated (an include may stand under if variant).
@@ -300,25 +303,25 @@ type TagLit struct {
 	Pos  source.Pos
 }
 
-// BinOp is a binary operator.
-type BinOp int
+// BinOp is a binary operator (shared with the modelling language:
+// package relop).
+type BinOp = relop.BinOp
 
+// The binary operators.
 const (
 	// OpUnion is |.
-	OpUnion BinOp = iota
+	OpUnion = relop.Union
 	// OpSeq is ;.
-	OpSeq
+	OpSeq = relop.Seq
 	// OpDiff is \.
-	OpDiff
+	OpDiff = relop.Diff
 	// OpInter is &.
-	OpInter
+	OpInter = relop.Inter
 	// OpProduct is * between two operands: the cartesian product.
-	OpProduct
+	OpProduct = relop.Product
 	// OpAdd is ++: a set with one more member.
-	OpAdd
+	OpAdd = relop.Add
 )
-
-func (o BinOp) String() string { return [...]string{"|", ";", `\`, "&", "*", "++"}[o] }
 
 // Binary is "l op r".
 type Binary struct {
@@ -327,22 +330,24 @@ type Binary struct {
 	Pos  source.Pos
 }
 
-// UnOp is a unary operator.
-type UnOp int
+// UnOp is a unary operator (shared with the modelling language: package
+// relop).
+type UnOp = relop.UnOp
 
+// The unary operators.
 const (
 	// OpPlus is postfix +.
-	OpPlus UnOp = iota
+	OpPlus = relop.Plus
 	// OpStar is postfix *.
-	OpStar
+	OpStar = relop.Star
 	// OpOpt is postfix ?.
-	OpOpt
+	OpOpt = relop.Opt
 	// OpInv is postfix ^-1.
-	OpInv
+	OpInv = relop.Inv
 	// OpCompl is prefix ~.
-	OpCompl
+	OpCompl = relop.Compl
 	// OpIdent is [S].
-	OpIdent
+	OpIdent = relop.Ident
 )
 
 // Unary is a prefix, postfix or bracket operator applied to X.

@@ -46,9 +46,6 @@ func isRelational(v value) bool {
 	return false
 }
 
-var binOps = map[BinOp]datalog.BinOp{OpUnion: datalog.OpUnion, OpSeq: datalog.OpSeq, OpDiff: datalog.OpDiff,
-	OpInter: datalog.OpInter, OpProduct: datalog.OpProduct}
-
 // binary applies a binary operator.
 func (ev *evaluator) binary(op BinOp, a, b value, pos source.Pos, en *env) (value, error) {
 	for _, v := range []value{a, b} {
@@ -129,7 +126,7 @@ func (ev *evaluator) binary(op BinOp, a, b value, pos source.Pos, en *env) (valu
 			return nil, errorf(pos, "%s combines a set of events and a relation", op)
 		}
 	}
-	return relVal{x: &datalog.Binary{Op: binOps[op], L: x.x, R: y.x, Pos: pos}, arity: arity}, nil
+	return relVal{x: &datalog.Binary{Op: op, L: x.x, R: y.x, Pos: pos}, arity: arity}, nil
 }
 
 // setOp applies |, & or \ to two sets known when the model is loaded; ok
@@ -182,9 +179,6 @@ func (ev *evaluator) add(x, s value, pos source.Pos) (value, error) {
 	return newSet(append(append([]value(nil), elems...), x)), nil
 }
 
-var unOps = map[UnOp]datalog.UnOp{OpPlus: datalog.OpPlus, OpStar: datalog.OpStar, OpOpt: datalog.OpOpt,
-	OpInv: datalog.OpInv, OpCompl: datalog.OpCompl, OpIdent: datalog.OpIdent}
-
 // unary applies a unary operator.
 func (ev *evaluator) unary(op UnOp, v value, pos source.Pos, en *env) (value, error) {
 	if p, ok := v.(poisonVal); ok {
@@ -221,7 +215,7 @@ func (ev *evaluator) unary(op UnOp, v value, pos source.Pos, en *env) (value, er
 	if r, ok := x.x.(*datalog.RelRef); ok && op == OpPlus && ev.b.transitive[r.Name] {
 		return x, nil
 	}
-	return relVal{x: &datalog.Unary{Op: unOps[op], X: x.x, Pos: pos}, arity: arity}, nil
+	return relVal{x: &datalog.Unary{Op: op, X: x.x, Pos: pos}, arity: arity}, nil
 }
 
 // complementTags is ~s for a set of tags: the tags of its enumeration not

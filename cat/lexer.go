@@ -9,41 +9,14 @@ import (
 // lexer turns cat text into tokens, reporting lexical errors at their
 // position and carrying on after them.
 type lexer struct {
-	file string
-	src  string
-	off  int
-	line int
-	col  int
+	source.Cursor
 	errs *source.List
 	// lastLine is the line of the last token returned.
 	lastLine int
 }
 
 func newLexer(file, src string, errs *source.List) *lexer {
-	return &lexer{file: file, src: src, line: 1, col: 1, errs: errs}
-}
-
-func (l *lexer) pos() source.Pos { return source.Pos{File: l.file, Line: l.line, Col: l.col} }
-
-func (l *lexer) peekByte(k int) byte {
-	if l.off+k < len(l.src) {
-		return l.src[l.off+k]
-	}
-	return 0
-}
-
-// advance moves over n bytes, counting lines and columns (a column counts
-// bytes, as everywhere in ptxmm).
-func (l *lexer) advance(n int) {
-	for i := 0; i < n && l.off < len(l.src); i++ {
-		if l.src[l.off] == '\n' {
-			l.line++
-			l.col = 1
-		} else {
-			l.col++
-		}
-		l.off++
-	}
+	return &lexer{Cursor: source.NewCursor(file, src), errs: errs}
 }
 
 func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
@@ -53,21 +26,21 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // '_'? alpha (alpha | digit | '_' | '.' | '-')* '\”?.
 func (l *lexer) nameEnd(off int) int {
 	i := off
-	if i < len(l.src) && l.src[i] == '_' {
+	if i < len(l.Src) && l.Src[i] == '_' {
 		i++
 	}
-	if i >= len(l.src) || !isAlpha(l.src[i]) {
+	if i >= len(l.Src) || !isAlpha(l.Src[i]) {
 		return off
 	}
-	for i < len(l.src) {
-		c := l.src[i]
+	for i < len(l.Src) {
+		c := l.Src[i]
 		if isAlpha(c) || isDigit(c) || c == '_' || c == '.' || c == '-' {
 			i++
 			continue
 		}
 		break
 	}
-	if i < len(l.src) && l.src[i] == '\'' {
+	if i < len(l.Src) && l.Src[i] == '\'' {
 		i++
 	}
 	return i
@@ -76,33 +49,33 @@ func (l *lexer) nameEnd(off int) int {
 // skipSpace skips white space and comments: // and # to the end of the
 // line, and (* ... *), which nest as in OCaml.
 func (l *lexer) skipSpace() {
-	for l.off < len(l.src) {
-		c := l.src[l.off]
+	for l.Off < len(l.Src) {
+		c := l.Src[l.Off]
 		switch {
 		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
-			l.advance(1)
-		case c == '#' || c == '/' && l.peekByte(1) == '/':
-			for l.off < len(l.src) && l.src[l.off] != '\n' {
-				l.advance(1)
+			l.Advance(1)
+		case c == '#' || c == '/' && l.PeekByte(1) == '/':
+			for l.Off < len(l.Src) && l.Src[l.Off] != '\n' {
+				l.Advance(1)
 			}
-		case c == '(' && l.peekByte(1) == '*':
-			start := l.pos()
-			l.advance(2)
+		case c == '(' && l.PeekByte(1) == '*':
+			start := l.Pos()
+			l.Advance(2)
 			depth := 1
 			for depth > 0 {
-				if l.off >= len(l.src) {
+				if l.Off >= len(l.Src) {
 					l.errs.Add(start, `unterminated comment: expected "*)" before the end of the file`)
 					return
 				}
 				switch {
-				case l.src[l.off] == '(' && l.peekByte(1) == '*':
+				case l.Src[l.Off] == '(' && l.PeekByte(1) == '*':
 					depth++
-					l.advance(2)
-				case l.src[l.off] == '*' && l.peekByte(1) == ')':
+					l.Advance(2)
+				case l.Src[l.Off] == '*' && l.PeekByte(1) == ')':
 					depth--
-					l.advance(2)
+					l.Advance(2)
 				default:
-					l.advance(1)
+					l.Advance(1)
 				}
 			}
 		default:
@@ -129,46 +102,46 @@ func (l *lexer) next() token {
 func (l *lexer) scan() token {
 	for {
 		l.skipSpace()
-		p := l.pos()
-		if l.off >= len(l.src) {
+		p := l.Pos()
+		if l.Off >= len(l.Src) {
 			return token{kind: tEOF, pos: p}
 		}
-		c := l.src[l.off]
-		if end := l.nameEnd(l.off); end > l.off {
-			text := l.src[l.off:end]
-			l.advance(end - l.off)
+		c := l.Src[l.Off]
+		if end := l.nameEnd(l.Off); end > l.Off {
+			text := l.Src[l.Off:end]
+			l.Advance(end - l.Off)
 			return token{kind: tName, text: text, pos: p}
 		}
 		two := ""
-		if l.off+1 < len(l.src) {
-			two = l.src[l.off : l.off+2]
+		if l.Off+1 < len(l.Src) {
+			two = l.Src[l.Off : l.Off+2]
 		}
 		if k, ok := twoCharTokens[two]; ok {
-			l.advance(2)
+			l.Advance(2)
 			return token{kind: k, pos: p}
 		}
 		if k, ok := oneCharTokens[c]; ok {
-			l.advance(1)
+			l.Advance(1)
 			return token{kind: k, pos: p}
 		}
 		switch {
 		case c == '"':
-			l.advance(1)
-			start := l.off
-			for l.off < len(l.src) && l.src[l.off] != '"' {
-				l.advance(1)
+			l.Advance(1)
+			start := l.Off
+			for l.Off < len(l.Src) && l.Src[l.Off] != '"' {
+				l.Advance(1)
 			}
-			if l.off >= len(l.src) {
+			if l.Off >= len(l.Src) {
 				l.errs.Add(p, `unterminated string: expected a closing " before the end of the file`)
-				return token{kind: tEOF, pos: l.pos()}
+				return token{kind: tEOF, pos: l.Pos()}
 			}
-			text := l.src[start:l.off]
-			l.advance(1)
+			text := l.Src[start:l.Off]
+			l.Advance(1)
 			return token{kind: tString, text: text, pos: p}
 		case c == '\'':
-			if end := l.nameEnd(l.off + 1); end > l.off+1 {
-				text := l.src[l.off+1 : end]
-				l.advance(end - l.off)
+			if end := l.nameEnd(l.Off + 1); end > l.Off+1 {
+				text := l.Src[l.Off+1 : end]
+				l.Advance(end - l.Off)
 				return token{kind: tTag, text: text, pos: p}
 			}
 			l.errs.Add(p, "unexpected \"'\": a tag is written 'name")
@@ -176,22 +149,22 @@ func (l *lexer) scan() token {
 			l.errs.Add(p, "unexpected number %q: the only number in cat is 0, the empty relation", l.digits())
 			continue
 		case c >= utf8.RuneSelf:
-			r, size := utf8.DecodeRuneInString(l.src[l.off:])
+			r, size := utf8.DecodeRuneInString(l.Src[l.Off:])
 			l.errs.Add(p, "unexpected character %q", r)
-			l.advance(size)
+			l.Advance(size)
 			continue
 		default:
 			l.errs.Add(p, "unexpected character %q", string(c))
 		}
-		l.advance(1)
+		l.Advance(1)
 	}
 }
 
 // digits consumes a run of digits and returns it.
 func (l *lexer) digits() string {
-	start := l.off
-	for l.off < len(l.src) && isDigit(l.src[l.off]) {
-		l.advance(1)
+	start := l.Off
+	for l.Off < len(l.Src) && isDigit(l.Src[l.Off]) {
+		l.Advance(1)
 	}
-	return l.src[start:l.off]
+	return l.Src[start:l.Off]
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ptxmm/ptxmm/relop"
 	"github.com/ptxmm/ptxmm/source"
 )
 
@@ -14,14 +15,14 @@ func (p *parser) exp() Expr {
 		return nil
 	}
 	defer p.leave()
-	t := p.tok()
+	t := p.Peek()
 	switch {
 	case t.isKeyword("let"):
 		return p.letIn()
 	case t.isKeyword("fun"):
 		return p.fun()
 	case t.isKeyword("try"):
-		p.advance()
+		p.Next()
 		x := p.exp()
 		if x == nil || !p.expectKeyword("with", "with after try ... (try e with alternative)") {
 			return nil
@@ -37,12 +38,12 @@ func (p *parser) exp() Expr {
 		return p.match()
 	}
 	first := p.base()
-	if first == nil || p.tok().kind != tComma {
+	if first == nil || p.Peek().kind != tComma {
 		return first
 	}
 	elems := []Expr{first}
-	for p.tok().kind == tComma {
-		p.advance()
+	for p.Peek().kind == tComma {
+		p.Next()
 		e := p.base()
 		if e == nil {
 			return nil
@@ -54,11 +55,11 @@ func (p *parser) exp() Expr {
 
 // letIn parses "let [rec] bindings in e".
 func (p *parser) letIn() Expr {
-	start := p.advance()
+	start := p.Next()
 	l := &LetIn{Pos: start.pos}
-	if p.tok().isKeyword("rec") {
+	if p.Peek().isKeyword("rec") {
 		l.Rec = true
-		p.advance()
+		p.Next()
 	}
 	if l.Bindings = p.bindings(); l.Bindings == nil {
 		return nil
@@ -74,10 +75,10 @@ func (p *parser) letIn() Expr {
 
 // fun parses "fun x -> e" or "fun (x, y) -> e".
 func (p *parser) fun() Expr {
-	start := p.advance()
+	start := p.Next()
 	f := &Fun{Pos: start.pos}
-	if p.tok().kind == tLParen {
-		open := p.advance()
+	if p.Peek().kind == tLParen {
+		open := p.Next()
 		names, ok := p.formals("fun", open)
 		if !ok {
 			return nil
@@ -101,7 +102,7 @@ func (p *parser) fun() Expr {
 
 // ifExpr parses "if cond then e else e".
 func (p *parser) ifExpr() Expr {
-	start := p.advance()
+	start := p.Next()
 	c, ok := p.cond()
 	if !ok || !p.expectKeyword("then", "then after the condition of if") {
 		return nil
@@ -128,7 +129,7 @@ func (p *parser) cond() (Cond, bool) {
 		return Cond{}, false
 	}
 	c := Cond{L: l}
-	switch t := p.tok(); {
+	switch t := p.Peek(); {
 	case t.kind == tEqual:
 		c.Kind = CondEq
 	case t.isKeyword("subset"):
@@ -139,7 +140,7 @@ func (p *parser) cond() (Cond, bool) {
 		p.fail(`expected "=", subset or in in the condition of if, found %s`, t.describe())
 		return Cond{}, false
 	}
-	p.advance()
+	p.Next()
 	if c.R = p.exp(); c.R == nil {
 		return Cond{}, false
 	}
@@ -150,7 +151,7 @@ func (p *parser) cond() (Cond, bool) {
 // a string, variant, not, or parentheses around one.
 func (p *parser) startsVariantCond() bool {
 	for k := 0; ; k++ {
-		t := p.at(k)
+		t := p.At(k)
 		switch {
 		case t.kind == tLParen:
 			continue
@@ -165,15 +166,15 @@ func (p *parser) startsVariantCond() bool {
 // _ -> e) or over sets ({} -> e || x ++ rest -> e, in either order, or
 // pre | x ++ post -> e).
 func (p *parser) match() Expr {
-	start := p.advance()
+	start := p.Next()
 	x := p.exp()
 	if x == nil || !p.expectKeyword("with", "with after match ...") {
 		return nil
 	}
-	if p.tok().kind == tAlt {
-		p.advance()
+	if p.Peek().kind == tAlt {
+		p.Next()
 	}
-	if t := p.tok(); t.kind == tLBrace || p.startsElemClause() {
+	if t := p.Peek(); t.kind == tLBrace || p.startsElemClause() {
 		return p.matchSet(start, x)
 	}
 	m := &Match{X: x, Pos: start.pos}
@@ -199,7 +200,7 @@ func (p *parser) match() Expr {
 // starts here.
 func (p *parser) startsElemClause() bool {
 	isPat := func(t token) bool { return t.isIdent() || t.kind == tUnderscore }
-	return isPat(p.at(0)) && (p.at(1).kind == tPlusPlus || p.at(1).kind == tUnion && isPat(p.at(2)) && p.at(3).kind == tPlusPlus)
+	return isPat(p.At(0)) && (p.At(1).kind == tPlusPlus || p.At(1).kind == tUnion && isPat(p.At(2)) && p.At(3).kind == tPlusPlus)
 }
 
 // matchSet parses the two clauses of a match over a set.
@@ -213,8 +214,8 @@ func (p *parser) matchSet(start token, x Expr) Expr {
 			}
 		}
 		switch {
-		case p.tok().kind == tLBrace && !haveEmpty:
-			p.advance()
+		case p.Peek().kind == tLBrace && !haveEmpty:
+			p.Next()
 			if !p.expect(tRBrace, `"}" (the clause of the empty set is {} ->)`) || !p.expect(tArrow, `"->" after {}`) {
 				return nil
 			}
@@ -224,12 +225,12 @@ func (p *parser) matchSet(start token, x Expr) Expr {
 			haveEmpty = true
 		case p.startsElemClause() && !haveElem:
 			a, _ := p.pat0("")
-			if p.tok().kind == tUnion {
-				p.advance()
+			if p.Peek().kind == tUnion {
+				p.Next()
 				m.Pre, m.Split = a, true
 				a, _ = p.pat0("")
 			}
-			p.advance() // ++
+			p.Next() // ++
 			rest, ok := p.pat0("a name or _ for the rest of the set after ++")
 			if !ok || !p.expect(tArrow, `"->" after `+"x ++ rest") {
 				return nil
@@ -244,7 +245,7 @@ func (p *parser) matchSet(start token, x Expr) Expr {
 			if haveEmpty {
 				want = "x ++ rest -> e"
 			}
-			p.fail("expected the clause %s of a match over a set, found %s", want, p.tok().describe())
+			p.fail("expected the clause %s of a match over a set, found %s", want, p.Peek().describe())
 			return nil
 		}
 	}
@@ -254,57 +255,14 @@ func (p *parser) matchSet(start token, x Expr) Expr {
 	return m
 }
 
-// binaryLevels lists the binary operators from the loosest to the
-// tightest, as herd's grammar ranks them (| ++ ; \ &); * between operands
-// binds tighter still and is handled by product.
-var binaryLevels = []struct {
-	tok kind
-	op  BinOp
-}{{tUnion, OpUnion}, {tPlusPlus, OpAdd}, {tSemi, OpSeq}, {tDiff, OpDiff}, {tInter, OpInter}}
-
-// base parses an expression of operators and applications (herd's base).
-func (p *parser) base() Expr { return p.binary(0) }
-
-func (p *parser) binary(level int) Expr {
-	if level == len(binaryLevels) {
-		return p.product()
-	}
-	l := p.binary(level + 1)
-	if l == nil {
+// base parses an expression of operators and applications (herd's base),
+// with the operators' precedence of package relop.
+func (p *parser) base() Expr {
+	x, ok := relop.Parse[Expr](exprGrammar{p})
+	if !ok {
 		return nil
 	}
-	lv := binaryLevels[level]
-	if lv.op == OpAdd {
-		// ++ associates to the right: a ++ b ++ s adds a to b ++ s.
-		operands := []Expr{l}
-		var ops []token
-		for p.tok().kind == tPlusPlus {
-			ops = append(ops, p.advance())
-			r := p.binary(level + 1)
-			if r == nil || !p.countOp(ops[len(ops)-1].pos) {
-				return nil
-			}
-			operands = append(operands, r)
-		}
-		e := operands[len(operands)-1]
-		for i := len(operands) - 2; i >= 0; i-- {
-			e = &Binary{Op: OpAdd, L: operands[i], R: e, Pos: operands[i].Position()}
-		}
-		return e
-	}
-	for p.tok().kind == lv.tok {
-		t := p.advance()
-		r := p.binary(level + 1)
-		if r == nil || !p.countOp(t.pos) {
-			return nil
-		}
-		l = &Binary{Op: lv.op, L: l, R: r, Pos: l.Position()}
-	}
-	if t := p.tok(); t.kind == tLAnd {
-		p.fail(`the operator "&&" combines variants, in the condition of an if: for relations, use &`)
-		return nil
-	}
-	return l
+	return x
 }
 
 // startsOperand reports whether t can start an operand, which makes a *
@@ -319,88 +277,93 @@ func startsOperand(t token) bool {
 	return false
 }
 
-// product parses "a * b * c": * between two operands.
-func (p *parser) product() Expr {
-	l := p.prefix()
-	for l != nil && p.tok().kind == tStar && startsOperand(p.at(1)) {
-		star := p.advance()
-		r := p.prefix()
-		if r == nil || !p.countOp(star.pos) {
-			return nil
+// exprGrammar is cat's side of relop.Parse: herd's operators, among them
+// ++ and r -1 (as herd's uniproc-normw-cat.cat writes r^-1).
+type exprGrammar struct{ p *parser }
+
+func (g exprGrammar) Sym(n int) (relop.Sym, int) {
+	switch g.p.At(n).kind {
+	case tUnion:
+		return relop.SymBar, 1
+	case tPlusPlus:
+		return relop.SymPlusPlus, 1
+	case tSemi:
+		return relop.SymSemi, 1
+	case tDiff:
+		return relop.SymBackslash, 1
+	case tInter:
+		return relop.SymAmp, 1
+	case tStar:
+		return relop.SymStar, 1
+	case tCompl:
+		return relop.SymTilde, 1
+	case tPlus:
+		return relop.SymPlus, 1
+	case tOpt:
+		return relop.SymQuestion, 1
+	case tInv:
+		return relop.SymInverse, 1
+	case tHat:
+		if g.p.At(n+1).kind == tInv {
+			return relop.SymInverse, 2
 		}
-		l = &Binary{Op: OpProduct, L: l, R: r, Pos: l.Position()}
+		return relop.SymMisused, 1
+	case tLAnd:
+		return relop.SymMisused, 1
 	}
-	return l
+	return relop.SymNone, 0
 }
 
-// prefix parses "~e".
-func (p *parser) prefix() Expr {
-	if t := p.tok(); t.kind == tCompl {
-		if !p.enter() {
-			return nil
-		}
-		defer p.leave()
-		p.advance()
-		x := p.prefix()
-		if x == nil || !p.countOp(t.pos) {
-			return nil
-		}
-		return &Unary{Op: OpCompl, X: x, Pos: t.pos}
+// Misuse explains && (an operator of variant conditions) and ^ without -1.
+func (g exprGrammar) Misuse() {
+	if g.p.Peek().kind == tHat {
+		g.p.Next()
+		g.p.fail(`expected "-1" after "^" (the inverse is written ^-1), found %s`, g.p.Peek().describe())
+		return
 	}
-	return p.postfix()
+	g.p.fail(`the operator "&&" combines variants, in the condition of an if: for relations, use &`)
 }
 
-// postfix parses the postfix operators + * ? ^-1, applied left to right.
-func (p *parser) postfix() Expr {
-	x := p.app()
-	for x != nil {
-		t := p.tok()
-		var op UnOp
-		switch {
-		case t.kind == tPlus:
-			op = OpPlus
-		case t.kind == tStar && !startsOperand(p.at(1)):
-			op = OpStar
-		case t.kind == tOpt:
-			op = OpOpt
-		case t.kind == tInv:
-			// r -1, as herd's uniproc-normw-cat.cat writes r^-1.
-			op = OpInv
-		case t.kind == tHat:
-			if p.at(1).kind != tInv {
-				p.advance()
-				p.fail(`expected "-1" after "^" (the inverse is written ^-1), found %s`, p.tok().describe())
-				return nil
-			}
-			p.advance()
-			op = OpInv
-		default:
-			return x
-		}
-		p.advance()
-		if !p.countOp(t.pos) {
-			return nil
-		}
-		x = &Unary{Op: op, X: x, Pos: x.Position()}
+func (g exprGrammar) StartsOperand(n int) bool   { return startsOperand(g.p.At(n)) }
+func (g exprGrammar) Pos() source.Pos            { return g.p.Peek().pos }
+func (g exprGrammar) Advance()                   { g.p.Next() }
+func (g exprGrammar) CountOp(at source.Pos) bool { return g.p.countOp(at) }
+func (g exprGrammar) Enter() bool                { return g.p.enter() }
+func (g exprGrammar) Leave()                     { g.p.leave() }
+
+func (g exprGrammar) Operand() (Expr, bool) {
+	x := g.p.app()
+	return x, x != nil
+}
+
+// Binary nodes are placed at their left operand, as herd places them.
+func (g exprGrammar) Binary(op relop.BinOp, l, r Expr, at source.Pos) Expr {
+	return &Binary{Op: op, L: l, R: r, Pos: l.Position()}
+}
+
+// Unary nodes are placed at their operand, but ~ at itself.
+func (g exprGrammar) Unary(op relop.UnOp, x Expr, at source.Pos) Expr {
+	if op == relop.Compl {
+		return &Unary{Op: op, X: x, Pos: at}
 	}
-	return x
+	return &Unary{Op: op, X: x, Pos: x.Position()}
 }
 
 // app parses a name applied to arguments (f x y, f(a, b)), or a simple
 // expression: herd applies names and applications only.
 func (p *parser) app() Expr {
-	t := p.tok()
+	t := p.Peek()
 	if !t.isIdent() {
 		return p.simple()
 	}
-	p.advance()
+	p.Next()
 	var x Expr = &Var{Name: t.text, Pos: t.pos}
 	for {
-		a := p.tok()
+		a := p.Peek()
 		var arg Expr
 		switch {
 		case a.isIdent():
-			p.advance()
+			p.Next()
 			arg = &Var{Name: a.text, Pos: a.pos}
 		case startsSimple(a):
 			if !p.enter() {
@@ -430,28 +393,28 @@ func startsSimple(t token) bool {
 
 // simple parses 0, 'tag, {a, b}, _, (), (e), begin e end or [e].
 func (p *parser) simple() Expr {
-	t := p.tok()
+	t := p.Peek()
 	switch {
 	case t.kind == tZero:
-		p.advance()
+		p.Next()
 		return &Empty{Pos: t.pos}
 	case t.kind == tTag:
-		p.advance()
+		p.Next()
 		return &TagLit{Name: t.text, Pos: t.pos}
 	case t.kind == tUnderscore:
-		p.advance()
+		p.Next()
 		return &Universe{Pos: t.pos}
 	case t.kind == tLBrace:
-		p.advance()
+		p.Next()
 		elems, ok := p.args(tRBrace, "}")
 		if !ok {
 			return nil
 		}
 		return &ExplicitSet{Elems: elems, Pos: t.pos}
 	case t.kind == tLParen:
-		p.advance()
-		if p.tok().kind == tRParen {
-			p.advance()
+		p.Next()
+		if p.Peek().kind == tRParen {
+			p.Next()
 			return &Tuple{Pos: t.pos}
 		}
 		e := p.exp()
@@ -460,21 +423,21 @@ func (p *parser) simple() Expr {
 		}
 		return e
 	case t.isKeyword("begin"):
-		p.advance()
+		p.Next()
 		e := p.exp()
 		if e == nil || !p.expectKeyword("end", "end to close begin at "+lineCol(t.pos)) {
 			return nil
 		}
 		return e
 	case t.kind == tLBrack:
-		p.advance()
+		p.Next()
 		e := p.exp()
 		if e == nil || !p.expect(tRBrack, `"]" to close "[" at `+lineCol(t.pos)) {
 			return nil
 		}
 		return &Unary{Op: OpIdent, X: e, Pos: t.pos}
 	case t.isIdent():
-		p.advance()
+		p.Next()
 		return &Var{Name: t.text, Pos: t.pos}
 	}
 	p.fail("expected an expression (a name, _, 0, a tag, (, [, {, ~, let, fun, match, try or if), found %s", t.describe())
@@ -485,8 +448,8 @@ func (p *parser) simple() Expr {
 // file's instructions).
 func (p *parser) args(closing kind, text string) ([]Expr, bool) {
 	var out []Expr
-	if p.tok().kind == closing {
-		p.advance()
+	if p.Peek().kind == closing {
+		p.Next()
 		return out, true
 	}
 	if !p.enter() {
@@ -499,14 +462,14 @@ func (p *parser) args(closing kind, text string) ([]Expr, bool) {
 			return nil, false
 		}
 		out = append(out, e)
-		switch p.tok().kind {
+		switch p.Peek().kind {
 		case tComma:
-			p.advance()
+			p.Next()
 		case closing:
-			p.advance()
+			p.Next()
 			return out, true
 		default:
-			p.fail(`expected "," or %q, found %s`, text, p.tok().describe())
+			p.fail(`expected "," or %q, found %s`, text, p.Peek().describe())
 			return nil, false
 		}
 	}

@@ -2,6 +2,7 @@ package cat
 
 import (
 	"github.com/ptxmm/ptxmm/datalog"
+	"github.com/ptxmm/ptxmm/relop"
 	"github.com/ptxmm/ptxmm/source"
 )
 
@@ -13,8 +14,7 @@ import (
 
 // parser reads the tokens of one file.
 type parser struct {
-	toks []token
-	i    int
+	relop.Tokens[token]
 	errs *source.List
 	// nesting is the depth of the expression being parsed, ops the
 	// operators of the outermost expression so far: both are bounded as
@@ -42,57 +42,39 @@ func parseFile(file, src string, errs *source.List) *Model {
 			break
 		}
 	}
-	p := &parser{toks: toks, errs: &local}
+	p := &parser{Tokens: relop.Tokens[token]{Toks: toks}, errs: &local}
 	m := &Model{File: file}
 	m.Arch, m.Name = p.identity()
-	if p.tok().isKeyword("catdep") {
+	if p.Peek().isKeyword("catdep") {
 		m.CatDep = true
-		p.advance()
+		p.Next()
 	}
 	for {
 		m.Instrs = append(m.Instrs, p.instrs(true)...)
-		t := p.tok()
+		t := p.Peek()
 		if t.kind == tEOF {
 			break
 		}
 		p.errs.Add(t.pos, "unexpected %s: no block is open", t.describe())
-		p.advance()
+		p.Next()
 	}
 	local.AttachLines(file, src)
 	*errs = append(*errs, local...)
 	return m
 }
 
-func (p *parser) tok() token { return p.toks[p.i] }
-
-// at returns the token k places ahead.
-func (p *parser) at(k int) token {
-	if p.i+k < len(p.toks) {
-		return p.toks[p.i+k]
-	}
-	return p.toks[len(p.toks)-1]
-}
-
-func (p *parser) advance() token {
-	t := p.toks[p.i]
-	if p.i < len(p.toks)-1 {
-		p.i++
-	}
-	return t
-}
-
 // identity reads the model's first line: a name or a string, or an
 // architecture followed by a name or a string. A single name is both.
 func (p *parser) identity() (arch, name string) {
-	t := p.tok()
+	t := p.Peek()
 	switch {
 	case t.kind == tString:
-		p.advance()
+		p.Next()
 		return "", t.text
 	case t.isIdent():
-		p.advance()
-		if n := p.tok(); n.kind == tString || n.isIdent() {
-			p.advance()
+		p.Next()
+		if n := p.Peek(); n.kind == tString || n.isIdent() {
+			p.Next()
 			return t.text, n.text
 		}
 		return t.text, t.text
@@ -110,9 +92,9 @@ var instrKeywords = map[string]bool{
 
 // startsInstr reports whether the current token starts an instruction.
 func (p *parser) startsInstr() bool {
-	t := p.tok()
+	t := p.Peek()
 	if t.kind == tCompl {
-		return isTestKeyword(p.at(1))
+		return isTestKeyword(p.At(1))
 	}
 	return t.kind == tName && instrKeywords[t.text]
 }
@@ -121,7 +103,7 @@ func (p *parser) startsInstr() bool {
 // instructions: end, else, the || of a match's next clause, or the end
 // of the file.
 func (p *parser) endsBlock() bool {
-	t := p.tok()
+	t := p.Peek()
 	return t.kind == tEOF || t.isKeyword("end") || t.isKeyword("else") || t.kind == tAlt
 }
 
@@ -133,7 +115,7 @@ func (p *parser) instrs(top bool) []Instr {
 	}
 	var out []Instr
 	for !p.endsBlock() {
-		start := p.i
+		start := p.I
 		if in := p.instr(top); in != nil {
 			out = append(out, in)
 		}
@@ -141,10 +123,10 @@ func (p *parser) instrs(top bool) []Instr {
 			p.aborted = false
 			p.recover()
 		}
-		if p.i == start {
+		if p.I == start {
 			// Nothing was consumed (an error at a token that cannot
 			// start an instruction): skip it.
-			p.advance()
+			p.Next()
 			p.recover()
 		}
 	}
@@ -160,7 +142,7 @@ var blockOpeners = map[string]bool{"procedure": true, "match": true, "forall": t
 func (p *parser) recover() {
 	depth := 0
 	for {
-		t := p.tok()
+		t := p.Peek()
 		switch {
 		case t.kind == tEOF:
 			return
@@ -173,7 +155,7 @@ func (p *parser) recover() {
 		case t.isKeyword("end") && depth > 0:
 			depth--
 		}
-		p.advance()
+		p.Next()
 	}
 }
 
@@ -183,38 +165,38 @@ func (p *parser) fail(format string, args ...any) {
 	if p.aborted {
 		return
 	}
-	p.errs.Add(p.tok().pos, format, args...)
+	p.errs.Add(p.Peek().pos, format, args...)
 	p.aborted = true
 }
 
 // expect consumes a token of kind k, or fails with what was expected.
 func (p *parser) expect(k kind, what string) bool {
-	if p.tok().kind != k {
-		p.fail("expected %s, found %s", what, p.tok().describe())
+	if p.Peek().kind != k {
+		p.fail("expected %s, found %s", what, p.Peek().describe())
 		return false
 	}
-	p.advance()
+	p.Next()
 	return true
 }
 
 // expectKeyword consumes the keyword w, or fails with what was expected.
 func (p *parser) expectKeyword(w, what string) bool {
-	if !p.tok().isKeyword(w) {
-		p.fail("expected %s, found %s", what, p.tok().describe())
+	if !p.Peek().isKeyword(w) {
+		p.fail("expected %s, found %s", what, p.Peek().describe())
 		return false
 	}
-	p.advance()
+	p.Next()
 	return true
 }
 
 // name consumes a name that is not a keyword, or fails.
 func (p *parser) name(what string) (token, bool) {
-	t := p.tok()
+	t := p.Peek()
 	if !t.isIdent() {
 		p.fail("expected %s, found %s", what, t.describe())
 		return t, false
 	}
-	p.advance()
+	p.Next()
 	return t, true
 }
 
@@ -224,7 +206,7 @@ func isTestKeyword(t token) bool {
 
 // instr parses one instruction; nil after an error.
 func (p *parser) instr(top bool) Instr {
-	t := p.tok()
+	t := p.Peek()
 	switch {
 	case t.isKeyword("let"):
 		return p.letInstr()
@@ -233,13 +215,13 @@ func (p *parser) instr(top bool) Instr {
 	case t.isKeyword("show"), t.isKeyword("unshow"):
 		return p.show()
 	case t.isKeyword("include"):
-		p.advance()
-		f := p.tok()
+		p.Next()
+		f := p.Peek()
 		if f.kind != tString {
 			p.fail("expected a string (the file to include, in double quotes) after include, found %s", f.describe())
 			return nil
 		}
-		p.advance()
+		p.Next()
 		return &IncludeInstr{File: f.text, Pos: t.pos}
 	case t.isKeyword("match"):
 		return p.matchInstr()
@@ -248,7 +230,7 @@ func (p *parser) instr(top bool) Instr {
 	case t.isKeyword("call"):
 		return p.call()
 	case t.isKeyword("debug"):
-		p.advance()
+		p.Next()
 		e := p.exp()
 		if e == nil {
 			return nil
@@ -257,7 +239,7 @@ func (p *parser) instr(top bool) Instr {
 	case t.isKeyword("forall"):
 		return p.forall()
 	case t.isKeyword("with"):
-		p.advance()
+		p.Next()
 		v, ok := p.name("a name to bind after with")
 		if !ok || !p.expectKeyword("from", "from after with "+v.text) {
 			return nil
@@ -284,47 +266,47 @@ func (p *parser) instr(top bool) Instr {
 
 // letInstr parses "let [rec] bindings [when test] [in]".
 func (p *parser) letInstr() Instr {
-	start := p.advance()
+	start := p.Next()
 	in := &LetInstr{Pos: start.pos}
-	if p.tok().isKeyword("rec") {
+	if p.Peek().isKeyword("rec") {
 		in.Rec = true
-		p.advance()
+		p.Next()
 	}
 	if in.Bindings = p.bindings(); in.Bindings == nil {
 		return nil
 	}
-	if w := p.tok(); w.isKeyword("when") {
+	if w := p.Peek(); w.isKeyword("when") {
 		if !in.Rec {
 			p.fail("when follows let rec only (let rec x = e when acyclic x)")
 			return nil
 		}
-		p.advance()
+		p.Next()
 		if in.When = p.test(); in.When == nil {
 			return nil
 		}
 	}
-	if p.tok().isKeyword("in") {
+	if p.Peek().isKeyword("in") {
 		// herd accepts "let x = e in" at the top level; the in changes
 		// nothing there.
-		p.advance()
+		p.Next()
 	}
 	return in
 }
 
 // testInstr parses "[flag|undefined_unless|assert] test".
 func (p *parser) testInstr() Instr {
-	start := p.tok()
+	start := p.Peek()
 	in := &TestInstr{Pos: start.pos}
 	switch {
 	case start.isKeyword("flag"):
 		in.Mode = ModeFlag
-		p.advance()
+		p.Next()
 	case start.isKeyword("undefined_unless"):
 		in.Mode = ModeUndefinedUnless
-		p.advance()
+		p.Next()
 	case start.isKeyword("assert"):
 		in.Mode = ModeAssert
-		p.advance()
+		p.Next()
 	}
 	if in.Test = p.test(); in.Test == nil {
 		return nil
@@ -334,12 +316,12 @@ func (p *parser) testInstr() Instr {
 
 // test parses "[~]acyclic|irreflexive|empty e [as name]".
 func (p *parser) test() *Test {
-	s := &Test{Pos: p.tok().pos}
-	if p.tok().kind == tCompl {
+	s := &Test{Pos: p.Peek().pos}
+	if p.Peek().kind == tCompl {
 		s.Negated = true
-		p.advance()
+		p.Next()
 	}
-	switch k := p.tok(); {
+	switch k := p.Peek(); {
 	case k.isKeyword("acyclic"):
 		s.Kind = TestAcyclic
 	case k.isKeyword("irreflexive"):
@@ -350,7 +332,7 @@ func (p *parser) test() *Test {
 		p.fail("expected acyclic, irreflexive or empty, found %s", k.describe())
 		return nil
 	}
-	p.advance()
+	p.Next()
 	if s.Expr = p.exp(); s.Expr == nil {
 		return nil
 	}
@@ -363,29 +345,29 @@ func (p *parser) test() *Test {
 
 // optionalName parses an optional "as name".
 func (p *parser) optionalName() (string, bool) {
-	if !p.tok().isKeyword("as") {
+	if !p.Peek().isKeyword("as") {
 		return "", true
 	}
-	p.advance()
+	p.Next()
 	n, ok := p.name("a name after as")
 	return n.text, ok
 }
 
 // show parses "show e as name", "show a, b" or "unshow a, b".
 func (p *parser) show() Instr {
-	start := p.advance()
+	start := p.Next()
 	s := &ShowInstr{Unshow: start.text == "unshow", Pos: start.pos}
 	if !s.Unshow && !p.nameList() {
 		e := p.base()
 		if e == nil {
 			return nil
 		}
-		if !p.tok().isKeyword("as") {
+		if !p.Peek().isKeyword("as") {
 			p.errs.Add(e.Position(), "show takes names, or an expression followed by as name")
 			p.aborted = true
 			return nil
 		}
-		p.advance()
+		p.Next()
 		n, ok := p.name("a name after show ... as")
 		if !ok {
 			return nil
@@ -399,28 +381,28 @@ func (p *parser) show() Instr {
 			return nil
 		}
 		s.Names = append(s.Names, n.text)
-		if p.tok().kind != tComma {
+		if p.Peek().kind != tComma {
 			return s
 		}
-		p.advance()
+		p.Next()
 	}
 }
 
 // nameList reports whether a list of names "a, b, c" starts here and is
 // not the start of an expression followed by as.
 func (p *parser) nameList() bool {
-	j := p.i
+	j := p.I
 	for {
-		if !p.toks[j].isIdent() {
+		if !p.Toks[j].isIdent() {
 			return false
 		}
 		j++
-		if p.toks[j].kind != tComma {
+		if p.Toks[j].kind != tComma {
 			break
 		}
 		j++
 	}
-	switch next := p.toks[j]; next.kind {
+	switch next := p.Toks[j]; next.kind {
 	case tUnion, tSemi, tDiff, tInter, tStar, tPlus, tOpt, tHat, tLParen, tLBrack, tUnderscore, tZero,
 		tLBrace, tTag, tPlusPlus:
 		return false
@@ -432,13 +414,13 @@ func (p *parser) nameList() bool {
 
 // matchInstr parses "match e with [||] 'a -> instrs || ... [|| _ -> instrs] end".
 func (p *parser) matchInstr() Instr {
-	start := p.advance()
+	start := p.Next()
 	m := &MatchInstr{Pos: start.pos}
 	if m.X = p.exp(); m.X == nil || !p.expectKeyword("with", "with after match ...") {
 		return nil
 	}
-	if p.tok().kind == tAlt {
-		p.advance()
+	if p.Peek().kind == tAlt {
+		p.Next()
 	}
 	ok := p.tagClauses(start, false, func(tag token) bool {
 		body := p.instrs(false)
@@ -462,15 +444,15 @@ func (p *parser) matchInstr() Instr {
 // _ -> X] end", up to and with the end; clause parses each X.
 func (p *parser) tagClauses(start token, exprs bool, clause func(tag token) bool) bool {
 	for {
-		t := p.tok()
+		t := p.Peek()
 		switch {
 		case t.kind == tTag:
-			p.advance()
+			p.Next()
 			if !p.expect(tArrow, `"->" after the tag '`+t.text) || !clause(t) {
 				return false
 			}
 		case t.kind == tUnderscore:
-			p.advance()
+			p.Next()
 			if !p.expect(tArrow, `"->" after _`) || !clause(t) {
 				return false
 			}
@@ -484,13 +466,13 @@ func (p *parser) tagClauses(start token, exprs bool, clause func(tag token) bool
 			return false
 		}
 		switch {
-		case p.tok().kind == tAlt:
-			p.advance()
-		case p.tok().isKeyword("end"):
-			p.advance()
+		case p.Peek().kind == tAlt:
+			p.Next()
+		case p.Peek().isKeyword("end"):
+			p.Next()
 			return true
 		default:
-			p.fail(`expected "||" (the next clause) or end to close the match at %d:%d, found %s`, start.pos.Line, start.pos.Col, p.tok().describe())
+			p.fail(`expected "||" (the next clause) or end to close the match at %d:%d, found %s`, start.pos.Line, start.pos.Col, p.Peek().describe())
 			return false
 		}
 	}
@@ -499,19 +481,19 @@ func (p *parser) tagClauses(start token, exprs bool, clause func(tag token) bool
 // procedure parses "procedure [rec] name(params) = instrs end" or
 // "procedure [rec] name param = instrs end".
 func (p *parser) procedure() Instr {
-	start := p.advance()
+	start := p.Next()
 	pr := &ProcInstr{Pos: start.pos}
-	if p.tok().isKeyword("rec") {
+	if p.Peek().isKeyword("rec") {
 		pr.Rec = true
-		p.advance()
+		p.Next()
 	}
 	n, ok := p.name("the procedure's name after procedure")
 	if !ok {
 		return nil
 	}
 	pr.Name = n.text
-	if p.tok().kind == tLParen {
-		open := p.advance()
+	if p.Peek().kind == tLParen {
+		open := p.Next()
 		names, ok := p.formals(pr.Name, open)
 		if !ok {
 			return nil
@@ -536,14 +518,14 @@ func (p *parser) procedure() Instr {
 
 // call parses "call name arg [as label]".
 func (p *parser) call() Instr {
-	start := p.advance()
+	start := p.Next()
 	n, ok := p.name("the procedure to call after call")
 	if !ok {
 		return nil
 	}
 	c := &CallInstr{Name: n.text, Pos: start.pos}
-	if !startsSimple(p.tok()) {
-		p.fail("expected the procedure's argument after call %s, as in call %s(a, b), found %s", n.text, n.text, p.tok().describe())
+	if !startsSimple(p.Peek()) {
+		p.fail("expected the procedure's argument after call %s, as in call %s(a, b), found %s", n.text, n.text, p.Peek().describe())
 		return nil
 	}
 	if c.Arg = p.simple(); c.Arg == nil {
@@ -557,7 +539,7 @@ func (p *parser) call() Instr {
 
 // forall parses "forall x in e do instrs end".
 func (p *parser) forall() Instr {
-	start := p.advance()
+	start := p.Next()
 	v, ok := p.name("a name after forall")
 	if !ok || !p.expectKeyword("in", "in after forall "+v.text) {
 		return nil
@@ -575,7 +557,7 @@ func (p *parser) forall() Instr {
 
 // ifVariant parses "if cond instrs [else instrs] end".
 func (p *parser) ifVariant() Instr {
-	start := p.advance()
+	start := p.Next()
 	in := &IfVariantInstr{Pos: start.pos}
 	if in.Cond = p.variantCond(); in.Cond == nil {
 		return nil
@@ -584,8 +566,8 @@ func (p *parser) ifVariant() Instr {
 	if p.aborted {
 		return nil
 	}
-	if p.tok().isKeyword("else") {
-		p.advance()
+	if p.Peek().isKeyword("else") {
+		p.Next()
 		in.Else = p.instrs(false)
 		if p.aborted {
 			return nil
@@ -599,7 +581,7 @@ func (p *parser) ifVariant() Instr {
 
 // events parses a bell file's "instructions R[args]" or "default R[args]".
 func (p *parser) events() Instr {
-	start := p.advance()
+	start := p.Next()
 	n, ok := p.name("an event set (R, W, F, RMW, ...) after " + start.text)
 	if !ok || !p.expect(tLBrack, `"[" after `+start.text+" "+n.text) {
 		return nil
@@ -615,27 +597,27 @@ func (p *parser) events() Instr {
 
 // enum parses "enum name = [||] 'a || 'b ...".
 func (p *parser) enum() Instr {
-	start := p.advance()
+	start := p.Next()
 	n, ok := p.name("the enumeration's name after enum")
 	if !ok || !p.expect(tEqual, `"=" after enum `+n.text) {
 		return nil
 	}
 	en := &EnumInstr{Name: n.text, Pos: start.pos}
-	if p.tok().kind == tAlt {
-		p.advance()
+	if p.Peek().kind == tAlt {
+		p.Next()
 	}
 	for {
-		t := p.tok()
+		t := p.Peek()
 		if t.kind != tTag {
 			p.fail("expected a tag ('name) in enum %s, found %s", n.text, t.describe())
 			return nil
 		}
-		p.advance()
+		p.Next()
 		en.Tags = append(en.Tags, t.text)
-		if p.tok().kind != tAlt {
+		if p.Peek().kind != tAlt {
 			return en
 		}
-		p.advance()
+		p.Next()
 	}
 }
 
@@ -648,20 +630,20 @@ func (p *parser) bindings() []*Binding {
 			return nil
 		}
 		out = append(out, b)
-		if !p.tok().isKeyword("and") {
+		if !p.Peek().isKeyword("and") {
 			return out
 		}
-		p.advance()
+		p.Next()
 	}
 }
 
 // binding parses one binding: "x = e", "x, y = e", "(x, y) = e",
 // "f x = e" or "f(x, y) = e".
 func (p *parser) binding() *Binding {
-	t := p.tok()
+	t := p.Peek()
 	switch {
 	case t.kind == tLParen:
-		open := p.advance()
+		open := p.Next()
 		names, ok := p.formals("the tuple", open)
 		if !ok || !p.expect(tEqual, `"=" after the tuple pattern`) {
 			return nil
@@ -676,18 +658,18 @@ func (p *parser) binding() *Binding {
 		p.fail("expected a name to bind after let, found %s", t.describe())
 		return nil
 	}
-	next := p.at(1)
+	next := p.At(1)
 	switch {
 	case t.isIdent() && next.kind == tLParen:
-		p.advance()
-		open := p.advance()
+		p.Next()
+		open := p.Next()
 		names, ok := p.formals(t.text, open)
 		if !ok {
 			return nil
 		}
 		return p.funBinding(t, tuplePattern(names))
 	case t.isIdent() && (next.isIdent() || next.kind == tUnderscore):
-		p.advance()
+		p.Next()
 		param, _ := p.pat0("")
 		return p.funBinding(t, Pattern{Names: []string{param}})
 	}
@@ -698,10 +680,10 @@ func (p *parser) binding() *Binding {
 			return nil
 		}
 		names = append(names, n)
-		if p.tok().kind != tComma {
+		if p.Peek().kind != tComma {
 			break
 		}
-		p.advance()
+		p.Next()
 	}
 	if !p.expect(tEqual, `"=" after let `+joinNames(names)) {
 		return nil
@@ -732,13 +714,13 @@ func (p *parser) funBinding(name token, params Pattern) *Binding {
 
 // pat0 consumes a name or _ ("" for _).
 func (p *parser) pat0(what string) (string, bool) {
-	t := p.tok()
+	t := p.Peek()
 	switch {
 	case t.kind == tUnderscore:
-		p.advance()
+		p.Next()
 		return "", true
 	case t.isIdent():
-		p.advance()
+		p.Next()
 		return t.text, true
 	}
 	p.fail("expected %s, found %s", what, t.describe())
@@ -748,22 +730,22 @@ func (p *parser) pat0(what string) (string, bool) {
 // formals parses "x, _, y)" after "(": the names of a tuple pattern.
 func (p *parser) formals(of string, open token) ([]string, bool) {
 	names := []string{}
-	for p.tok().kind != tRParen {
+	for p.Peek().kind != tRParen {
 		n, ok := p.pat0("a parameter name in the parameters of " + of)
 		if !ok {
 			return nil, false
 		}
 		names = append(names, n)
-		switch p.tok().kind {
+		switch p.Peek().kind {
 		case tComma:
-			p.advance()
+			p.Next()
 		case tRParen:
 		default:
-			p.fail(`expected "," or ")" in the parameters of %s, found %s`, of, p.tok().describe())
+			p.fail(`expected "," or ")" in the parameters of %s, found %s`, of, p.Peek().describe())
 			return nil, false
 		}
 	}
-	p.advance()
+	p.Next()
 	_ = open
 	return names, true
 }
@@ -780,8 +762,8 @@ func tuplePattern(names []string) Pattern {
 // not c, c && c, c || c, (c). || binds looser than &&, not tightest.
 func (p *parser) variantCond() VariantCond {
 	l := p.variantAnd()
-	for l != nil && p.tok().kind == tAlt {
-		p.advance()
+	for l != nil && p.Peek().kind == tAlt {
+		p.Next()
 		r := p.variantAnd()
 		if r == nil {
 			return nil
@@ -793,8 +775,8 @@ func (p *parser) variantCond() VariantCond {
 
 func (p *parser) variantAnd() VariantCond {
 	l := p.variantAtom()
-	for l != nil && p.tok().kind == tLAnd {
-		p.advance()
+	for l != nil && p.Peek().kind == tLAnd {
+		p.Next()
 		r := p.variantAtom()
 		if r == nil {
 			return nil
@@ -809,29 +791,29 @@ func (p *parser) variantAtom() VariantCond {
 		return nil
 	}
 	defer p.leave()
-	t := p.tok()
+	t := p.Peek()
 	switch {
 	case t.kind == tString:
-		p.advance()
+		p.Next()
 		return &VariantName{Name: t.text, Pos: t.pos}
 	case t.isKeyword("variant"):
-		p.advance()
-		s := p.tok()
+		p.Next()
+		s := p.Peek()
 		if s.kind != tString {
 			p.fail("expected the variant's name in double quotes after variant, found %s", s.describe())
 			return nil
 		}
-		p.advance()
+		p.Next()
 		return &VariantName{Name: s.text, Pos: s.pos}
 	case t.isKeyword("not"):
-		p.advance()
+		p.Next()
 		x := p.variantAtom()
 		if x == nil {
 			return nil
 		}
 		return &VariantNot{X: x}
 	case t.kind == tLParen:
-		p.advance()
+		p.Next()
 		c := p.variantCond()
 		if c == nil || !p.expect(tRParen, `")" to close "(" at `+lineCol(t.pos)) {
 			return nil
@@ -854,7 +836,7 @@ func (p *parser) enter() bool {
 	}
 	p.nesting++
 	if p.nesting > datalog.MaxExprNesting {
-		p.errs.Add(p.tok().pos, "expression nested more than %d deep in parentheses, brackets, begin ... end, arguments or ~: write it as several definitions", datalog.MaxExprNesting)
+		p.errs.Add(p.Peek().pos, "expression nested more than %d deep in parentheses, brackets, begin ... end, arguments or ~: write it as several definitions", datalog.MaxExprNesting)
 		p.nesting--
 		p.aborted = true
 		return false

@@ -1,6 +1,9 @@
 package datalog
 
-import "github.com/ptxmm/ptxmm/source"
+import (
+	"github.com/ptxmm/ptxmm/relop"
+	"github.com/ptxmm/ptxmm/source"
+)
 
 // Program is a parsed model: every declaration, rule, definition and check of
 // a file and the files it includes, in source order.
@@ -287,25 +290,22 @@ type Universe struct {
 	Pos source.Pos
 }
 
-// BinOp is a binary relational operator.
-type BinOp int
+// BinOp is a binary relational operator (shared with cat: package relop).
+type BinOp = relop.BinOp
 
+// The binary operators.
 const (
 	// OpUnion is |.
-	OpUnion BinOp = iota
+	OpUnion = relop.Union
 	// OpSeq is ; (composition).
-	OpSeq
+	OpSeq = relop.Seq
 	// OpDiff is \.
-	OpDiff
+	OpDiff = relop.Diff
 	// OpInter is &.
-	OpInter
+	OpInter = relop.Inter
 	// OpProduct is * between two sets.
-	OpProduct
+	OpProduct = relop.Product
 )
-
-func (o BinOp) String() string {
-	return [...]string{"|", ";", `\`, "&", "*"}[o]
-}
 
 // Binary is "l op r".
 type Binary struct {
@@ -314,26 +314,27 @@ type Binary struct {
 	Pos  source.Pos
 }
 
-// UnOp is a unary relational operator.
-type UnOp int
+// UnOp is a unary relational operator (shared with cat: package relop).
+type UnOp = relop.UnOp
 
+// The unary operators.
 const (
 	// OpPlus is postfix + (transitive closure).
-	OpPlus UnOp = iota
+	OpPlus = relop.Plus
 	// OpStar is postfix * (reflexive-transitive closure).
-	OpStar
+	OpStar = relop.Star
 	// OpOpt is postfix ? (reflexive closure).
-	OpOpt
+	OpOpt = relop.Opt
 	// OpInv is postfix ^-1.
-	OpInv
+	OpInv = relop.Inv
 	// OpCompl is prefix ~.
-	OpCompl
+	OpCompl = relop.Compl
 	// OpIdent is [S], the identity on a set.
-	OpIdent
+	OpIdent = relop.Ident
 	// OpDomain is domain(r).
-	OpDomain
+	OpDomain = relop.Domain
 	// OpRange is range(r).
-	OpRange
+	OpRange = relop.Range
 )
 
 // Unary is a prefix, postfix, bracket or function-call operator applied to X.

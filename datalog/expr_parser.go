@@ -13,7 +13,10 @@ package datalog
 //
 // Binary operators associate to the left.
 
-import "github.com/ptxmm/ptxmm/source"
+import (
+	"github.com/ptxmm/ptxmm/relop"
+	"github.com/ptxmm/ptxmm/source"
+)
 
 // parseExpr parses an expression. Every pass over an expression later
 // (analysis, desugaring, printing) recurses as deep as the expression, so
@@ -26,7 +29,7 @@ func (p *parser) parseExpr() Expr {
 	p.nesting++
 	defer func() { p.nesting-- }()
 	if p.nesting > MaxExprNesting {
-		p.errs.Add(p.peek().pos, "expression nested more than %d deep in parentheses, brackets or domain()/range(): write it as several definitions", MaxExprNesting)
+		p.errs.Add(p.Peek().pos, "expression nested more than %d deep in parentheses, brackets or domain()/range(): write it as several definitions", MaxExprNesting)
 		return nil
 	}
 	return p.parseUnion()
@@ -42,101 +45,85 @@ func (p *parser) countOp(pos source.Pos) bool {
 	return p.ops <= MaxExprOperators
 }
 
+// parseUnion parses the operators of an expression (relop.Parse, with
+// cat's precedence) and their operands.
 func (p *parser) parseUnion() Expr {
-	l := p.parseSeq()
-	for l != nil && p.at(tokBar) {
-		op := p.next()
-		r := p.parseSeq()
-		if r == nil {
-			return nil
-		}
-		if !p.countOp(op.pos) {
-			return nil
-		}
-		l = &Binary{Op: OpUnion, L: l, R: r, Pos: op.pos}
+	x, ok := relop.Parse[Expr](exprGrammar{p})
+	if !ok {
+		return nil
 	}
-	return l
+	return x
 }
 
-func (p *parser) parseSeq() Expr {
-	l := p.parseDiff()
-	for l != nil && p.at(tokSemi) {
-		op := p.next()
-		r := p.parseDiff()
-		if r == nil {
-			return nil
-		}
-		if !p.countOp(op.pos) {
-			return nil
-		}
-		l = &Binary{Op: OpSeq, L: l, R: r, Pos: op.pos}
+// exprGrammar is the modelling language's side of relop.Parse.
+type exprGrammar struct{ p *parser }
+
+func (g exprGrammar) Sym(n int) (relop.Sym, int) {
+	switch g.p.At(n).kind {
+	case tokBar:
+		return relop.SymBar, 1
+	case tokSemi:
+		return relop.SymSemi, 1
+	case tokBackslash:
+		return relop.SymBackslash, 1
+	case tokAmp:
+		return relop.SymAmp, 1
+	case tokStar:
+		return relop.SymStar, 1
+	case tokTilde:
+		return relop.SymTilde, 1
+	case tokPlus:
+		return relop.SymPlus, 1
+	case tokQuestion:
+		return relop.SymQuestion, 1
+	case tokInverse:
+		return relop.SymInverse, 1
 	}
-	return l
+	return relop.SymNone, 0
 }
 
-func (p *parser) parseDiff() Expr {
-	l := p.parseInter()
-	for l != nil && p.at(tokBackslash) {
-		op := p.next()
-		r := p.parseInter()
-		if r == nil {
-			return nil
-		}
-		if !p.countOp(op.pos) {
-			return nil
-		}
-		l = &Binary{Op: OpDiff, L: l, R: r, Pos: op.pos}
-	}
-	return l
+func (g exprGrammar) StartsOperand(n int) bool { return g.p.startsOperand(n) }
+func (g exprGrammar) Pos() source.Pos          { return g.p.Peek().pos }
+func (g exprGrammar) Advance()                 { g.p.Next() }
+func (g exprGrammar) CountOp(at source.Pos) bool {
+	return g.p.countOp(at)
 }
 
-func (p *parser) parseInter() Expr {
-	l := p.parseProduct()
-	for l != nil && p.at(tokAmp) {
-		op := p.next()
-		r := p.parseProduct()
-		if r == nil {
-			return nil
-		}
-		if !p.countOp(op.pos) {
-			return nil
-		}
-		l = &Binary{Op: OpInter, L: l, R: r, Pos: op.pos}
-	}
-	return l
+// Enter and Leave: the nesting is counted by parentheses, brackets and
+// domain()/range() (parseExpr), not by ~.
+func (g exprGrammar) Enter() bool { return true }
+func (g exprGrammar) Leave()      {}
+
+// Misuse is never called: every operator the lexer makes is the
+// language's.
+func (g exprGrammar) Misuse() {}
+
+func (g exprGrammar) Operand() (Expr, bool) {
+	x := g.p.parsePrimary()
+	return x, x != nil
 }
 
-// parseProduct handles "*", which is a binary product when an operand
-// follows it and a postfix closure otherwise ("po*" vs "W * R").
-func (p *parser) parseProduct() Expr {
-	l := p.parsePrefix()
-	for l != nil && p.at(tokStar) && p.startsOperand(1) {
-		op := p.next()
-		r := p.parsePrefix()
-		if r == nil {
-			return nil
-		}
-		if !p.countOp(op.pos) {
-			return nil
-		}
-		l = &Binary{Op: OpProduct, L: l, R: r, Pos: op.pos}
-	}
-	return l
+func (g exprGrammar) Binary(op relop.BinOp, l, r Expr, at source.Pos) Expr {
+	return &Binary{Op: op, L: l, R: r, Pos: at}
+}
+
+func (g exprGrammar) Unary(op relop.UnOp, x Expr, at source.Pos) Expr {
+	return &Unary{Op: op, X: x, Pos: at}
 }
 
 // startsOperand reports whether the token n ahead can begin an operand. A
 // name followed by "(" begins a rule, not an operand, which lets a
 // definition without a final period be followed by a rule.
 func (p *parser) startsOperand(n int) bool {
-	t := p.peekAt(n)
+	t := p.At(n)
 	switch t.kind {
 	case tokWildcard, tokLParen, tokLBrack, tokTilde:
 		return true
 	case tokIdent:
-		if p.peekAt(n+1).kind == tokLParen && t.text != "domain" && t.text != "range" {
+		if p.At(n+1).kind == tokLParen && t.text != "domain" && t.text != "range" {
 			return false
 		}
-		if t.text == "let" && p.peekAt(n+1).kind == tokIdent {
+		if t.text == "let" && p.At(n+1).kind == tokIdent {
 			return false
 		}
 		return true
@@ -144,67 +131,16 @@ func (p *parser) startsOperand(n int) bool {
 	return false
 }
 
-func (p *parser) parsePrefix() Expr {
-	if p.at(tokTilde) {
-		op := p.next()
-		x := p.parsePrefix()
-		if x == nil {
-			return nil
-		}
-		if !p.countOp(op.pos) {
-			return nil
-		}
-		return &Unary{Op: OpCompl, X: x, Pos: op.pos}
-	}
-	return p.parsePostfix()
-}
-
-func (p *parser) parsePostfix() Expr {
-	x := p.parsePrimary()
-	for x != nil {
-		t := p.peek()
-		switch {
-		case t.kind == tokPlus:
-			p.next()
-			if !p.countOp(t.pos) {
-				return nil
-			}
-			x = &Unary{Op: OpPlus, X: x, Pos: t.pos}
-		case t.kind == tokQuestion:
-			p.next()
-			if !p.countOp(t.pos) {
-				return nil
-			}
-			x = &Unary{Op: OpOpt, X: x, Pos: t.pos}
-		case t.kind == tokInverse:
-			p.next()
-			if !p.countOp(t.pos) {
-				return nil
-			}
-			x = &Unary{Op: OpInv, X: x, Pos: t.pos}
-		case t.kind == tokStar && !p.startsOperand(1):
-			p.next()
-			if !p.countOp(t.pos) {
-				return nil
-			}
-			x = &Unary{Op: OpStar, X: x, Pos: t.pos}
-		default:
-			return x
-		}
-	}
-	return x
-}
-
 func (p *parser) parsePrimary() Expr {
-	t := p.peek()
+	t := p.Peek()
 	switch t.kind {
 	case tokIdent:
-		if t.text == "let" && p.peekAt(1).kind == tokIdent {
+		if t.text == "let" && p.At(1).kind == tokIdent {
 			break // the next definition, not an operand (see startsOperand)
 		}
-		p.next()
+		p.Next()
 		if (t.text == "domain" || t.text == "range") && p.at(tokLParen) {
-			p.next()
+			p.Next()
 			x := p.parseExpr()
 			if x == nil {
 				return nil
@@ -223,10 +159,10 @@ func (p *parser) parsePrimary() Expr {
 		}
 		return &RelRef{Name: t.text, Pos: t.pos}
 	case tokWildcard:
-		p.next()
+		p.Next()
 		return &Universe{Pos: t.pos}
 	case tokLParen:
-		p.next()
+		p.Next()
 		x := p.parseExpr()
 		if x == nil {
 			return nil
@@ -236,7 +172,7 @@ func (p *parser) parsePrimary() Expr {
 		}
 		return x
 	case tokLBrack:
-		p.next()
+		p.Next()
 		x := p.parseExpr()
 		if x == nil {
 			return nil
@@ -251,4 +187,25 @@ func (p *parser) parsePrimary() Expr {
 	}
 	p.errs.Add(t.pos, "expected a relation name, _, (, [ or ~ to start an expression, found %s", t.describe())
 	return nil
+}
+
+// ParseExpr parses text as one relational expression, as go/parser's
+// ParseExpr does for Go: "po ; [F] ; po", "(rf | fr) ; cause". Positions
+// are line:col in text (no file name). The expression is parsed, not
+// checked: its names need not be declared anywhere. Its errors are a
+// source.List.
+func ParseExpr(text string) (Expr, error) {
+	var errs source.List
+	p := &parser{Tokens: relop.Tokens[token]{Toks: tokenize("", text, &errs)}, errs: &errs, prog: &Program{}}
+	x := p.parseExpr()
+	if x != nil && !p.at(tokEOF) {
+		t := p.Peek()
+		errs.Add(t.pos, "expected the end of the expression, found %s", t.describe())
+	}
+	if errs.HasErrors() {
+		errs.Sort()
+		errs.AttachLines("", text)
+		return nil, errs
+	}
+	return x, nil
 }

@@ -175,3 +175,28 @@ func TestExprStringRoundTrip(t *testing.T) {
 		})
 	}
 }
+
+// TestParseExpr: an expression alone, printed back, and its errors with
+// line:col in the text.
+func TestParseExpr(t *testing.T) {
+	cases := []struct{ in, want, err string }{
+		{"po ; [F] ; po", "((po ; [F]) ; po)", ""},
+		{"(rf | fr) ; cause", "((rf | fr) ; cause)", ""},
+		{"~(W * R) & loc^-1+", "((~(W * R)) & ((loc^-1)+))", ""},
+		{"domain(rf) \\ _", "(domain(rf) \\ _)", ""},
+		{"po ;", "", "1:5: expected a relation name, _, (, [ or ~ to start an expression, found end of file"},
+		{"po po", "", `1:4: expected the end of the expression, found name "po"`},
+		{"", "", "1:1: expected a relation name"},
+		{"a |\n| b", "", `2:1: expected a relation name, _, (, [ or ~ to start an expression, found "|"`},
+	}
+	for _, c := range cases {
+		x, err := ParseExpr(c.in)
+		if c.err != "" {
+			require.Error(t, err, c.in)
+			assert.Contains(t, err.Error(), c.err, c.in)
+			continue
+		}
+		require.NoError(t, err, c.in)
+		assert.Equal(t, c.want, parenExpr(x), c.in)
+	}
+}

@@ -10,11 +10,7 @@ import (
 // lexer turns one file's text into tokens. It records problems in errs and
 // keeps going, so that one stray character does not hide later errors.
 type lexer struct {
-	file string
-	src  string
-	off  int
-	line int
-	col  int
+	source.Cursor
 	errs *source.List
 	// prev is the kind of the last token returned and prevEnd the offset
 	// just past it, so that a period directly after a fact or a rule
@@ -24,29 +20,7 @@ type lexer struct {
 }
 
 func newLexer(file, src string, errs *source.List) *lexer {
-	return &lexer{file: file, src: src, line: 1, col: 1, errs: errs, prev: tokEOF, prevEnd: -1}
-}
-
-func (l *lexer) pos() source.Pos { return source.Pos{File: l.file, Line: l.line, Col: l.col} }
-
-func (l *lexer) peekByte(ahead int) byte {
-	if l.off+ahead < len(l.src) {
-		return l.src[l.off+ahead]
-	}
-	return 0
-}
-
-// advance moves past n bytes, keeping line and column current.
-func (l *lexer) advance(n int) {
-	for i := 0; i < n && l.off < len(l.src); i++ {
-		if l.src[l.off] == '\n' {
-			l.line++
-			l.col = 1
-		} else {
-			l.col++
-		}
-		l.off++
-	}
+	return &lexer{Cursor: source.NewCursor(file, src), errs: errs, prev: tokEOF, prevEnd: -1}
 }
 
 func isIdentStart(c byte) bool {
@@ -60,25 +34,25 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // skipSpace skips white space and comments, returning a doc comment token
 // when it meets a /// line, since doc comments are meaningful.
 func (l *lexer) skipSpace() (token, bool) {
-	for l.off < len(l.src) {
-		c := l.src[l.off]
+	for l.Off < len(l.Src) {
+		c := l.Src[l.Off]
 		switch {
 		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
-			l.advance(1)
-		case c == '/' && l.peekByte(1) == '/':
-			start := l.pos()
-			end := strings.IndexByte(l.src[l.off:], '\n')
+			l.Advance(1)
+		case c == '/' && l.PeekByte(1) == '/':
+			start := l.Pos()
+			end := strings.IndexByte(l.Src[l.Off:], '\n')
 			if end < 0 {
-				end = len(l.src) - l.off
+				end = len(l.Src) - l.Off
 			}
-			text := l.src[l.off : l.off+end]
-			l.advance(end)
+			text := l.Src[l.Off : l.Off+end]
+			l.Advance(end)
 			if strings.HasPrefix(text, "///") && !strings.HasPrefix(text, "////") {
 				return token{kind: tokDoc, pos: start, text: strings.TrimSpace(text[3:])}, true
 			}
-		case c == '/' && l.peekByte(1) == '*':
+		case c == '/' && l.PeekByte(1) == '*':
 			l.skipBlockComment("/*", "*/")
-		case c == '(' && l.peekByte(1) == '*':
+		case c == '(' && l.PeekByte(1) == '*':
 			l.skipBlockComment("(*", "*)")
 		default:
 			return token{}, false
@@ -88,20 +62,20 @@ func (l *lexer) skipSpace() (token, bool) {
 }
 
 func (l *lexer) skipBlockComment(open, close string) {
-	start := l.pos()
-	end := strings.Index(l.src[l.off+len(open):], close)
+	start := l.Pos()
+	end := strings.Index(l.Src[l.Off+len(open):], close)
 	if end < 0 {
 		l.errs.Add(start, "unterminated comment: expected %q before the end of the file", close)
-		l.advance(len(l.src) - l.off)
+		l.Advance(len(l.Src) - l.Off)
 		return
 	}
-	l.advance(len(open) + end + len(close))
+	l.Advance(len(open) + end + len(close))
 }
 
 // next returns the next token.
 func (l *lexer) next() token {
 	t := l.scan()
-	l.prev, l.prevEnd = t.kind, l.off
+	l.prev, l.prevEnd = t.kind, l.Off
 	return t
 }
 
@@ -121,75 +95,75 @@ func (l *lexer) scan() token {
 	if doc, ok := l.skipSpace(); ok {
 		return doc
 	}
-	start := l.pos()
-	if l.off >= len(l.src) {
+	start := l.Pos()
+	if l.Off >= len(l.Src) {
 		return token{kind: tokEOF, pos: start}
 	}
-	c := l.src[l.off]
+	c := l.Src[l.Off]
 	switch {
 	case isIdentStart(c):
 		n := 1
 		// A "-" directly followed by a letter or "_" continues the name,
 		// so that names from cat models, such as po-loc, can be written;
 		// nowhere else can a name be followed by such a "-".
-		for l.off+n < len(l.src) && (isIdentChar(l.src[l.off+n]) || l.src[l.off+n] == '-' && isIdentStart(l.peekByte(n+1)) && l.src[l.off:l.off+n] != "_") {
+		for l.Off+n < len(l.Src) && (isIdentChar(l.Src[l.Off+n]) || l.Src[l.Off+n] == '-' && isIdentStart(l.PeekByte(n+1)) && l.Src[l.Off:l.Off+n] != "_") {
 			n++
 		}
-		text := l.src[l.off : l.off+n]
-		l.advance(n)
+		text := l.Src[l.Off : l.Off+n]
+		l.Advance(n)
 		if text == "_" {
 			return token{kind: tokWildcard, pos: start, text: text}
 		}
 		return token{kind: tokIdent, pos: start, text: text}
-	case isDigit(c) || (c == '-' && isDigit(l.peekByte(1))):
+	case isDigit(c) || (c == '-' && isDigit(l.PeekByte(1))):
 		n := 1
-		for l.off+n < len(l.src) && isDigit(l.src[l.off+n]) {
+		for l.Off+n < len(l.Src) && isDigit(l.Src[l.Off+n]) {
 			n++
 		}
-		text := l.src[l.off : l.off+n]
-		l.advance(n)
+		text := l.Src[l.Off : l.Off+n]
+		l.Advance(n)
 		return token{kind: tokInt, pos: start, text: text}
 	case c == '"':
 		return l.lexString(start)
-	case c == '.' && isIdentStart(l.peekByte(1)) && !(l.off == l.prevEnd && endsStatement(l.prev)):
+	case c == '.' && isIdentStart(l.PeekByte(1)) && !(l.Off == l.prevEnd && endsStatement(l.prev)):
 		n := 1
-		for l.off+n < len(l.src) && isIdentChar(l.src[l.off+n]) {
+		for l.Off+n < len(l.Src) && isIdentChar(l.Src[l.Off+n]) {
 			n++
 		}
-		text := l.src[l.off+1 : l.off+n]
-		l.advance(n)
+		text := l.Src[l.Off+1 : l.Off+n]
+		l.Advance(n)
 		return token{kind: tokDirective, pos: start, text: text}
 	}
 	two := ""
-	if l.off+2 <= len(l.src) {
-		two = l.src[l.off : l.off+2]
+	if l.Off+2 <= len(l.Src) {
+		two = l.Src[l.Off : l.Off+2]
 	}
 	switch two {
 	case ":-":
-		l.advance(2)
+		l.Advance(2)
 		return token{kind: tokIf, pos: start, text: two}
 	case "!=":
-		l.advance(2)
+		l.Advance(2)
 		return token{kind: tokNeq, pos: start, text: two}
 	case "?-":
-		l.advance(2)
+		l.Advance(2)
 		return token{kind: tokQuery, pos: start, text: two}
 	}
-	if strings.HasPrefix(l.src[l.off:], "^-1") {
-		l.advance(3)
+	if strings.HasPrefix(l.Src[l.Off:], "^-1") {
+		l.Advance(3)
 		return token{kind: tokInverse, pos: start, text: "^-1"}
 	}
 	if k, ok := singleCharToken(c); ok {
-		l.advance(1)
+		l.Advance(1)
 		return token{kind: k, pos: start, text: string(c)}
 	}
-	r, size := utf8.DecodeRuneInString(l.src[l.off:])
+	r, size := utf8.DecodeRuneInString(l.Src[l.Off:])
 	if c == '^' {
 		l.errs.Add(start, "unexpected \"^\": the inverse operator is written ^-1")
 	} else {
 		l.errs.Add(start, "unexpected character %q", r)
 	}
-	l.advance(size)
+	l.Advance(size)
 	return l.scan()
 }
 
@@ -197,17 +171,17 @@ func (l *lexer) scan() token {
 // not span lines, which keeps an unterminated string's error close to it.
 func (l *lexer) lexString(start source.Pos) token {
 	var b strings.Builder
-	i := l.off + 1
-	for i < len(l.src) {
-		c := l.src[i]
+	i := l.Off + 1
+	for i < len(l.Src) {
+		c := l.Src[i]
 		switch {
 		case c == '"':
-			l.advance(i + 1 - l.off)
+			l.Advance(i + 1 - l.Off)
 			return token{kind: tokString, pos: start, text: b.String()}
 		case c == '\n':
-			i = len(l.src)
-		case c == '\\' && i+1 < len(l.src) && (l.src[i+1] == '"' || l.src[i+1] == '\\'):
-			b.WriteByte(l.src[i+1])
+			i = len(l.Src)
+		case c == '\\' && i+1 < len(l.Src) && (l.Src[i+1] == '"' || l.Src[i+1] == '\\'):
+			b.WriteByte(l.Src[i+1])
 			i += 2
 		default:
 			b.WriteByte(c)
@@ -215,11 +189,11 @@ func (l *lexer) lexString(start source.Pos) token {
 		}
 	}
 	l.errs.Add(start, "unterminated string: expected a closing \" on the same line")
-	end := strings.IndexByte(l.src[l.off:], '\n')
+	end := strings.IndexByte(l.Src[l.Off:], '\n')
 	if end < 0 {
-		end = len(l.src) - l.off
+		end = len(l.Src) - l.Off
 	}
-	l.advance(end)
+	l.Advance(end)
 	return token{kind: tokString, pos: start, text: b.String()}
 }
 

@@ -3,14 +3,14 @@ package datalog
 import (
 	"strconv"
 
+	"github.com/ptxmm/ptxmm/relop"
 	"github.com/ptxmm/ptxmm/source"
 )
 
 // parser builds the syntax tree of one file. Includes are resolved by the
 // loader (load.go), which calls the parser once per file.
 type parser struct {
-	toks []token
-	i    int
+	relop.Tokens[token]
 	errs *source.List
 	prog *Program
 	// include loads an included file into prog when the parser meets its
@@ -30,6 +30,12 @@ type includeDirective struct {
 // parseFile parses one file's text into prog, calling include for each
 // .include directive as it is met.
 func parseFile(file, src string, prog *Program, errs *source.List, include func(includeDirective)) {
+	p := &parser{Tokens: relop.Tokens[token]{Toks: tokenize(file, src, errs)}, errs: errs, prog: prog, include: include}
+	p.parseItems()
+}
+
+// tokenize lexes a whole text, ending with the end-of-file token.
+func tokenize(file, src string, errs *source.List) []token {
 	lx := newLexer(file, src, errs)
 	// Models run about one token to nine bytes, comments included: room
 	// for one in eight spares the copies of growing the slice.
@@ -38,39 +44,21 @@ func parseFile(file, src string, prog *Program, errs *source.List, include func(
 		t := lx.next()
 		toks = append(toks, t)
 		if t.kind == tokEOF {
-			break
+			return toks
 		}
 	}
-	p := &parser{toks: toks, errs: errs, prog: prog, include: include}
-	p.parseItems()
 }
 
-func (p *parser) peek() token { return p.toks[p.i] }
-func (p *parser) peekAt(n int) token {
-	if p.i+n < len(p.toks) {
-		return p.toks[p.i+n]
-	}
-	return p.toks[len(p.toks)-1]
-}
-
-func (p *parser) next() token {
-	t := p.toks[p.i]
-	if p.i < len(p.toks)-1 {
-		p.i++
-	}
-	return t
-}
-
-func (p *parser) at(k tokenKind) bool { return p.peek().kind == k }
+func (p *parser) at(k tokenKind) bool { return p.Peek().kind == k }
 
 // expect consumes a token of kind k, or reports what was found instead.
 func (p *parser) expect(k tokenKind, context string) (token, bool) {
-	t := p.peek()
+	t := p.Peek()
 	if t.kind != k {
 		p.errs.Add(t.pos, "expected %s %s, found %s", k.expected(), context, t.describe())
 		return t, false
 	}
-	return p.next(), true
+	return p.Next(), true
 }
 
 // recover skips to the end of the current statement, so that one syntax
@@ -78,21 +66,21 @@ func (p *parser) expect(k tokenKind, context string) (token, bool) {
 // directive, doc comment or definition.
 func (p *parser) recover() {
 	for !p.at(tokEOF) {
-		t := p.peek()
+		t := p.Peek()
 		switch t.kind {
 		case tokDot:
 			// A period cannot occur inside parentheses, so it ends the
 			// statement even when a parenthesis was left open.
-			p.next()
+			p.Next()
 			return
 		case tokDirective, tokDoc, tokQuery:
 			return
 		case tokIdent:
-			if t.text == "let" && p.peekAt(1).kind == tokIdent && p.peekAt(2).kind == tokEq {
+			if t.text == "let" && p.At(1).kind == tokIdent && p.At(2).kind == tokEq {
 				return
 			}
 		}
-		p.next()
+		p.Next()
 	}
 }
 
@@ -109,11 +97,11 @@ func (p *parser) parseItems() {
 			// below could no longer tell that an item failed.
 			return
 		}
-		start := p.i
+		start := p.I
 		errsBefore := len(*p.errs)
 		p.parseItem()
-		if len(*p.errs) > errsBefore && p.i == start {
-			p.next()
+		if len(*p.errs) > errsBefore && p.I == start {
+			p.Next()
 		}
 		if len(*p.errs) > errsBefore {
 			p.recover()
@@ -122,10 +110,10 @@ func (p *parser) parseItems() {
 }
 
 func (p *parser) parseItem() {
-	t := p.peek()
+	t := p.Peek()
 	switch t.kind {
 	case tokDoc:
-		p.next()
+		p.Next()
 		if p.doc != "" {
 			p.doc += "\n"
 		}
@@ -137,7 +125,7 @@ func (p *parser) parseItem() {
 		p.doc = ""
 		p.parseQuery()
 	case tokIdent:
-		if t.text == "let" && p.peekAt(1).kind == tokIdent {
+		if t.text == "let" && p.At(1).kind == tokIdent {
 			p.parseDef()
 			return
 		}
@@ -152,7 +140,7 @@ func (p *parser) parseItem() {
 }
 
 func (p *parser) parseDirective() {
-	t := p.next()
+	t := p.Next()
 	switch t.text {
 	case "decl":
 		p.parseDecl(t)
@@ -168,7 +156,7 @@ func (p *parser) parseDirective() {
 			if !p.at(tokComma) {
 				return
 			}
-			p.next()
+			p.Next()
 		}
 	case "include":
 		p.doc = ""
@@ -218,7 +206,7 @@ func (p *parser) parseDecl(dir token) {
 		}
 		param := Param{Name: pn.text, Pos: pn.pos}
 		if p.at(tokColon) {
-			p.next()
+			p.Next()
 			ty, ok := p.expect(tokIdent, "(a type: symbol, number or event) after ':'")
 			if !ok {
 				return
@@ -232,7 +220,7 @@ func (p *parser) parseDecl(dir token) {
 		}
 		d.Params = append(d.Params, param)
 		if p.at(tokComma) {
-			p.next()
+			p.Next()
 			if p.at(tokRParen) {
 				p.expect(tokIdent, "(a column name) after \",\" in .decl "+name.text)
 				return
@@ -240,12 +228,12 @@ func (p *parser) parseDecl(dir token) {
 			continue
 		}
 		if !p.at(tokRParen) {
-			t := p.peek()
+			t := p.Peek()
 			p.errs.Add(t.pos, "expected \",\" or \")\" in .decl %s, found %s", name.text, t.describe())
 			return
 		}
 	}
-	p.next()
+	p.Next()
 	if len(d.Params) == 0 {
 		p.errs.Add(name.pos, "relation %s has no columns: a relation needs at least one", name.text)
 		return
@@ -314,8 +302,8 @@ func (p *parser) parseOrder(dir token) {
 	o := &Order{Name: name.text, Over: pairs.text, Doc: doc, Pos: name.pos}
 	// "partial" after the pairs, unless it starts a rule for a relation
 	// called partial.
-	if t := p.peek(); t.kind == tokIdent && t.text == "partial" && p.peekAt(1).kind != tokLParen {
-		p.next()
+	if t := p.Peek(); t.kind == tokIdent && t.text == "partial" && p.At(1).kind != tokLParen {
+		p.Next()
 		o.Partial = true
 	}
 	p.prog.Orders = append(p.prog.Orders, o)
@@ -323,22 +311,22 @@ func (p *parser) parseOrder(dir token) {
 
 func (p *parser) parseRedefine(dir token) {
 	doc := p.takeDoc()
-	if p.at(tokIdent) && p.peekAt(1).kind == tokEq {
-		name := p.next()
-		p.next()
+	if p.at(tokIdent) && p.At(1).kind == tokEq {
+		name := p.Next()
+		p.Next()
 		e := p.parseExpr()
 		if e == nil {
 			return
 		}
 		if p.at(tokDot) {
-			p.next()
+			p.Next()
 		}
 		def := &Def{Name: name.text, Expr: e, Doc: doc, Pos: name.pos}
 		p.prog.Edits = append(p.prog.Edits, &Edit{Kind: EditRedefine, Name: name.text, Def: def, Pos: dir.pos})
 		return
 	}
 	if !p.at(tokIdent) {
-		t := p.peek()
+		t := p.Peek()
 		p.errs.Add(t.pos, "expected \"name = expression\" or a rule after .redefine, found %s", t.describe())
 		return
 	}
@@ -351,8 +339,8 @@ func (p *parser) parseRedefine(dir token) {
 
 func (p *parser) parseDef() {
 	doc := p.takeDoc()
-	p.next() // let
-	name := p.next()
+	p.Next() // let
+	name := p.Next()
 	if _, ok := p.expect(tokEq, "after let "+name.text); !ok {
 		return
 	}
@@ -361,13 +349,13 @@ func (p *parser) parseDef() {
 		return
 	}
 	if p.at(tokDot) {
-		p.next()
+		p.Next()
 	}
 	p.prog.Defs = append(p.prog.Defs, &Def{Name: name.text, Expr: e, Doc: doc, Pos: name.pos})
 }
 
 func (p *parser) parseQuery() {
-	q := p.next()
+	q := p.Next()
 	body, ok := p.parseBody()
 	if !ok {
 		return
@@ -386,7 +374,7 @@ func (p *parser) parseRule() *Rule {
 	}
 	r := &Rule{Head: head, Pos: head.Pos}
 	if p.at(tokIf) {
-		p.next()
+		p.Next()
 		body, ok := p.parseBody()
 		if !ok {
 			return nil
@@ -410,13 +398,13 @@ func (p *parser) parseBody() ([]Literal, bool) {
 		if !p.at(tokComma) {
 			return body, true
 		}
-		p.next()
+		p.Next()
 	}
 }
 
 func (p *parser) parseLiteral() Literal {
 	if p.at(tokBang) {
-		bang := p.next()
+		bang := p.Next()
 		a := p.parseAtom()
 		if a == nil {
 			return nil
@@ -425,7 +413,7 @@ func (p *parser) parseLiteral() Literal {
 		a.Pos = bang.pos
 		return a
 	}
-	if p.at(tokIdent) && p.peekAt(1).kind == tokLParen {
+	if p.at(tokIdent) && p.At(1).kind == tokLParen {
 		if a := p.parseAtom(); a != nil {
 			return a
 		}
@@ -435,12 +423,12 @@ func (p *parser) parseLiteral() Literal {
 	if !ok {
 		return nil
 	}
-	op := p.peek()
+	op := p.Peek()
 	if op.kind != tokEq && op.kind != tokNeq {
 		p.errs.Add(op.pos, "expected \"=\" or \"!=\" after %s in a rule body (or an atom such as rel(X, Y)), found %s", termText(l), op.describe())
 		return nil
 	}
-	p.next()
+	p.Next()
 	r, ok := p.parseTerm()
 	if !ok {
 		return nil
@@ -464,21 +452,21 @@ func (p *parser) parseAtom() *Atom {
 		}
 		a.Args = append(a.Args, t)
 		if p.at(tokComma) {
-			p.next()
+			p.Next()
 			if p.at(tokRParen) {
-				t := p.peek()
+				t := p.Peek()
 				p.errs.Add(t.pos, "expected a variable, _, a string or an integer after \",\" in the arguments of %s, found %s", name.text, t.describe())
 				return nil
 			}
 			continue
 		}
 		if !p.at(tokRParen) {
-			t := p.peek()
+			t := p.Peek()
 			p.errs.Add(t.pos, "expected \",\" or \")\" in the arguments of %s, found %s", name.text, t.describe())
 			return nil
 		}
 	}
-	p.next()
+	p.Next()
 	if len(a.Args) == 0 {
 		p.errs.Add(name.pos, "atom %s() has no arguments: relations have at least one column", name.text)
 		return nil
@@ -487,12 +475,12 @@ func (p *parser) parseAtom() *Atom {
 }
 
 func (p *parser) parseTerm() (Term, bool) {
-	t := p.peek()
+	t := p.Peek()
 	switch t.kind {
 	case tokIdent, tokWildcard, tokString, tokInt:
 		// A term; anything else is left for error recovery, which stops
 		// at a period.
-		p.next()
+		p.Next()
 	}
 	switch t.kind {
 	case tokIdent:

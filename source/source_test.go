@@ -158,3 +158,15 @@ func TestQuotedLinesAreCutAndEscaped(t *testing.T) {
 	}
 	assert.Equal(t, "\\x1b[2J é\tok\n", Escape("\x1b[2J é\tok\n"))
 }
+
+// TestCursor: the lexers' cursor counts lines and byte columns.
+func TestCursor(t *testing.T) {
+	c := NewCursor("f.dl", "ab\ncd")
+	assert.Equal(t, byte('b'), c.PeekByte(1))
+	assert.Equal(t, byte(0), c.PeekByte(9))
+	c.Advance(3)
+	assert.Equal(t, Pos{File: "f.dl", Line: 2, Col: 1}, c.Pos())
+	c.Advance(10)
+	assert.Equal(t, Pos{File: "f.dl", Line: 2, Col: 3}, c.Pos())
+	assert.Equal(t, 5, c.Off)
+}
