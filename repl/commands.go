@@ -1,6 +1,7 @@
 package repl
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"sort"
@@ -422,8 +423,13 @@ func (s *Session) query(line string, w io.Writer) error {
 	if len(prog.Queries) != 1 {
 		return fmt.Errorf("expected one query: ?- BODY.")
 	}
-	vars, rows, err := inst.Query(prog.Queries[0])
+	ctx, cancel := s.limited("the query")
+	defer cancel()
+	vars, rows, err := inst.QueryContext(ctx, prog.Queries[0], s.opts.MaxMemory)
 	if err != nil {
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
 		return err
 	}
 	if len(vars) == 0 {

@@ -1,6 +1,7 @@
 package repl
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"strings"
@@ -138,12 +139,27 @@ func (s *Session) instance() (*rules.Instance, error) {
 	if s.inst != nil && s.filled == s.cur {
 		return s.inst, nil
 	}
-	inst, err := s.model.Instance(s.cands[s.cur])
+	ctx, cancel := s.limited("evaluating the execution")
+	defer cancel()
+	inst, err := s.model.InstanceContext(ctx, s.cands[s.cur], s.opts.MaxMemory)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
 		return nil, err
 	}
 	s.inst, s.filled = inst, s.cur
 	return inst, nil
+}
+
+// limited is a context under the session's time limit (-timeout), whose
+// end is the error the limit's message: what names what took the time.
+func (s *Session) limited(what string) (context.Context, context.CancelFunc) {
+	if s.opts.Timeout <= 0 {
+		return context.WithCancel(context.Background())
+	}
+	return context.WithTimeoutCause(context.Background(), s.opts.Timeout,
+		fmt.Errorf("%s took longer than the time limit of %s; raise it with -timeout", what, s.opts.Timeout))
 }
 
 // eventName prints atom a of the current candidate as "e3 P0:st.weak x, 1".

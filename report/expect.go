@@ -52,6 +52,13 @@ func ReadExpected(spec string) (*Expected, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot read expected results: %w", err)
 	}
+	return ParseExpected(path, column, data)
+}
+
+// ParseExpected reads data, the text of the expected-results CSV at path,
+// with its verdicts in the given column (from 1). Rows name tests
+// relative to path's folder.
+func ParseExpected(path string, column int, data []byte) (*Expected, error) {
 	abs, err := filepath.Abs(filepath.Dir(path))
 	if err != nil {
 		return nil, err

@@ -89,8 +89,18 @@ func DefaultConfig() Config {
 	o.Timeout = 10 * time.Second
 	mem, _ := limits.DefaultMaxMemory()
 	return Config{Options: o, MaxMemory: mem, MaxRequestBytes: 1 << 20, MaxTestSize: DefaultMaxTestSize,
-		Workers: runtime.NumCPU(), QueueWait: 10 * time.Second, MaxQueue: 64, CacheBytes: 256 << 20}
+		Workers: DefaultWorkers(), QueueWait: 10 * time.Second, MaxQueue: 64, CacheBytes: 256 << 20}
 }
+
+// DefaultWorkers is one checking worker per CPU but one: the CPU left
+// answers the cached and cheap requests while checks take the others.
+func DefaultWorkers() int { return max(runtime.NumCPU()-1, 1) }
+
+// RuntimeMemoryLimit is the Go runtime's soft memory limit for a server
+// under maxMemory (debug.SetMemoryLimit): below it, so that garbage is
+// collected before the process's resident memory, stacks and runtime
+// included, reaches the limit. 0 for none.
+func RuntimeMemoryLimit(maxMemory int64) int64 { return maxMemory / 100 * 85 }
 
 // Server answers the page and the JSON API. It is safe for concurrent use.
 type Server struct {

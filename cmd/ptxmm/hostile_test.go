@@ -34,6 +34,10 @@ type hostile struct {
 	limit    time.Duration
 	// maxStderr bounds what it writes to stderr (default 64 KiB).
 	maxStderr int
+	// stdout is a piece of what it must print, and after checks what
+	// it left in its folder.
+	stdout string
+	after  func(t *testing.T, dir string)
 }
 
 // mkfifo makes a named pipe: opening one for reading waits for a writer.
@@ -110,8 +114,14 @@ func runHostile(t *testing.T, c hostile) {
 	os.Stdout, os.Stderr, os.Stdin = stdout, stderr, stdin
 	msg, err := os.ReadFile(errf.Name())
 	require.NoError(t, err)
+	printed, err := os.ReadFile(out.Name())
+	require.NoError(t, err)
+	assert.Contains(t, string(printed), c.stdout, "%s: stdout", c.name)
+	if c.after != nil {
+		c.after(t, dir)
+	}
 	assert.Equal(t, c.status, status, "%s: exit status; stderr:\n%s", c.name, msg)
-	assert.Contains(t, string(msg), c.stderr, "%s: stderr", c.name)
+	assert.Contains(t, string(msg), strings.ReplaceAll(c.stderr, "DIR/", dir+"/"), "%s: stderr", c.name)
 	assert.NotContains(t, string(msg), "panic", c.name)
 	maxStderr := c.maxStderr
 	if maxStderr == 0 {
@@ -272,6 +282,33 @@ func TestHostileSizes(t *testing.T) {
 		{name: "-max-instructions", run: runCheck, args: []string{"-max-instructions", "10", "DIR/stores.litmus"},
 			setup: files("stores.litmus", stores), status: cli.ExitError,
 			stderr: "thread P0 executes more than 10 instructions in one run; raise the limit with -max-instructions"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { runHostile(t, c) })
+	}
+}
+
+// TestHostileAnswers: inputs that used to get an answer from nothing: a
+// test with no execution passing -expect, a garbled log merged without a
+// word, a test's name writing a picture outside -o DIR.
+func TestHostileAnswers(t *testing.T) {
+	never := ".global x;\nd0.b0.t0 {\n  ld r0, [x] == 5;\n}\nassert (r0 == 7) as seven;\n"
+	log := "Test MP Allowed\nStates 5\n1:r0=0;\nOk\nWitnesses\nPositive: 1 Negative: 0\nCondition exists (1:r0=0)\nHash=ab\n"
+	escape := "PTX ../../x\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\nexists (x == 1)\n"
+	cases := []hostile{
+		{name: "-expect with no execution", run: runCheck, args: []string{"-expect", "DIR/expected.csv", "DIR/Never.test"},
+			setup: files("Never.test", never, "expected.csv", "# none\n"), status: cli.ExitMismatch,
+			stdout: "MISMATCH Never.test: no execution: no candidate execution meets"},
+		{name: "merge of a States 5 block with one state", run: runMerge, args: []string{"DIR/run.log"},
+			setup: files("run.log", log), status: cli.ExitError, stderr: "run.log:2:1: States 5 says 5 state(s), but 1 state line(s) follow"},
+		{name: "a picture named ../../x", run: runCheck, args: []string{"-show", "all", "-o", "DIR/a/b/pics", "DIR/a/b/t.litmus"},
+			setup: files("a/b/t.litmus", escape), status: cli.ExitOK, stderr: "is DIR/a/b/pics/_.._.._x.dot",
+			after: func(t *testing.T, dir string) {
+				_, err := os.Stat(filepath.Join(dir, "a", "x.dot"))
+				assert.True(t, os.IsNotExist(err), "a picture outside -o DIR")
+				_, err = os.Stat(filepath.Join(dir, "a", "b", "pics", "_.._.._x.dot"))
+				assert.NoError(t, err)
+			}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { runHostile(t, c) })

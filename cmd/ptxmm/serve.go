@@ -58,7 +58,7 @@ func runServe(args []string) int {
 	// before the heap passes it.
 	cfg.Server.MaxMemory = cfg.Server.Options.MaxMemory
 	if cfg.Server.MaxMemory > 0 && os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(cfg.Server.MaxMemory)
+		debug.SetMemoryLimit(serve.RuntimeMemoryLimit(cfg.Server.MaxMemory))
 	}
 	if *cacheMB < 1 {
 		fmt.Fprintf(os.Stderr, "ptxmm serve: -cache-mb must be at least 1, not %d\n", *cacheMB)
