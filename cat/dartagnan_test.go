@@ -10,8 +10,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/ptxmm/ptxmm/cat"
 	"github.com/ptxmm/ptxmm/checker"
+	"github.com/ptxmm/ptxmm/internal/loader"
 	"github.com/ptxmm/ptxmm/litmus"
 	"github.com/ptxmm/ptxmm/report"
 )
@@ -44,7 +44,7 @@ func TestDartagnanModels(t *testing.T) {
 		column int
 	}{{"ptx-v7.5.cat", 1}, {"ptx-v6.0.cat", 2}} {
 		t.Run(c.model, func(t *testing.T) {
-			m, err := checker.LoadCatModel(filepath.Join(dir, "cat", c.model), cat.Options{})
+			m, err := loader.LoadFile(filepath.Join(dir, "cat", c.model))
 			require.NoError(t, err)
 			var results []*checker.Result
 			err = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {

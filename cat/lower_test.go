@@ -10,6 +10,7 @@ import (
 	"github.com/ptxmm/ptxmm/cat"
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/datalog"
+	"github.com/ptxmm/ptxmm/internal/loader"
 	"github.com/ptxmm/ptxmm/litmus"
 )
 
@@ -197,7 +198,7 @@ func TestShow(t *testing.T) {
 // TestShippedExample: examples/cat/sc.cat loads and forbids store
 // buffering.
 func TestShippedExample(t *testing.T) {
-	m, err := checker.LoadCatModel(filepath.Join("..", "examples", "cat", "sc.cat"), cat.Options{})
+	m, err := loader.LoadFile(filepath.Join("..", "examples", "cat", "sc.cat"))
 	require.NoError(t, err)
 	require.Equal(t, "No", m.Check(herd(t, sb), checker.DefaultOptions()).Verdict)
 }

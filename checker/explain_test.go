@@ -280,6 +280,6 @@ func TestTimeout(t *testing.T) {
 // TestLoadModelErrors: a missing file or a model that does not compile is
 // an error.
 func TestLoadModelErrors(t *testing.T) {
-	_, err := LoadModel(filepath.Join("testdata", "missing.dl"))
+	_, err := loadFile(filepath.Join("testdata", "missing.dl"))
 	require.Error(t, err)
 }

@@ -8,12 +8,23 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/ptxmm/ptxmm/datalog"
 	"github.com/ptxmm/ptxmm/litmus"
 )
 
 var specOnce = sync.OnceValues(func() (*Model, error) {
-	return LoadModel(filepath.Join("..", "spec.dl"))
+	return loadFile(filepath.Join("..", "spec.dl"))
 })
+
+// loadFile loads a .dl model file as the loader does (package
+// internal/loader, which imports this one).
+func loadFile(file string) (*Model, error) {
+	prog, errs := datalog.Load(file)
+	if errs.HasErrors() {
+		return nil, errs
+	}
+	return BuildModel(file, prog, nil)
+}
 
 // spec returns the project's model, loaded once per test binary.
 func spec(t *testing.T) *Model {
@@ -26,7 +37,7 @@ func spec(t *testing.T) *Model {
 // loadModel loads a model file relative to the package directory.
 func loadModel(t *testing.T, parts ...string) *Model {
 	t.Helper()
-	m, err := LoadModel(filepath.Join(parts...))
+	m, err := loadFile(filepath.Join(parts...))
 	require.NoError(t, err)
 	return m
 }

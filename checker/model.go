@@ -43,17 +43,9 @@ type Model struct {
 // write with no successor in it.
 const CoherenceRelation = "co"
 
-// LoadModel loads, checks and compiles the model in file (reading it and
-// its includes with the given options).
-func LoadModel(file string, opts ...datalog.Option) (*Model, error) {
-	prog, errs := datalog.Load(file, opts...)
-	if errs.HasErrors() {
-		return nil, errs
-	}
-	return BuildModel(file, prog, nil)
-}
-
 // BuildModel checks and compiles a parsed program, with compile options.
+// Models are read (a .dl or .cat file, from disk or a file system, with
+// their includes) by package internal/loader, which calls it.
 func BuildModel(name string, prog *datalog.Program, copts []rules.CompileOption) (*Model, error) {
 	m, errs := datalog.Analyze(prog)
 	if errs.HasErrors() {

@@ -15,13 +15,14 @@ import (
 
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/execution"
+	"github.com/ptxmm/ptxmm/internal/loader"
 	"github.com/ptxmm/ptxmm/litmus"
 	"github.com/ptxmm/ptxmm/litmus/families"
 	"github.com/ptxmm/ptxmm/report"
 )
 
 var oracleModel = sync.OnceValues(func() (*checker.Model, error) {
-	return checker.LoadModel(filepath.Join("..", "spec.dl"))
+	return loader.LoadFile(filepath.Join("..", "spec.dl"))
 })
 
 // oracleCases is the number of random tests per shape: a few seconds in

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ptxmm/ptxmm/checker"
+	"github.com/ptxmm/ptxmm/internal/loader"
 )
 
 // TestDiffVariants runs ptxmm diff of spec.dl against each variant over the
@@ -35,7 +36,7 @@ func TestDiffVariants(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.variant, func(t *testing.T) {
-			v, err := checker.LoadModel(filepath.Join("..", "variants", c.variant+".dl"))
+			v, err := loader.LoadFile(filepath.Join("..", "variants", c.variant+".dl"))
 			require.NoError(t, err)
 			var out, errs bytes.Buffer
 			status := Diff(DiffConfig{A: spec, B: v, NameA: "spec", NameB: c.variant, Options: checker.DefaultOptions(),

@@ -10,13 +10,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ptxmm/ptxmm/checker"
+	"github.com/ptxmm/ptxmm/internal/loader"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")
 
 func specModel(t *testing.T) *checker.Model {
 	t.Helper()
-	m, err := checker.LoadModel(filepath.Join("..", "spec.dl"))
+	m, err := loader.LoadFile(filepath.Join("..", "spec.dl"))
 	require.NoError(t, err)
 	return m
 }

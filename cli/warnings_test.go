@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ptxmm/ptxmm/checker"
+	"github.com/ptxmm/ptxmm/internal/loader"
 )
 
 // TestCheckPrintsWarnings: a test's warnings go to stderr once, with the
@@ -36,7 +37,7 @@ func TestCheckWarnsAboutModelsWithoutHost(t *testing.T) {
 	dir := t.TempDir()
 	plain := filepath.Join(dir, "plain.dl")
 	require.NoError(t, os.WriteFile(plain, []byte(".decl W(e: event)\n.decl co(a: event, b: event)\n.decl loc(a: event, b: event)\n.input W, loc\nlet co = (W * W) & loc\n.check acyclic_co: acyclic(co)\n"), 0o644))
-	noHost, err := checker.LoadModel(plain)
+	noHost, err := loader.LoadFile(plain)
 	require.NoError(t, err)
 	host := filepath.Join("..", "examples", "host", "StreamSync.litmus")
 	device := filepath.Join("..", "examples", "MP.litmus")

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/graph"
+	"github.com/ptxmm/ptxmm/internal/loader"
 	"github.com/ptxmm/ptxmm/litmus"
 	"github.com/ptxmm/ptxmm/rules"
 )
@@ -48,7 +49,7 @@ func parseSVG(t *testing.T, svg string) []element {
 // the witness of its failing check.
 func forbiddenMP(t *testing.T) (*checker.Model, checker.Candidate, *rules.Instance, map[string][]rules.Edge) {
 	t.Helper()
-	m, err := checker.LoadModel(filepath.Join("..", "spec.dl"))
+	m, err := loader.LoadFile(filepath.Join("..", "spec.dl"))
 	require.NoError(t, err)
 	tests, err := litmus.ParseFile(filepath.Join("..", "examples", "MP.litmus"))
 	require.NoError(t, err)

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ptxmm/ptxmm/checker"
+	"github.com/ptxmm/ptxmm/internal/loader"
 	"github.com/ptxmm/ptxmm/litmus"
 )
 
@@ -26,7 +27,7 @@ exists (P0:r0 == 1 /\ P1:r1 == 1)
 // TestDiffOutput prints the verdict difference, the outcome only one model
 // allows, the candidate reaching it, and how the other model rejects it.
 func TestDiffOutput(t *testing.T) {
-	variant, err := checker.LoadModel(filepath.Join("..", "variants", "nta-data-only.dl"))
+	variant, err := loader.LoadFile(filepath.Join("..", "variants", "nta-data-only.dl"))
 	require.NoError(t, err)
 	tc := parse(t, "LB+ctrls.litmus", lbCtrls)[0]
 	d := checker.Diff(spec(t), variant, tc, checker.DefaultOptions())

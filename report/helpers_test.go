@@ -11,13 +11,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ptxmm/ptxmm/checker"
+	"github.com/ptxmm/ptxmm/internal/loader"
 	"github.com/ptxmm/ptxmm/litmus"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 var specOnce = sync.OnceValues(func() (*checker.Model, error) {
-	return checker.LoadModel(filepath.Join("..", "spec.dl"))
+	return loader.LoadFile(filepath.Join("..", "spec.dl"))
 })
 
 func spec(t *testing.T) *checker.Model {

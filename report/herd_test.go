@@ -14,6 +14,7 @@ import (
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/datalog"
 	"github.com/ptxmm/ptxmm/herdlog"
+	"github.com/ptxmm/ptxmm/internal/loader"
 	"github.com/ptxmm/ptxmm/rules"
 )
 
@@ -190,7 +191,7 @@ func TestHerdGolden(t *testing.T) {
 			m := spec(t)
 			if c.model != "" {
 				var err error
-				m, err = checker.LoadModel(c.model)
+				m, err = loader.LoadFile(c.model)
 				require.NoError(t, err)
 			}
 			var b bytes.Buffer

@@ -359,3 +359,12 @@ func digest(key string, files map[string]FileState) string {
 	}
 	return string(h.Sum(nil))
 }
+
+// LoadFile loads a model file from disk (.dl or .cat) without options.
+func LoadFile(path string) (*checker.Model, error) {
+	m, err := Load(Source{Name: path}, Options{})
+	if err != nil {
+		return nil, err
+	}
+	return m.Model, nil
+}
