@@ -52,3 +52,14 @@ func TestAwaitsNote(t *testing.T) {
 	require.NoError(t, r.Err)
 	assert.Empty(t, r.Awaits)
 }
+
+// TestSpecFlagsPersist: every flag of the PTX model keeps its witnesses
+// when events are removed, so that the flags a failed await iteration may
+// raise are looked for with at most two failed iterations (probes.go).
+func TestSpecFlagsPersist(t *testing.T) {
+	p := spec(t).Program
+	for _, c := range p.Flags() {
+		assert.True(t, p.FlagPersists(c.Name), c.Name)
+	}
+	assert.Equal(t, 2, probeDepth([]*modelRun{{m: spec(t)}}))
+}

@@ -187,8 +187,10 @@ type session struct {
 	// learning's questions get their budget (search.go).
 	cost searchCost
 	// probing is set while the probe runs are searched for flags
-	// (probes.go).
-	probing bool
+	// (probes.go), which have at most probeDepth failed iterations (0:
+	// no bound but the unrolling bound's).
+	probing    bool
+	probeDepth int
 }
 
 // Check checks one test against the model.
@@ -239,6 +241,7 @@ func (s *session) check(start time.Time) error {
 	t, opts := s.t, s.opts
 	eopts, note := awaitOptions(s.runs, opts.Exec)
 	eopts.MaxBytes = opts.MaxMemory
+	s.probeDepth = eopts.ProbeDepth
 	a, err := s.prepare(start, eopts)
 	if err != nil {
 		return err
@@ -315,7 +318,27 @@ func awaitOptions(runs []*modelRun, o execution.Options) (execution.Options, str
 			why = append(why, fmt.Sprintf("whether an await polling memory waits for ever is not decided: %v", err))
 		}
 	}
+	o.ProbeDepth = probeDepth(runs)
 	return o, strings.Join(why, "; ")
+}
+
+// probeDepth is the most failed iterations a probe run needs (0: as many
+// as the unrolling bound allows). A flag that persists when events are
+// removed (rules.Program.FlagPersists) and is raised only by executions
+// with failed iterations is raised by one with at most as many as its
+// relation's arity: removing the failed iterations that hold no event of
+// its witness keeps the execution consistent and the witness (probes.go).
+func probeDepth(runs []*modelRun) int {
+	depth := 0
+	for _, r := range runs {
+		for _, c := range r.m.Program.Flags() {
+			if !r.m.Program.FlagPersists(c.Name) {
+				return 0
+			}
+			depth = max(depth, r.m.Program.FlagArity(c.Name))
+		}
+	}
+	return depth
 }
 
 // enumerate searches the candidates of part (nil for all) and evaluates

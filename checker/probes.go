@@ -24,7 +24,13 @@ import (
 // whose executions may raise a flag still wanted (rules.Instance.
 // MayRaiseOver, over the choices the combination makes), and each
 // execution is evaluated for those flags only. Probe executions add no
-// state, no count and no hang.
+// state, no count and no hang. A flag whose witnesses persist when events
+// are removed (rules.Program.FlagPersists: spec.dl's races) is raised by
+// a probe execution that the search did not raise it on only through a
+// witness holding an event of a failed iteration: the execution without
+// them is consistent (the model is event-monotone), the search checked it,
+// and the witness is still there. So a combination is searched only when
+// the flag's bound holds such a witness (rules.Instance.MayRaiseThrough).
 
 // probeFlags searches the probe runs for the flags no execution raised.
 func (s *session) probeFlags() error {
@@ -56,7 +62,10 @@ func (s *session) probeFlags() error {
 	}()
 	search := s.search()
 	search.Relevant, search.Pruned, search.Uncounted = nil, nil, true
-	search.Filter = execution.HasProbe
+	search.Filter = func(runs []*execution.Run) bool {
+		n := execution.FailedIters(runs)
+		return n > 0 && (s.probeDepth == 0 || n <= s.probeDepth)
+	}
 	search.Combo = s.probeCombo
 	var loopErr error
 	_, err := s.a.Search(search, func(x *execution.Execution) bool {
@@ -133,6 +142,12 @@ func (r *modelRun) probed(raised []rules.CheckResult) []rules.CheckResult {
 // may raise a flag the probes are searched for.
 func (s *session) probeCombo(x *execution.Execution) bool {
 	varying := fill.ChoicesVarying(x)
+	var failed []int
+	for t, run := range x.Runs {
+		for _, e := range run.Failed {
+			failed = append(failed, x.ThreadStart[t]+e)
+		}
+	}
 	for _, r := range s.runs {
 		if len(r.probing) == 0 {
 			continue
@@ -144,10 +159,14 @@ func (s *session) probeCombo(x *execution.Execution) bool {
 		if err != nil {
 			return true // evaluating the candidates reports the error
 		}
+		var names []string
 		for _, name := range r.probing {
-			if !r.raised(name) && inst.MayRaiseOver(name, varying...) {
-				return true
+			if !r.raised(name) {
+				names = append(names, name)
 			}
+		}
+		if inst.MayRaiseThrough(names, failed, varying...) {
+			return true
 		}
 	}
 	return false

@@ -237,3 +237,28 @@ func (s *comboSearch) chainHolds(k, w int) bool {
 	}
 	return true
 }
+
+// OnlyMBarStates reports whether every write of location loc in x holds
+// an mbarrier state: the initial write holds one (the location is declared
+// an mbarrier), and every other write is an mbarrier.init or an update,
+// which writes a state whenever it reads one. A read of loc then never
+// returns a value no mbarrier.init wrote, whatever its reads-from.
+func (x *Execution) OnlyMBarStates(loc int) bool {
+	for i := range x.Events {
+		w := &x.Events[i]
+		if w.Kind != KindWrite || w.Loc != loc {
+			continue
+		}
+		switch {
+		case w.Thread < 0:
+			if !w.Value.IsMBar {
+				return false
+			}
+		case w.Sym.kind == symMBar:
+		case w.Sym.kind == symConst && w.Sym.val.IsMBar:
+		default:
+			return false
+		}
+	}
+	return true
+}

@@ -33,7 +33,10 @@ type Options struct {
 	// after a failed iteration, up to the unrolling bound, as probes
 	// (Analysis.Probes): the reduction keeps states and verdicts, but the
 	// flags a failed iteration raises may be raised nowhere else.
-	Probes bool
+	// ProbeDepth, when positive, bounds the failed iterations of a probe
+	// run (the flags of a model may need no more: FlagPersists).
+	Probes     bool
+	ProbeDepth int
 }
 
 // DefaultMaxSteps is the default bound on the instructions of one run.
@@ -127,6 +130,7 @@ func explore(ctx context.Context, t *litmus.Test, l *Layout, opts Options, addrV
 		ex.spinReduction = opts.SpinReduction
 		ex.plainSpins = opts.PlainSpins
 		ex.probes = opts.SpinReduction && opts.Probes
+		ex.probeDepth = opts.ProbeDepth
 		ex.grow = grow
 		var runs, probes []*Run
 		ex.emit = func(r *Run) error {
@@ -220,7 +224,7 @@ func (a *Analysis) HasProbes() bool {
 
 // WithProbes returns the analysis whose runs are a's and its probes: its
 // search, filtered to the combinations with a probe (Search.Filter,
-// HasProbe), goes through the executions with failed await iterations
+// FailedIters), goes through the executions with failed await iterations
 // that a's leaves out.
 func (a *Analysis) WithProbes() *Analysis {
 	c := *a
@@ -232,14 +236,13 @@ func (a *Analysis) WithProbes() *Analysis {
 	return &c
 }
 
-// HasProbe reports whether one of runs is a probe.
-func HasProbe(runs []*Run) bool {
+// FailedIters counts the failed await iterations of runs (probes').
+func FailedIters(runs []*Run) int {
+	n := 0
 	for _, r := range runs {
-		if r.Probe {
-			return true
-		}
+		n += r.FailedIters
 	}
-	return false
+	return n
 }
 
 // CutRuns is the total number of runs cut at the unrolling bound.

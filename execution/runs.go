@@ -70,8 +70,12 @@ type Run struct {
 	NotStarted bool
 	// Probe marks a run that goes round an await after a failed
 	// iteration, which the spin reduction leaves out of the search: it is
-	// kept for the flags only (Analysis.Probes).
-	Probe bool
+	// kept for the flags only (Analysis.Probes). Failed lists the events
+	// of its failed iterations (indices into Events).
+	Probe  bool
+	Failed []int
+	// FailedIters counts the failed iterations of a probe.
+	FailedIters int
 }
 
 // explorer enumerates the runs of one thread.
@@ -97,8 +101,9 @@ type explorer struct {
 	// probes keeps the runs going round awaits after a failed iteration
 	// the spin reduction leaves out, as probes; probeCut counts those cut
 	// at the unrolling bound.
-	probes   bool
-	probeCut int
+	probes     bool
+	probeCut   int
+	probeDepth int
 	// noAddr counts the paths abandoned because a register loaded from
 	// memory is used as an address and no value the test stores is one;
 	// noAddrAt is the first such access.
@@ -139,8 +144,11 @@ type state struct {
 	// true (0 otherwise): the instruction then executes.
 	guardHeld int
 	// failed is set once the run went round an await after a failed
-	// iteration that the spin reduction leaves out: its runs are probes.
-	failed bool
+	// iteration that the spin reduction leaves out: its runs are probes;
+	// failedEvents lists the events of those iterations.
+	failed       bool
+	failedEvents []int
+	failedIters  int
 }
 
 func (s *state) clone() *state {
@@ -162,11 +170,13 @@ func (s *state) clone() *state {
 		constraints: append([]Constraint(nil), s.constraints...),
 		ctrlTaint:   append([]int(nil), s.ctrlTaint...),
 		backJumps:   s.backJumps, steps: s.steps,
-		defLog:    append([]string(nil), s.defLog...),
-		marks:     marks,
-		guardHeld: s.guardHeld,
-		failed:    s.failed,
-		host:      s.host.clone(),
+		defLog:       append([]string(nil), s.defLog...),
+		marks:        marks,
+		guardHeld:    s.guardHeld,
+		failed:       s.failed,
+		failedEvents: append([]int(nil), s.failedEvents...),
+		failedIters:  s.failedIters,
+		host:         s.host.clone(),
 	}
 }
 
@@ -313,7 +323,7 @@ func (e *explorer) finish(s *state, status RunStatus) error {
 // run returns the run that ends in state s.
 func (e *explorer) run(s *state, status RunStatus) *Run {
 	return &Run{Thread: e.th.Index, Events: s.events, Status: status, Regs: s.regs,
-		Constraints: s.constraints, Addr: s.addr, Data: s.data, Ctrl: s.ctrl, RMW: s.rmw, Host: s.host.run(), Probe: s.failed}
+		Constraints: s.constraints, Addr: s.addr, Data: s.data, Ctrl: s.ctrl, RMW: s.rmw, Host: s.host.run(), Probe: s.failed, Failed: s.failedEvents, FailedIters: s.failedIters}
 }
 
 // branch continues the exploration in both directions of a condition that
@@ -475,13 +485,17 @@ func (e *explorer) jump(s *state, in *litmus.Instr) error {
 			}
 			if e.spinReduction {
 				e.spins++
-				if !e.probes {
+				if !e.probes || e.probeDepth > 0 && s.failedIters >= e.probeDepth {
 					s.pc = -1
 					return nil
 				}
+				s.failedIters++
 				// The run goes on as the unrolled search's would, for
 				// the flags its failed iterations may raise.
 				s.failed = true
+				for i := s.marks[target][0]; i < len(s.events); i++ {
+					s.failedEvents = append(s.failedEvents, i)
+				}
 			}
 		}
 		s.backJumps++

@@ -57,8 +57,11 @@ type Program struct {
 	// numForcings counts the forcings of all orders.
 	numForcings int
 	checks      []*checkPlan
-	// eventMonotone caches EventMonotoneWhy.
+	// eventMonotone caches EventMonotoneWhy; persists[r] says relation r
+	// keeps its tuples over the events left when events are removed
+	// (FlagPersists).
 	eventMonotone string
+	persists      []bool
 	// flags are the .flag and .undefined tests, evaluated on consistent
 	// choices only (they never make a candidate inconsistent).
 	flags   []*checkPlan
@@ -165,6 +168,7 @@ func Compile(m *datalog.Model, opts ...CompileOption) (*Program, source.List) {
 	p.computeDeps()
 	p.compileChecks()
 	p.eventMonotone = p.computeEventMonotone()
+	p.computePersistence()
 	p.compileOrders(&errs)
 	if errs.HasErrors() {
 		return nil, errs

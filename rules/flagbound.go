@@ -1,6 +1,10 @@
 package rules
 
-import "github.com/ptxmm/ptxmm/datalog"
+import (
+	"slices"
+
+	"github.com/ptxmm/ptxmm/datalog"
+)
 
 // A host that evaluates many candidates of one set of inputs, differing
 // only in a few "varying" relations (the reads-from of one combination of
@@ -199,6 +203,13 @@ func (in *Instance) restoreInputs(ids []relID, saved []store) {
 // orders at their largest (grows) or empty, and reports whether it holds
 // there. A failed evaluation (a limit) counts as not holding.
 func (in *Instance) holdsAtBound(f *checkPlan, grows bool, varying []relID) bool {
+	in.runAtBound(grows, varying)
+	return in.err == nil && !in.violatedNow(f)
+}
+
+// runAtBound evaluates the program with the varying relations empty and
+// the orders at their largest (grows) or empty.
+func (in *Instance) runAtBound(grows bool, varying []relID) {
 	for _, id := range varying {
 		if !in.stores[id].isEmpty() {
 			in.stores[id].clear()
@@ -207,7 +218,6 @@ func (in *Instance) holdsAtBound(f *checkPlan, grows bool, varying []relID) bool
 	}
 	in.setOrdersAtBound(grows)
 	in.Run()
-	return in.err == nil && !in.violatedNow(f)
 }
 
 // setOrdersAtBound sets every order to its largest value (grows) or
@@ -235,29 +245,8 @@ func (in *Instance) setOrdersAtBound(grows bool) {
 // an unknown name. The instance keeps its inputs and orders but must be
 // brought up to date (Run) before it is read.
 func (in *Instance) MayRaiseOver(name string, varying ...string) bool {
-	var f *checkPlan
-	for _, c := range in.p.flags {
-		if c.check.Name == name {
-			f = c
-		}
-	}
-	if f == nil {
-		return true
-	}
-	set := map[relID]bool{}
-	var ids []relID
-	for _, n := range varying {
-		if id, ok := in.p.byName[n]; ok && in.p.rels[id].kind == datalog.RelInput && !set[id] {
-			set[id] = true
-			ids = append(ids, id)
-		}
-	}
-	plan := in.p.flagPlanOf(f.rel, set)
-	if !plan.usable && in.p.dependsOnAny(f.rel, set) {
-		return true
-	}
-	in.Run()
-	if in.err != nil {
+	f, plan, ids, bounded := in.boundOf(name, varying)
+	if !bounded {
 		return true
 	}
 	all := in.boundInputs(ids)
@@ -265,6 +254,94 @@ func (in *Instance) MayRaiseOver(name string, varying ...string) bool {
 	holds := in.holdsAtBound(f, plan.grows, ids)
 	in.restoreInputs(all, saved)
 	return !holds
+}
+
+// boundOf finds the test called name and its bound over the input
+// relations named varying; bounded is false when there is none (an
+// unknown name, no bound, or a failed evaluation), and the instance is
+// then left as it was. Otherwise the instance is up to date.
+func (in *Instance) boundOf(name string, varying []string) (f *checkPlan, plan flagPlan, ids []relID, bounded bool) {
+	for _, c := range in.p.flags {
+		if c.check.Name == name {
+			f = c
+		}
+	}
+	if f == nil {
+		return nil, plan, nil, false
+	}
+	set := map[relID]bool{}
+	for _, n := range varying {
+		if id, ok := in.p.byName[n]; ok && in.p.rels[id].kind == datalog.RelInput && !set[id] {
+			set[id] = true
+			ids = append(ids, id)
+		}
+	}
+	plan = in.p.flagPlanOf(f.rel, set)
+	if !plan.usable && in.p.dependsOnAny(f.rel, set) {
+		return nil, plan, nil, false
+	}
+	in.Run()
+	return f, plan, ids, in.err == nil
+}
+
+// MayRaiseThrough is MayRaiseOver for the tests called names, each of
+// which the host needs only through a witness holding one of events: for
+// a test that persists (Program.FlagPersists), the candidates that differ
+// from one the host already checked in events added only. It is false
+// when no tuple of any such test's relation at its bound holds one of
+// events (and MayRaiseOver is false for the tests that do not persist);
+// true when one does, when a test has no bound, and for an unknown name.
+// The bounds are evaluated once for all the tests that take the orders at
+// the same value.
+func (in *Instance) MayRaiseThrough(names []string, events []int, varying ...string) bool {
+	byGrows := map[bool][]*checkPlan{}
+	var ids []relID
+	for _, name := range names {
+		if !in.p.FlagPersists(name) {
+			if in.MayRaiseOver(name, varying...) {
+				return true
+			}
+			continue
+		}
+		f, plan, fids, bounded := in.boundOf(name, varying)
+		if !bounded {
+			return true
+		}
+		byGrows[plan.grows] = append(byGrows[plan.grows], f)
+		ids = fids
+	}
+	if len(byGrows) == 0 {
+		return false
+	}
+	all := in.boundInputs(ids)
+	saved := in.saveInputs(all)
+	defer in.restoreInputs(all, saved)
+	for _, grows := range []bool{false, true} {
+		fs := byGrows[grows]
+		if len(fs) == 0 {
+			continue
+		}
+		in.runAtBound(grows, ids)
+		if in.err != nil {
+			return true
+		}
+		for _, f := range fs {
+			may := false
+			in.stores[f.rel].each(func(t []int) bool {
+				for _, a := range t {
+					if slices.Contains(events, a) {
+						may = true
+						return false
+					}
+				}
+				return true
+			})
+			if may {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // dependsOnAny reports whether relation r depends on one of the relations

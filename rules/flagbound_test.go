@@ -173,3 +173,52 @@ func TestMayRaiseOver(t *testing.T) {
 		})
 	}
 }
+
+// TestFlagPersists: a test's witnesses persist when events are removed
+// when its relation keeps its tuples over the events left: no projection,
+// positive atoms that persist, negated ones that gain nothing; and its
+// check looks at tuples one by one.
+func TestFlagPersists(t *testing.T) {
+	p := compileSrc(t, `
+.decl w(x, y)
+.decl po(x, y)
+.input w, po
+let hb = po+
+let via = po ; po
+/// A race: w not ordered by hb, which only loses pairs as events go.
+.flag race: empty(w \ (hb | hb^-1))
+/// Projects the middle event away.
+.flag through: empty(via)
+/// Negates a relation that may gain pairs when events go.
+.flag unordered: empty(w \ (w \ hb))
+/// A cycle may pass through an event removed.
+.flag cycle: acyclic(w)
+`)
+	for name, want := range map[string]bool{"race": true, "through": false, "unordered": false, "cycle": false, "none": false} {
+		assert.Equal(t, want, p.FlagPersists(name), name)
+	}
+	assert.Equal(t, 2, p.FlagArity("race"))
+	assert.Equal(t, 0, p.FlagArity("none"))
+}
+
+// TestMayRaiseThrough: a persisting test may be raised anew only through
+// a tuple of its bound holding one of the events named.
+func TestMayRaiseThrough(t *testing.T) {
+	p := compileSrc(t, `
+.decl rf(x, y)
+.decl m(x, y)
+.input rf, m
+.undefined unread: empty(m \ rf)
+.undefined read: empty(m & rf)
+`)
+	in := newInst(t, p, "a", "b", "c")
+	setFacts(t, in, "m", "a,b")
+	setFacts(t, in, "rf", "a,b")
+	idx := func(name string) int { return in.Domain().Intern(Value{Kind: KindHost, Str: name}) }
+	assert.True(t, in.MayRaiseThrough([]string{"unread"}, []int{idx("b")}, "rf"), "b is in m's tuple")
+	assert.False(t, in.MayRaiseThrough([]string{"unread"}, []int{idx("c")}, "rf"), "no tuple holds c")
+	assert.True(t, in.MayRaiseThrough([]string{"read"}, []int{idx("c")}, "rf"), "no bound: grows with rf")
+	assert.False(t, in.MayRaiseThrough(nil, []int{idx("c")}, "rf"))
+	in.Run()
+	assert.Equal(t, []string{"a,b"}, rows(t, in, "rf"), "rf is kept")
+}

@@ -108,8 +108,9 @@ func choiceRelation(name string) bool {
 // ChoicesVarying lists the relations of catalog.ChoiceRelations that some
 // candidate of x's combination of runs may fill: rf when it has reads,
 // bar and cbar when it has barrier arrivals, MBAR_UNINIT when it has
-// mbarrier reads. The others are empty in every candidate of the
-// combination, as FillPartial fills them.
+// mbarrier reads of a location some write of which may hold no mbarrier
+// state. The others are empty in every candidate of the combination, as
+// FillPartial fills them.
 func ChoicesVarying(x *execution.Execution) []string {
 	var reads, barriers, mbarReads bool
 	for i := range x.Events {
@@ -120,7 +121,7 @@ func ChoicesVarying(x *execution.Execution) []string {
 			barriers = true
 		case ev.Kind == execution.KindRead:
 			reads = true
-			mbarReads = mbarReads || accessesMBar(ev)
+			mbarReads = mbarReads || accessesMBar(ev) && !x.OnlyMBarStates(ev.Loc)
 		}
 	}
 	var out []string

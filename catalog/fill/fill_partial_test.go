@@ -137,6 +137,13 @@ P0@cta 0,gpu 0    | P1@cta 0,gpu 0          ;
 st.shared x, 1    | mbarrier.try_wait r0, b ;
 mbarrier.arrive b | ld.shared r1, x         ;
 exists (P1:r1 == 1)
+`, []string{"rf"}}, // every write of b holds an mbarrier state
+		{"an mbarrier it inits", `PTX MBarInit
+{ x @ shared = 0; b @ shared = 0; }
+P0@cta 0,gpu 0    | P1@cta 0,gpu 0          ;
+mbarrier.init b, 1 | mbarrier.try_wait r0, b ;
+mbarrier.arrive b | ld.shared r1, x         ;
+exists (P1:r1 == 1)
 `, []string{"rf", "MBAR_UNINIT"}},
 	}
 	for _, tc := range tests {
