@@ -2,11 +2,13 @@ package ptxmm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/ptxmm/ptxmm/catalog"
+	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/datalog"
 	"github.com/ptxmm/ptxmm/relations"
 	"github.com/ptxmm/ptxmm/rules"
@@ -97,10 +99,21 @@ func (m *Model) Evaluate(x *Execution, opts ...Option) (*Evaluation, error) {
 func (m *Model) EvaluateContext(ctx context.Context, x *Execution, opts ...Option) (*Evaluation, error) {
 	o := options(opts)
 	if o.Timeout > 0 {
+		parent := ctx
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
 		defer cancel()
+		ev, err := m.evaluate(ctx, x, o)
+		if err != nil && errors.Is(err, context.DeadlineExceeded) && parent.Err() == nil {
+			return nil, fmt.Errorf("execution: the evaluation took longer than the time limit of %s; raise it with WithTimeout (ptxmm oracle -timeout): %w", o.Timeout, context.DeadlineExceeded)
+		}
+		return ev, err
 	}
+	return m.evaluate(ctx, x, o)
+}
+
+// evaluate is EvaluateContext under its time limit.
+func (m *Model) evaluate(ctx context.Context, x *Execution, o checker.Options) (*Evaluation, error) {
 	fixed, err := m.orderNames(x.Orders)
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -202,6 +203,9 @@ func TestEvaluateContext(t *testing.T) {
 	cancel()
 	_, err = m.EvaluateContext(ctx, mpExecution(t, true))
 	require.ErrorIs(t, err, context.Canceled)
+	_, err = m.Evaluate(mpExecution(t, true), ptxmm.WithTimeout(time.Nanosecond))
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Contains(t, err.Error(), "took longer than the time limit of 1ns; raise it with WithTimeout")
 	_, err = m.Evaluate(mpExecution(t, true), ptxmm.WithMaxMemory(1000))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "over the memory limit")
