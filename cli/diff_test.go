@@ -24,7 +24,7 @@ func TestDiffVariants(t *testing.T) {
 		{"fence-sc-not-acq-rel", []string{"MP+fence.sc+acquire"}},
 		// The arrive-on operations of an mbarrier phase read one another's
 		// updates: a one-step observation order loses the earlier arrives.
-		{"obs-one-step", []string{"BulkLoad+expect_tx", "BulkLoad-size-register", "BulkLoad-size-register-unaligned", "CpAsync+mbarrier-inc", "MBar-local-plus-remote", "MBar-local-plus-remote-cta-wait", "MBar-two-arrivals", "MBar-two-arrivals+ctrl", "MBar-two-arrivals+try_wait-loop", "MP+rmw-chain",
+		{"obs-one-step", []string{"BulkLoad+expect_tx", "BulkLoad-size-register", "BulkLoad-size-register-unaligned", "CpAsync+mbarrier-inc", "CpAsync+mbarrier-inc-store+release", "MBar-local-plus-remote", "MBar-local-plus-remote-cta-wait", "MBar-two-arrivals", "MBar-two-arrivals+ctrl", "MBar-two-arrivals+try_wait-loop", "MP+rmw-chain",
 			"TMA-load-wait-consume", "TMA-load-wait-consume-short-tx"}},
 		{"nta-data-only", []string{"LB+ctrl", "NTA+cas"}},
 		{"causality-alloy", nil},
