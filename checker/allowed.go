@@ -102,12 +102,21 @@ func explainsAllowed(t *litmus.Test, obs []Observable, st State) bool {
 func (r *modelRun) explainAllowed() {
 	for i := range r.res.Allowed {
 		a := &r.res.Allowed[i]
-		inst, err := r.m.Instance(Candidate{Execution: a.Execution, Finals: a.Finals, Consistent: true})
-		if err != nil {
-			continue
+		if reads, err := r.m.AllowedReads(Candidate{Execution: a.Execution, Finals: a.Finals, Consistent: true}); err == nil {
+			a.Reads = reads
 		}
-		a.Reads = readSources(a.Execution, inst)
 	}
+}
+
+// AllowedReads explains a consistent candidate as -explain explains an
+// allowed outcome: where each read reads from, and what fails to order
+// the newer writes it does not see (ptxmm graph and the page draw it).
+func (m *Model) AllowedReads(c Candidate) ([]ReadSource, error) {
+	inst, err := m.Instance(c)
+	if err != nil {
+		return nil, err
+	}
+	return readSources(c.Execution, inst), nil
 }
 
 // relView reads the relations of a consistent instance by name, answering

@@ -1,8 +1,12 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/graph"
@@ -62,10 +66,16 @@ func Graph(cfg GraphConfig, stdout, stderr io.Writer) int {
 		}
 	}
 	show := cfg.Show
+	var only []int
 	if len(show) == 0 {
 		show = Pictures{}.relations(cfg.Model, t)
+		if cfg.Outcome != "" {
+			// The picture of an outcome draws what explains it.
+			show = []string{"po", "rf"}
+			only, witness = outcomeFocus(cfg.Model, c, witness)
+		}
 	}
-	dot, err := graph.DOT(c.Execution, inst, graph.Options{Title: title, Show: show, Witness: witness})
+	dot, err := graph.DOT(c.Execution, inst, graph.Options{Title: title, Show: show, Witness: witness, Only: only})
 	if err != nil {
 		fmt.Fprintln(stderr, "ptxmm graph:", err)
 		return ExitError
@@ -74,11 +84,36 @@ func Graph(cfg GraphConfig, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, dot)
 		return ExitOK
 	}
-	if err := graph.Write(cfg.Out, dot); err != nil {
+	err = graph.Write(cfg.Out, dot)
+	if err != nil && strings.EqualFold(filepath.Ext(cfg.Out), ".svg") {
+		// Without Graphviz, or when it fails, ptxmm draws the SVG itself.
+		var rels []graph.SVGRelation
+		for k, name := range show {
+			rels = append(rels, graph.SVGRelation{Name: name, Color: graph.SVGColor(k)})
+		}
+		svg, serr := graph.SVG(c.Execution, inst, graph.SVGOptions{Title: title, Relations: rels, Witness: witness, Only: only})
+		if serr == nil {
+			serr = os.WriteFile(cfg.Out, []byte(svg), 0o644)
+		}
+		if serr == nil {
+			fmt.Fprintf(stderr, "ptxmm graph: %s drawn with ptxmm's own layout: %v\n", cfg.Out, graphvizTrouble(err))
+			return ExitOK
+		}
+		err = fmt.Errorf("%v; ptxmm's own SVG failed too: %w", err, serr)
+	}
+	if err != nil {
 		fmt.Fprintln(stderr, "ptxmm graph:", err)
 		return ExitError
 	}
 	return ExitOK
+}
+
+// graphvizTrouble says why Graphviz was not used.
+func graphvizTrouble(err error) string {
+	if errors.Is(err, graph.ErrNoDot) {
+		return "Graphviz's dot is not installed"
+	}
+	return err.Error()
 }
 
 // pick selects the candidate to draw: by number, by outcome (a consistent

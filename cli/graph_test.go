@@ -39,6 +39,12 @@ func TestGraphGolden(t *testing.T) {
 		// asynchronous lane, and by default the API rules as edges.
 		{"host-streamsync", GraphConfig{Test: "host/StreamSync.litmus"}},
 		{"host-event-forbidden", GraphConfig{Test: "host/TwoStreams+event.litmus", Outcome: "P1:r0 == 0"}},
+		// -outcome without -show draws only what explains the outcome:
+		// an allowed one with the missing synchronization, a forbidden
+		// one with its witness.
+		{"outcome-allowed-scope", GraphConfig{Test: "MP+cta-scope.litmus", Outcome: `P1:r0 == 1 /\ P1:r1 == 0`}},
+		{"outcome-forbidden-sb", GraphConfig{Test: "SB+fence.sc.litmus", Outcome: `P0:r0 == 0 /\ P1:r1 == 0`}},
+		{"outcome-allowed-proxy", GraphConfig{Test: "idioms/TMA-store-no-proxy-fence.litmus", Outcome: `P0:r1 == 0`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

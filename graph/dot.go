@@ -23,6 +23,48 @@ type Options struct {
 	Style *Style
 	// Finals are the final writes, for Style.ShowFinalRF.
 	Finals []int
+	// Only, when set, are the events drawn: the picture of an outcome
+	// keeps those that explain it. Edges between other events are left
+	// out, and program order is drawn between the events kept.
+	Only []int
+}
+
+// keepSet turns Only into a set, nil for every event.
+func keepSet(only []int) map[int]bool {
+	if only == nil {
+		return nil
+	}
+	keep := map[int]bool{}
+	for _, e := range only {
+		keep[e] = true
+	}
+	return keep
+}
+
+// kept reports whether event e is drawn.
+func kept(keep map[int]bool, e int) bool { return keep == nil || keep[e] }
+
+// restrict keeps the pairs of r between drawn events.
+func restrict(r *relations.Rel, keep map[int]bool) *relations.Rel {
+	if keep == nil {
+		return r
+	}
+	out := r.Clone()
+	for i, j := range r.All() {
+		if !keep[i] || !keep[j] {
+			out.Remove(i, j)
+		}
+	}
+	return out
+}
+
+// atoi reads an event number written by fmt.Sprint.
+func atoi(s string) int {
+	n := 0
+	for _, c := range s {
+		n = n*10 + int(c-'0')
+	}
+	return n
 }
 
 // style is how one relation's edges look; relations beyond the palette
@@ -47,8 +89,22 @@ type drawer struct {
 	st    Style
 	b     strings.Builder
 	nInit int
-	// shown holds the events drawn.
+	// shown holds the events drawn; keep, when set, the events
+	// Options.Only allows.
 	shown map[int]bool
+	keep  map[int]bool
+	// pins are the nodes' positions in a pinned layout (pin.go).
+	pins map[string][2]float64
+}
+
+// threadLabel is the header of thread t's column or cluster.
+func (d *drawer) threadLabel(t int) string {
+	th := d.x.Test.Threads[t]
+	label := fmt.Sprintf("%s (%s)", th.Name, placement(th))
+	if note := stuckNote(d.x, t); note != "" {
+		label += ": " + note
+	}
+	return label
 }
 
 // DOT renders an execution with the relations of inst (an instance of the
@@ -58,10 +114,10 @@ func DOT(x *execution.Execution, inst *rules.Instance, opts Options) (string, er
 	if opts.Style != nil {
 		st = *opts.Style
 	}
-	d := &drawer{x: x, st: st, nInit: len(x.Layout.Locs), shown: map[int]bool{}}
+	d := &drawer{x: x, st: st, nInit: len(x.Layout.Locs), shown: map[int]bool{}, keep: keepSet(opts.Only)}
+	d.pin()
 	d.header(opts.Title)
 	d.nodes()
-	d.layout()
 	if err := d.edges(inst, opts); err != nil {
 		return "", err
 	}
@@ -83,7 +139,7 @@ func (d *drawer) header(title string) {
 		font = st.FontName
 	}
 	b.WriteString("digraph execution {\n")
-	fmt.Fprintf(b, "  graph [rankdir=TB, fontname=%s, labelloc=t, newrank=true%s];\n", quote(font), d.graphAttrs())
+	fmt.Fprintf(b, "  graph [rankdir=TB, fontname=%s, labelloc=t%s%s];\n", quote(font), d.pinnedAttrs(), d.graphAttrs())
 	nodeSize, edgeSize := 11, 9
 	if st.FontSize > 0 {
 		nodeSize, edgeSize = st.FontSize, st.FontSize+st.EdgeFontDelta
@@ -148,6 +204,9 @@ func (d *drawer) edgeDefaults() string {
 
 // drawn reports whether the style draws event e.
 func (d *drawer) drawn(e int) bool {
+	if !kept(d.keep, e) {
+		return false
+	}
 	ev := &d.x.Events[e]
 	if ev.IsInit() {
 		return d.st.ShowInitWrites
@@ -211,33 +270,46 @@ func (d *drawer) nodes() {
 				}
 				label = "init: " + strings.Join(vals, "; ")
 			}
-			fmt.Fprintf(b, "  %s [label=%s];\n", initNode, quote(label))
-		} else {
+			fmt.Fprintf(b, "  %s [label=%s%s];\n", initNode, quote(label), d.pos(initNode))
+		} else if d.pinned() {
+			// The top row, dashed: no frame, which a pinned picture would
+			// draw over them.
+			for i := 0; i < d.nInit; i++ {
+				if kept(d.keep, i) {
+					fmt.Fprintf(b, "  e%d [label=%s, style=\"rounded,dashed\"%s];\n", i, quote(fmt.Sprintf("e%d: %s", i, x.Label(i))), d.pos(fmt.Sprintf("e%d", i)))
+				}
+			}
+		} else if d.initsKept() > 0 {
 			b.WriteString("  subgraph cluster_init {\n    label=\"initial writes\";\n    style=dashed;\n")
 			for i := 0; i < d.nInit; i++ {
-				fmt.Fprintf(b, "    e%d [label=%s];\n", i, quote(fmt.Sprintf("e%d: %s", i, x.Label(i))))
+				if kept(d.keep, i) {
+					fmt.Fprintf(b, "    e%d [label=%s%s];\n", i, quote(fmt.Sprintf("e%d: %s", i, x.Label(i))), d.pos(fmt.Sprintf("e%d", i)))
+				}
 			}
 			b.WriteString("  }\n")
 		}
 		for i := 0; i < d.nInit; i++ {
-			d.shown[i] = true
+			d.shown[i] = kept(d.keep, i)
 		}
 	}
 	for t, th := range x.Test.Threads {
-		label := fmt.Sprintf("%s (%s)", th.Name, placement(th))
-		if note := stuckNote(x, t); note != "" {
-			label += " — " + note
+		label := d.threadLabel(t)
+		lanes := keptLanesOf(x, t, d.keep)
+		if len(lanes.sync)+len(lanes.async) == 0 {
+			continue
 		}
 		switch {
 		case st.Layout == "cluster":
-			fmt.Fprintf(b, "  subgraph cluster_t%d {\n", t)
-			if st.ShowThread {
-				fmt.Fprintf(b, "    label=%s;\n", quote(label))
-			}
+			// Not the graph's label, which a cluster inherits.
+			fmt.Fprintf(b, "  subgraph cluster_t%d {\n    label=\"\";\n", t)
 		default:
 			fmt.Fprintf(b, "  subgraph t%d {\n", t)
 		}
-		lanes := lanesOf(x, t)
+		if d.headed() {
+			// The header is a node above the column, inside its frame
+			// in the cluster layout.
+			fmt.Fprintf(b, "    %s [shape=plaintext, height=0.3, label=%s%s];\n", headNode(t), quote(label), d.pos(headNode(t)))
+		}
 		boxes := d.boxes(lanes.sync)
 		for _, e := range lanes.sync {
 			if !d.drawn(e) {
@@ -253,7 +325,7 @@ func (d *drawer) nodes() {
 				}
 				for _, m := range box.members {
 					if d.drawn(m) {
-						fmt.Fprintf(b, "      e%d [label=%s];\n", m, quote(d.label(m, th.Name)))
+						fmt.Fprintf(b, "      e%d [label=%s%s];\n", m, quote(d.label(m, th.Name)), d.pos(fmt.Sprintf("e%d", m)))
 					}
 				}
 				b.WriteString("    }\n")
@@ -262,22 +334,43 @@ func (d *drawer) nodes() {
 			if _, inBox := boxes[e]; inBox {
 				continue
 			}
-			fmt.Fprintf(b, "    e%d [label=%s];\n", e, quote(d.label(e, th.Name)))
+			fmt.Fprintf(b, "    e%d [label=%s%s];\n", e, quote(d.label(e, th.Name)), d.pos(fmt.Sprintf("e%d", e)))
 		}
+		// Asynchronous operations are in no program order (8.9.1.1): they
+		// are drawn apart, dashed, in a lane of their own.
 		if len(lanes.async) > 0 {
-			// Asynchronous operations are in no program order (8.9.1.1):
-			// they are drawn apart, dashed.
-			fmt.Fprintf(b, "    subgraph cluster_t%d_async {\n      label=\"asynchronous\";\n      style=dashed;\n      node [style=\"rounded,dashed\"];\n", t)
+			if st.Layout == "cluster" {
+				fmt.Fprintf(b, "    subgraph cluster_t%d_async {\n      label=\"asynchronous\";\n      style=dashed;\n", t)
+			} else {
+				fmt.Fprintf(b, "    subgraph t%d_async {\n", t)
+			}
 			for _, e := range lanes.async {
 				if d.drawn(e) {
 					d.shown[e] = true
-					fmt.Fprintf(b, "      e%d [label=%s];\n", e, quote(d.label(e, th.Name)))
+					fmt.Fprintf(b, "      e%d [label=%s, style=\"rounded,dashed\"%s];\n", e, quote(d.label(e, th.Name)), d.pos(fmt.Sprintf("e%d", e)))
 				}
 			}
 			b.WriteString("    }\n")
 		}
 		b.WriteString("  }\n")
 	}
+}
+
+// headed reports whether the columns have header nodes.
+func (d *drawer) headed() bool { return d.pinned() && d.st.ShowThread }
+
+// headNode names the header node of thread t's column (Layout "columns").
+func headNode(t int) string { return fmt.Sprintf("h%d", t) }
+
+// initsKept counts the initial writes drawn.
+func (d *drawer) initsKept() int {
+	n := 0
+	for i := 0; i < d.nInit; i++ {
+		if kept(d.keep, i) {
+			n++
+		}
+	}
+	return n
 }
 
 // instrBox is the events of one instruction (Style.WithBox).
@@ -309,56 +402,6 @@ func (d *drawer) boxes(events []int) map[int]*instrBox {
 	return out
 }
 
-// layout writes the constraints that place the threads as herd does:
-// threads as columns with program order running down, the initial writes
-// above them, and only program order (plus invisible edges from the
-// initial writes) constraining the layout, so that communication edges do
-// not distort the columns. A free layout has none.
-func (d *drawer) layout() {
-	b, x := &d.b, d.x
-	if d.st.Layout == "free" {
-		return
-	}
-	if d.st.ShowInitWrites {
-		for t := range x.Test.Threads {
-			if len(x.Runs[t].Events) == 0 || !d.shown[x.ThreadStart[t]] {
-				continue
-			}
-			if d.st.OneInit {
-				fmt.Fprintf(b, "  %s -> e%d [style=invis];\n", initNode, x.ThreadStart[t])
-				continue
-			}
-			for i := 0; i < d.nInit; i++ {
-				fmt.Fprintf(b, "  e%d -> e%d [style=invis];\n", i, x.ThreadStart[t])
-			}
-		}
-	}
-	maxLen := 0
-	var lanes []threadLanes
-	for t := range x.Test.Threads {
-		lanes = append(lanes, lanesOf(x, t))
-		maxLen = max(maxLen, lanes[t].rows)
-		// Invisible edges keep an asynchronous lane in issue order where no
-		// other thread has an event at the same row.
-		for k := 1; k < len(lanes[t].async); k++ {
-			if d.shown[lanes[t].async[k-1]] && d.shown[lanes[t].async[k]] {
-				fmt.Fprintf(b, "  e%d -> e%d [style=invis];\n", lanes[t].async[k-1], lanes[t].async[k])
-			}
-		}
-	}
-	for k := 0; k < maxLen; k++ {
-		b.WriteString("  { rank=same;")
-		for t := range x.Test.Threads {
-			for _, e := range append(append([]int(nil), lanes[t].sync...), lanes[t].async...) {
-				if lanes[t].row[e] == k && d.shown[e] {
-					fmt.Fprintf(b, " e%d;", e)
-				}
-			}
-		}
-		b.WriteString(" }\n")
-	}
-}
-
 // edge is one edge to draw.
 type edge struct {
 	from, to string
@@ -385,6 +428,7 @@ func (d *drawer) edges(inst *rules.Instance, opts Options) error {
 		if err != nil {
 			return fmt.Errorf("-show %s: %w", name, err)
 		}
+		r = restrict(r, d.keep)
 		if name == "po" && !st.Raw[name] {
 			r = immediate(r)
 		}
@@ -398,7 +442,11 @@ func (d *drawer) edges(inst *rules.Instance, opts Options) error {
 			}
 			key := [3]string{fmt.Sprint(i), fmt.Sprint(j), name}
 			drawn[key] = true
-			layout := ", constraint=false"
+			// No constraint=false: a pinned picture's nodes do not move,
+			// and in a free one every edge places them (Graphviz 2.43
+			// corrupts its memory on some pictures of edges with
+			// constraint=false).
+			layout := ""
 			if name == "po" {
 				layout = ", weight=10"
 			}
@@ -424,22 +472,22 @@ func (d *drawer) edges(inst *rules.Instance, opts Options) error {
 	// Witness edges of relations not shown are drawn on their own.
 	var extra [][3]string
 	for key := range highlighted {
-		if !drawn[key] {
+		if !drawn[key] && d.shown[atoi(key[0])] && d.shown[atoi(key[1])] {
 			extra = append(extra, key)
 		}
 	}
 	sort.Slice(extra, func(a, c int) bool { return strings.Join(extra[a][:], " ") < strings.Join(extra[c][:], " ") })
 	for _, key := range extra {
-		fmt.Fprintf(b, "  e%s -> e%s [label=%s, color=crimson, fontcolor=crimson, penwidth=3, style=bold, constraint=false];\n",
-			key[0], key[1], quote(key[2]+" ("+highlighted[key]+")"))
+		fmt.Fprintf(b, "  %s -> %s [label=%s, color=crimson, fontcolor=crimson, penwidth=3, style=bold];\n",
+			d.node(atoi(key[0])), d.node(atoi(key[1])), quote(key[2]+" ("+highlighted[key]+")"))
 	}
 	if st.ShowFinalRF && len(opts.Finals) > 0 {
-		fmt.Fprintf(b, "  %s [label=\"final\", shape=plaintext];\n", finalNode)
+		fmt.Fprintf(b, "  %s [label=\"final\", shape=plaintext%s];\n", finalNode, d.pos(finalNode))
 		seen := map[int]bool{}
 		for _, w := range opts.Finals {
 			if w >= 0 && w < len(x.Events) && !seen[w] && d.shown[w] {
 				seen[w] = true
-				fmt.Fprintf(b, "  %s -> %s [label=\"rf\", color=red, fontcolor=red, style=dashed, constraint=false];\n", d.node(w), finalNode)
+				fmt.Fprintf(b, "  %s -> %s [label=\"rf\", color=red, fontcolor=red, style=dashed];\n", d.node(w), finalNode)
 			}
 		}
 	}
@@ -455,7 +503,7 @@ func merge(edges []edge) []edge {
 		k := [2]string{e.from, e.to}
 		if i, ok := at[k]; ok {
 			out[i].rel += ", " + e.rel
-			out[i].attrs = fmt.Sprintf("label=%s, constraint=false", quote(out[i].rel))
+			out[i].attrs = fmt.Sprintf("label=%s", quote(out[i].rel))
 			continue
 		}
 		at[k] = len(out)

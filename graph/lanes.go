@@ -14,13 +14,20 @@ type threadLanes struct {
 	rows        int         // the number of rows the thread needs
 }
 
-func lanesOf(x *execution.Execution, t int) threadLanes {
+func lanesOf(x *execution.Execution, t int) threadLanes { return keptLanesOf(x, t, nil) }
+
+// keptLanesOf is lanesOf over the events keep holds (all when keep is
+// nil): a picture focused on some events gives them consecutive rows.
+func keptLanesOf(x *execution.Execution, t int, keep map[int]bool) threadLanes {
 	l := threadLanes{row: map[int]int{}}
 	start := x.ThreadStart[t]
 	issueRow := 0
 	nextAsync := 0
 	for i := range x.Runs[t].Events {
 		e := start + i
+		if keep != nil && !keep[e] {
+			continue
+		}
 		ev := &x.Events[e]
 		if !ev.Async {
 			l.row[e] = len(l.sync)

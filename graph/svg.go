@@ -24,6 +24,8 @@ type SVGOptions struct {
 	// Witness holds the edges of failed checks' witnesses, per check name;
 	// those of a drawn relation are highlighted and labelled with the check.
 	Witness map[string][]rules.Edge
+	// Only, when set, are the events drawn (Options.Only).
+	Only []int
 }
 
 // WitnessColor is the colour of highlighted witness edges.
@@ -80,14 +82,17 @@ type svgEdge struct {
 // every event a group with class "event" and data-event, so that a page can
 // style, hide or click them.
 func SVG(x *execution.Execution, inst *rules.Instance, opts SVGOptions) (string, error) {
-	boxes, width, height := layoutBoxes(x, opts.Title != "")
+	keep := keepSet(opts.Only)
+	boxes, width, height := layoutBoxes(x, opts.Title != "", keep)
 	highlighted := witnessIndex(opts.Witness)
 	var edges []svgEdge
+	drawn := map[[3]string]bool{}
 	for _, rel := range opts.Relations {
 		r, err := inst.Rel(rel.Name)
 		if err != nil {
 			return "", fmt.Errorf("relation %s: %w", rel.Name, err)
 		}
+		r = restrict(r, keep)
 		if rel.Name == "po" {
 			r = immediate(r)
 		}
@@ -95,8 +100,23 @@ func SVG(x *execution.Execution, inst *rules.Instance, opts SVGOptions) (string,
 			if i >= len(x.Events) || j >= len(x.Events) {
 				continue
 			}
-			edges = append(edges, svgEdge{rel: rel.Name, color: rel.Color, from: i, to: j,
-				checks: highlighted[[3]string{fmt.Sprint(i), fmt.Sprint(j), rel.Name}]})
+			key := [3]string{fmt.Sprint(i), fmt.Sprint(j), rel.Name}
+			drawn[key] = true
+			edges = append(edges, svgEdge{rel: rel.Name, color: rel.Color, from: i, to: j, checks: highlighted[key]})
+		}
+	}
+	if keep != nil {
+		// A focused picture draws the witness edges of relations not
+		// listed too, as DOT does.
+		var extra [][3]string
+		for key := range highlighted {
+			if !drawn[key] && keep[atoi(key[0])] && keep[atoi(key[1])] {
+				extra = append(extra, key)
+			}
+		}
+		sort.Slice(extra, func(a, c int) bool { return strings.Join(extra[a][:], " ") < strings.Join(extra[c][:], " ") })
+		for _, key := range extra {
+			edges = append(edges, svgEdge{rel: key[2], color: WitnessColor, from: atoi(key[0]), to: atoi(key[1]), checks: highlighted[key]})
 		}
 	}
 	var b strings.Builder
@@ -107,11 +127,11 @@ func SVG(x *execution.Execution, inst *rules.Instance, opts SVGOptions) (string,
 		fmt.Fprintf(&b, `<text class="title" x="%d" y="%d" font-family="sans-serif" font-size="13" font-weight="bold">%s</text>`+"\n",
 			svgMargin, svgMargin+4, escapeXML(opts.Title))
 	}
-	writeHeaders(&b, x, boxes)
+	writeHeaders(&b, x, boxes, keep)
 	// Edges go under the events, so that a line passing a box does not
 	// cross its text, and their labels over them.
 	labels := writeEdges(&b, edges, boxes)
-	writeEvents(&b, x, boxes)
+	writeEvents(&b, x, boxes, keep)
 	b.WriteString(labels)
 	b.WriteString("</svg>\n")
 	return b.String(), nil
@@ -146,7 +166,7 @@ func witnessIndex(witness map[string][]rules.Edge) map[[3]string]string {
 
 // layoutBoxes places the events: initial writes in the top row, thread t's
 // k-th event in column t, row k. Columns are as wide as their longest label.
-func layoutBoxes(x *execution.Execution, titled bool) ([]box, float64, float64) {
+func layoutBoxes(x *execution.Execution, titled bool, keep map[int]bool) ([]box, float64, float64) {
 	boxes := make([]box, len(x.Events))
 	labelW := func(i int) float64 {
 		return math.Max(svgMinBoxW, float64(len([]rune(eventText(x, i))))*svgCharW+svgBoxPad)
@@ -158,6 +178,9 @@ func layoutBoxes(x *execution.Execution, titled bool) ([]box, float64, float64) 
 	nInit := len(x.Layout.Locs)
 	xPos := float64(svgMargin)
 	for i := 0; i < nInit && i < len(x.Events); i++ {
+		if !kept(keep, i) {
+			continue
+		}
 		w := labelW(i)
 		boxes[i] = box{cx: xPos + w/2, cy: top + svgBoxH/2, w: w, h: svgBoxH, col: -1}
 		xPos += w + svgInitGap
@@ -167,7 +190,10 @@ func layoutBoxes(x *execution.Execution, titled bool) ([]box, float64, float64) 
 	xPos = float64(svgMargin)
 	rows := 0
 	for t := range x.Test.Threads {
-		lanes := lanesOf(x, t)
+		lanes := keptLanesOf(x, t, keep)
+		if len(lanes.sync)+len(lanes.async) == 0 {
+			continue
+		}
 		w := math.Max(svgMinBoxW, headerWidth(x, t))
 		for _, e := range lanes.sync {
 			w = math.Max(w, labelW(e))
@@ -253,9 +279,9 @@ func markerID(color string) string {
 	return b.String()
 }
 
-func writeHeaders(b *strings.Builder, x *execution.Execution, boxes []box) {
+func writeHeaders(b *strings.Builder, x *execution.Execution, boxes []box, keep map[int]bool) {
 	for t := range x.Test.Threads {
-		lanes := lanesOf(x, t)
+		lanes := keptLanesOf(x, t, keep)
 		if len(lanes.sync) == 0 {
 			continue
 		}
@@ -271,8 +297,11 @@ func writeHeaders(b *strings.Builder, x *execution.Execution, boxes []box) {
 	}
 }
 
-func writeEvents(b *strings.Builder, x *execution.Execution, boxes []box) {
+func writeEvents(b *strings.Builder, x *execution.Execution, boxes []box, keep map[int]bool) {
 	for i, bx := range boxes {
+		if !kept(keep, i) {
+			continue
+		}
 		class := "event"
 		dash := ""
 		switch {

@@ -21,9 +21,9 @@ func graphCommand(args []string, out io.Writer) int {
 	model := fs.String("model", "", "model `FILE` (.dl or .cat) to use instead of the embedded PTX model")
 	mf := addModelFlags(fs)
 	fs.IntVar(&cfg.Exec, "exec", 0, "draw candidate execution `K` (numbered as ptxmm repl's :execs lists them)")
-	fs.StringVar(&cfg.Outcome, "outcome", "", "draw an execution reaching this `CONDITION` (a forbidden one shows its witness)")
+	fs.StringVar(&cfg.Outcome, "outcome", "", "draw an execution reaching this `CONDITION`, only its events and edges that explain it (without -show): a forbidden one with its witness, an allowed one with the synchronization it lacks")
 	show := fs.String("show", "", "comma-separated `relations` to draw as edges (default po,rf,co,fr, with the API synchronization rules sync_stream, ..., sync_query in tests with host threads)")
-	fs.StringVar(&cfg.Out, "o", "", "write to `FILE` (.dot, .svg or .png; .svg and .png need Graphviz's dot) instead of DOT on stdout")
+	fs.StringVar(&cfg.Out, "o", "", "write to `FILE` (.dot, .svg or .png; .png needs Graphviz's dot, .svg is drawn by ptxmm itself when dot is missing or fails) instead of DOT on stdout")
 	fs.IntVar(&cfg.Instance, "instance", 0, "template row `K` of a .test file")
 	addLimitFlags(fs, &cfg.Options)
 	fs.Usage = func() {

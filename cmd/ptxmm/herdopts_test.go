@@ -266,8 +266,8 @@ func TestPictureOptions(t *testing.T) {
 		graphs  int
 		pictype string
 	}{
-		{nil, []string{"init [label=\"init: x=0; y=0\"]", "label=\"po\"", "subgraph cluster_t0"}, []string{"-> e3 [label=\"rf\"", "subgraph cluster_init"}, 3, ""},
-		{[]string{"-oneinit", "false", "-showinitrf", "true"}, []string{"subgraph cluster_init"}, nil, 3, ""},
+		{nil, []string{"init [label=\"init: x=0; y=0\", pos=", "label=\"po\"", "subgraph cluster_t0", "layout=neato"}, []string{"-> e3 [label=\"rf\"", "subgraph cluster_init"}, 3, ""},
+		{[]string{"-oneinit", "false", "-showinitrf", "true"}, []string{"e0 [label=\"e0: init:x=0\", style=\"rounded,dashed\", pos="}, nil, 3, ""},
 		{[]string{"-showpo", "false", "-graph", "columns", "-squished", "true"}, []string{"subgraph t0 {", "W[x]=1"}, []string{"label=\"po\"", "cluster_t0"}, 3, ""},
 		{[]string{"-graph", "free", "-showinitwrites", "false"}, nil, []string{"rank=same", "init"}, 3, ""},
 		{[]string{"-showevents", "mem", "-fontsize", "8", "-edgefontsizedelta", "-2", "-splines", "ortho", "-mono", "true"}, []string{"fontsize=8", "fontsize=6", "splines=\"ortho\""}, []string{"color=red"}, 3, ""},
