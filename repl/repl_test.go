@@ -138,25 +138,29 @@ func TestUsageErrors(t *testing.T) {
 func TestComplete(t *testing.T) {
 	s := newSession(t, "")
 	cases := []struct {
-		line  string
-		pos   int
-		want  string
-		wpos  int
-		match bool
+		line    string
+		pos     int
+		want    string
+		wpos    int
+		match   bool
+		options []string // the candidates, listed when nothing more is common
 	}{
-		{":ex", 3, ":exec", 5, true},
-		{":rela", 5, ":relations ", 11, true},
-		{":rel", 4, "", 0, false},
-		{"?- sync_b", 9, "?- sync_barrier", 15, true},
-		{"?- zzz", 6, "", 0, false},
-		{"?- cause_base(X, Y), W(X", 24, "", 0, false},
+		{":ex", 3, ":exec", 5, true, nil},
+		{":rela", 5, ":relations ", 11, true, nil},
+		{":rel", 4, "", 0, false, []string{":relations", ":reload"}},
+		{"?- sync_b", 9, "?- sync_barrier", 15, true, nil},
+		{"?- zzz", 6, "", 0, false, nil},
+		{"?- cause_base(X, Y), W(X", 24, "", 0, false, nil},
 	}
 	for _, c := range cases {
-		line, pos, ok := s.complete(c.line, c.pos)
+		line, pos, ok, options := s.complete(c.line, c.pos)
 		assert.Equal(t, c.match, ok, c.line)
 		if ok {
 			assert.Equal(t, c.want, line, c.line)
 			assert.Equal(t, c.wpos, pos, c.line)
+		}
+		if c.options != nil {
+			assert.ElementsMatch(t, c.options, options, c.line)
 		}
 	}
 }

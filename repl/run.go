@@ -56,15 +56,26 @@ func runTerminal(s *Session, in *os.File, out io.Writer) error {
 	t := term.NewTerminal(struct {
 		io.Reader
 		io.Writer
-	}{in, out}, "ptxmm> ")
+	}{interruptKeys{in}, out}, "ptxmm> ")
 	if w, h, err := term.GetSize(fd); err == nil {
 		t.SetSize(w, h)
 	}
 	t.AutoCompleteCallback = func(line string, pos int, key rune) (string, int, bool) {
-		if key != '\t' {
-			return "", 0, false
+		switch key {
+		case cancelKey:
+			// Ctrl-C: the line typed so far stays on the screen, marked,
+			// and a fresh prompt takes its place, as in a shell.
+			fmt.Fprintf(t, "ptxmm> %s^C\n", line)
+			return "", 0, true
+		case '\t':
+			newLine, newPos, ok, options := s.complete(line, pos)
+			if !ok && len(options) > 1 {
+				// Ambiguous and nothing more in common: list them.
+				fmt.Fprintln(t, strings.Join(options, "  "))
+			}
+			return newLine, newPos, ok
 		}
-		return s.complete(line, pos)
+		return "", 0, false
 	}
 	fmt.Fprintln(t, "ptxmm REPL — :help lists the commands, :quit leaves.")
 	if s.test != nil {
@@ -87,31 +98,51 @@ func runTerminal(s *Session, in *os.File, out io.Writer) error {
 	}
 }
 
+// cancelKey is the key interruptKeys turns Ctrl-C into: the terminal
+// package ends the session on Ctrl-C itself, and hands this one, which
+// no other key produces, to the completion callback.
+const cancelKey = 0x1c
+
+// interruptKeys reads a terminal in raw mode, where Ctrl-C is the byte
+// 0x03 and no signal, turning it into cancelKey.
+type interruptKeys struct{ r io.Reader }
+
+func (k interruptKeys) Read(p []byte) (int, error) {
+	n, err := k.r.Read(p)
+	for i := range p[:n] {
+		if p[i] == 0x03 {
+			p[i] = cancelKey
+		}
+	}
+	return n, err
+}
+
 // complete completes the word before the cursor: a command at the start of
 // the line, a relation name elsewhere. With several candidates it inserts
-// their longest common prefix.
-func (s *Session) complete(line string, pos int) (string, int, bool) {
+// their longest common prefix; options are the candidates, for a caller to
+// list when there is nothing more to insert.
+func (s *Session) complete(line string, pos int) (newLine string, newPos int, ok bool, options []string) {
 	start := pos
 	for start > 0 && isWordByte(line[start-1]) {
 		start--
 	}
 	word := line[start:pos]
-	var options []string
+	var names []string
 	if start == 0 && strings.HasPrefix(word, ":") {
 		for _, c := range commands() {
-			options = append(options, c.name)
+			names = append(names, c.name)
 		}
 	} else {
-		options = s.relationNames()
+		names = s.relationNames()
 	}
 	var matches []string
-	for _, o := range options {
+	for _, o := range names {
 		if strings.HasPrefix(o, word) {
 			matches = append(matches, o)
 		}
 	}
 	if len(matches) == 0 {
-		return "", 0, false
+		return "", 0, false, nil
 	}
 	common := matches[0]
 	for _, m := range matches[1:] {
@@ -123,9 +154,9 @@ func (s *Session) complete(line string, pos int) (string, int, bool) {
 		common += " "
 	}
 	if common == word {
-		return "", 0, false
+		return "", 0, false, matches
 	}
-	return line[:start] + common + line[pos:], start + len(common), true
+	return line[:start] + common + line[pos:], start + len(common), true, matches
 }
 
 func isWordByte(c byte) bool {

@@ -24,9 +24,18 @@ tmux send-keys -t "$session" "?- sync_b" Tab
 sleep 0.3
 tmux send-keys -t "$session" "(X, Y)." Enter
 sleep 0.4
-# Up arrow recalls the last line from history.
+# Up arrow recalls the last line from history; Ctrl-C cancels the line
+# being typed (the session goes on), and an ambiguous Tab lists the
+# candidates.
 tmux send-keys -t "$session" Up
 sleep 0.3
+tmux send-keys -t "$session" C-c
+sleep 0.3
+tmux send-keys -t "$session" ":rel" Tab
+sleep 0.3
+tmux send-keys -t "$session" C-c
+sleep 0.3
+type_line ":checks"
 screen=$(tmux capture-pane -p -t "$session")
 echo "$screen"
 status=0
@@ -36,7 +45,11 @@ for want in \
   "causality          fails: P1:ld.global.u32 %r1, [data] =0 -fr->" \
   "ptxmm> ?- sync_barrier(X, Y)." \
   "0 answer(s)" \
-  "ptxmm> ?- sync_barrier(X, Y)."
+  "ptxmm> ?- sync_barrier(X, Y).^C" \
+  ":relations  :reload" \
+  "ptxmm> :rel^C" \
+  "ptxmm> :checks" \
+  "causality          fails"
 do
   if ! grep -qF -- "$want" <<<"$screen"; then
     echo "MISSING: $want" >&2
