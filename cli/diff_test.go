@@ -25,14 +25,14 @@ func TestDiffVariants(t *testing.T) {
 		// The arrive-on operations of an mbarrier phase read one another's
 		// updates: a one-step observation order loses the earlier arrives.
 		{"obs-one-step", []string{"BulkLoad+expect_tx", "BulkLoad-size-register", "BulkLoad-size-register-unaligned", "CpAsync+mbarrier-inc", "CpAsync+mbarrier-inc-store+release", "MBar-local-plus-remote", "MBar-local-plus-remote-cta-wait", "MBar-two-arrivals", "MBar-two-arrivals+ctrl", "MBar-two-arrivals+try_wait-loop", "MP+rmw-chain",
-			"TMA-load-wait-consume", "TMA-load-wait-consume-short-tx"}},
+			"TMA-load-wait-consume", "TMA-load-wait-consume-short-tx", "TMA-ring-refill-after-write", "TMA-ring-refill-after-write-flag"}},
 		{"nta-data-only", []string{"LB+ctrl", "NTA+cas"}},
 		{"causality-alloy", nil},
 		{"no-sc-per-location", nil},
 		// Without proxies, the missing proxy fences of the async-proxy
 		// tests make no difference.
 		{"ptx-v6.0", []string{"BulkStore-no-proxy-fence", "CoWR+alias-nofence", "Multimem-alias-nofence", "ProxyFence-writer-other-cta-no-fence", "Smem-no-proxy-fence", "Surface-host-roundtrip", "Surface-nofence", "Surface-same-kernel",
-			"TMA-store-no-proxy-fence", "TMA-store[2]", "Texture-running-kernel", "Wgmma-no-proxy-fence"}},
+			"TMA-ring-refill-after-write-flag", "TMA-store-no-proxy-fence", "TMA-store[2]", "Texture-running-kernel", "Wgmma-no-proxy-fence"}},
 	}
 	for _, c := range cases {
 		t.Run(c.variant, func(t *testing.T) {
