@@ -129,7 +129,7 @@ func TestOnlyDecidingMatchesFullCheck(t *testing.T) {
 		{Threads: 2, Locations: 2, Instrs: 3, CTAs: 2, Sizes: true},
 	}
 	n := oracleCases(t) / 5
-	cases, fewer := 0, 0
+	cases, random, fewer := 0, 0, 0
 	for si, shape := range shapes {
 		for i := 0; i < n; i++ {
 			seed := uint64(si*1_000_000 + i)
@@ -141,6 +141,7 @@ func TestOnlyDecidingMatchesFullCheck(t *testing.T) {
 				f, ok := compareDeciding(t, m, v, what)
 				if ok {
 					cases++
+					random++
 				}
 				if f {
 					fewer++
@@ -165,8 +166,9 @@ func TestOnlyDecidingMatchesFullCheck(t *testing.T) {
 		return nil
 	})
 	require.NoError(t, err)
-	t.Logf("%d checks compared, %d with fewer candidates evaluated", cases, fewer)
+	t.Logf("%d checks compared, %d of the %d random ones with fewer candidates evaluated", cases, fewer, random)
 	// The comparison is only worth something if the search leaves
-	// candidates out on a fair share of them.
-	require.Greater(t, fewer, cases/5, "OnlyDeciding evaluated fewer candidates in %d of %d checks", fewer, cases)
+	// candidates out on a fair share of the random tests (the only ones
+	// counted: with -short they are few beside the shipped examples).
+	require.Greater(t, fewer, random/5, "OnlyDeciding evaluated fewer candidates in %d of %d random checks", fewer, random)
 }

@@ -258,11 +258,15 @@ func storeLoadThreads(n int) string {
 		func(int) string { return "ld.weak r0, x" })
 }
 
+// storesThread is one thread of n stores to x.
+func storesThread(n int) string {
+	return "PTX S\n{ x=0; }\n P0@cta 0,gpu 0 ;\n" + strings.Repeat(" st.weak x, 1 ;\n", n) + "exists (x == 1)\n"
+}
+
 // TestHostileSizes: parsing, the exploration of the paths and the first
 // candidate honour -timeout and -max-memory, and the bound on the
 // instructions of a run names its flag.
 func TestHostileSizes(t *testing.T) {
-	stores := "PTX S\n{ x=0; }\n P0@cta 0,gpu 0 ;\n" + strings.Repeat(" st.weak x, 1 ;\n", 20) + "exists (x == 1)\n"
 	cases := []hostile{
 		{name: "2^18 paths under -timeout 300ms", run: runCheck, args: []string{"-timeout", "300ms", "DIR/paths.litmus"},
 			setup: files("paths.litmus", pathsTest(18)), status: cli.ExitError,
@@ -279,8 +283,22 @@ func TestHostileSizes(t *testing.T) {
 		{name: "graph keeps candidates within -max-memory", run: runGraph, args: []string{"-max-memory", "64MiB", "DIR/sl8.litmus"},
 			setup: files("sl8.litmus", storeLoadThreads(8)), status: cli.ExitError,
 			stderr: "the candidate executions kept to list them (", limit: 20 * time.Second, maxAlloc: 1 << 30},
+		{name: "10,000 stores under -timeout 1s", run: runCheck, args: []string{"-timeout", "1s", "DIR/stores.litmus"},
+			setup: files("stores.litmus", storesThread(10_000)), status: cli.ExitError,
+			// Each relation of its one candidate (10,001 events) takes
+			// 12 MiB: what a second of evaluating allocates.
+			stderr: "checking took longer than the time limit of 1s; raise it with -timeout", limit: 15 * time.Second, maxAlloc: 4 << 30},
+		{name: "a test of 7 MiB under -max-memory 1GiB", run: runCheck, args: []string{"-timeout", "5s", "-max-memory", "1GiB", "DIR/big.litmus"},
+			setup: files("big.litmus", storesThread(7<<20/len(" st.weak x, 1 ;\n"))), status: cli.ExitError,
+			stderr: "would take about 1.75 GiB of memory, over the memory limit of 1.00 GiB; raise it with -max-memory", limit: 5 * time.Second},
+		{name: "a test of 50 MB", run: runCheck, args: []string{"-timeout", "5s", "-max-memory", "1GiB", "DIR/huge.litmus"},
+			setup: sparse("huge.litmus", 50_000_000), status: cli.ExitError,
+			stderr: "huge.litmus (47.7 MiB) would take about 11.9 GiB of memory, over the memory limit of 1.00 GiB; raise it with -max-memory", limit: 5 * time.Second},
+		{name: "a test of 50 MB, no memory limit", run: runCheck, args: []string{"-max-memory", "0", "DIR/huge.litmus"},
+			setup: sparse("huge.litmus", 50_000_000), status: cli.ExitError,
+			stderr: "the file has 47.7 MiB, more than the 8.00 MiB a test file may have", limit: 5 * time.Second},
 		{name: "-max-instructions", run: runCheck, args: []string{"-max-instructions", "10", "DIR/stores.litmus"},
-			setup: files("stores.litmus", stores), status: cli.ExitError,
+			setup: files("stores.litmus", storesThread(20)), status: cli.ExitError,
 			stderr: "thread P0 executes more than 10 instructions in one run; raise the limit with -max-instructions"},
 	}
 	for _, c := range cases {
@@ -309,6 +327,77 @@ func TestHostileAnswers(t *testing.T) {
 				_, err = os.Stat(filepath.Join(dir, "a", "b", "pics", "_.._.._x.dot"))
 				assert.NoError(t, err)
 			}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { runHostile(t, c) })
+	}
+}
+
+// sparse makes a file of size bytes that holds no data (a hole), so that
+// a case can offer a file far over a size limit without writing it.
+func sparse(name string, size int64) func(*testing.T, string) {
+	return func(t *testing.T, dir string) {
+		f, err := os.Create(filepath.Join(dir, name))
+		require.NoError(t, err)
+		require.NoError(t, f.Truncate(size))
+		require.NoError(t, f.Close())
+	}
+}
+
+// includeChain is n model files, each including the next (f0 includes f1):
+// a chain of 5,000 used to be followed to the end.
+func includeChain(n int, ext, include string) func(*testing.T, string) {
+	return func(t *testing.T, dir string) {
+		for i := 0; i < n; i++ {
+			text := fmt.Sprintf(include+"\n", fmt.Sprintf("f%d.%s", i+1, ext))
+			require.NoError(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%d.%s", i, ext)), []byte(text), 0o644))
+		}
+		require.NoError(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%d.%s", n, ext)), []byte("let x = po\n"), 0o644))
+	}
+}
+
+// TestHostileModels: a cat model gets the limits of a .dl one, with the
+// same messages: expressions nested at most 1000 deep (a deep one
+// overflowed the stack) and of at most 100,000 operators, includes at
+// most 100 deep, and model files that are regular files of at most 8 MiB
+// (include "/dev/zero" ran out of memory, a 48 MB model ran for minutes).
+func TestHostileModels(t *testing.T) {
+	mp := filepath.Join("..", "..", "examples", "MP.litmus")
+	const deep = 50_000
+	nested := strings.Repeat("(", deep) + "po" + strings.Repeat(")", deep)
+	long := "po" + strings.Repeat(" | po", 100_010)
+	languages := []struct {
+		ext, title, include string
+	}{
+		{"cat", "\"hostile\"\n", "include %q"},
+		{"dl", "", ".include %q"},
+	}
+	var cases []hostile
+	for _, l := range languages {
+		model := func(text string) string { return l.title + text + "\n" }
+		check := func(name string) []string { return []string{"-model", "DIR/" + name, mp} }
+		cases = append(cases,
+			hostile{name: l.ext + ": an expression nested 50,000 deep", run: runCheck, args: check("deep." + l.ext),
+				setup: files("deep."+l.ext, model("let x = "+nested)), status: cli.ExitError,
+				stderr: "expression nested more than 1000 deep"},
+			hostile{name: l.ext + ": an expression of 100,010 operators", run: runCheck, args: check("long." + l.ext),
+				setup: files("long."+l.ext, model("let x = "+long)), status: cli.ExitError,
+				stderr: "expression with more than 100000 operators: write it as several definitions"},
+			hostile{name: l.ext + ": including /dev/zero", run: runCheck, args: check("zero." + l.ext),
+				setup: files("zero."+l.ext, model(fmt.Sprintf(l.include, "/dev/zero"))), status: cli.ExitError,
+				stderr: "a device, not a regular file; a model is read from a regular file"},
+			hostile{name: l.ext + ": including a named pipe", run: runCheck, args: check("pipe." + l.ext),
+				setup: files("pipe."+l.ext, model(fmt.Sprintf(l.include, "p."+l.ext)), "p."+l.ext, "<fifo>"), status: cli.ExitError,
+				stderr: "a named pipe, not a regular file; a model is read from a regular file"},
+			hostile{name: l.ext + ": includes chained 1,000 deep", run: runCheck, args: check("f0." + l.ext),
+				setup: includeChain(1000, l.ext, l.include), status: cli.ExitError,
+				stderr: fmt.Sprintf("includes nested more than 100 deep (DIR/f0.%s -> ... -> DIR/f99.%[1]s)", l.ext)},
+			hostile{name: l.ext + ": a 48 MiB model", run: runCheck, args: check("big." + l.ext),
+				setup: sparse("big."+l.ext, 48<<20), status: cli.ExitError,
+				stderr: "the file has 48.0 MiB, more than the 8.00 MiB a model file may have"},
+			hostile{name: l.ext + ": a model that is /dev/zero", run: runCheck, args: []string{"-model", "/dev/zero", mp}, status: cli.ExitError,
+				stderr: "not a regular file"},
+		)
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { runHostile(t, c) })
