@@ -2,6 +2,7 @@ package repl
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -10,9 +11,8 @@ import (
 
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/datalog"
+	"github.com/ptxmm/ptxmm/internal/explore"
 	"github.com/ptxmm/ptxmm/litmus"
-	"github.com/ptxmm/ptxmm/report"
-	"github.com/ptxmm/ptxmm/rules"
 )
 
 // command is one REPL command.
@@ -189,74 +189,47 @@ func (s *Session) cmdFind(arg string, w io.Writer) error {
 }
 
 func (s *Session) cmdEvents(_ string, w io.Writer) error {
-	if _, err := s.instance(); err != nil {
+	v, err := s.view()
+	if err != nil {
 		return err
 	}
-	x := s.cands[s.cur].Execution
-	for i := range x.Events {
-		fmt.Fprintf(w, "  e%-3d %s\n", i, x.Label(i))
+	for _, e := range v.Events() {
+		fmt.Fprintf(w, "  e%-3d %s\n", e.ID, e.Label)
 	}
 	return nil
 }
 
 func (s *Session) cmdChecks(_ string, w io.Writer) error {
-	inst, err := s.instance()
+	v, err := s.view()
 	if err != nil {
 		return err
 	}
-	c := s.cands[s.cur]
-	stop := s.model.Program.StopAtEdges()
-	for _, r := range inst.Checks() {
-		if r.Holds {
-			fmt.Fprintf(w, "  %-18s holds\n", r.Name)
-			continue
+	for _, c := range v.Checks() {
+		if c.Holds {
+			fmt.Fprintf(w, "  %-18s holds\n", c.Name)
+		} else {
+			fmt.Fprintf(w, "  %-18s fails: %s\n", c.Name, c.Chain)
 		}
-		edges, err := inst.ExplainCheck(r, stop)
-		if err != nil {
-			fmt.Fprintf(w, "  %-18s fails: %s\n", r.Name, report.WitnessText(c.Execution, r))
-			continue
-		}
-		fmt.Fprintf(w, "  %-18s fails: %s\n", r.Name, report.EdgeChain(c.Execution, edges))
 	}
-	if !c.Consistent && choseOrder(inst, s.model.Syntax.Orders) {
-		fmt.Fprintln(w, "  (shown under the first choice of the run-time orders found failing; every choice fails some check)")
+	if !v.Cand.Consistent && v.ChoseOrder() {
+		fmt.Fprintf(w, "  (%s)\n", explore.OrderNote)
 	}
 	return nil
 }
 
-// choseOrder reports whether the instance holds a chosen pair of some
-// run-time order: only then do the verdicts shown depend on that choice.
-func choseOrder(inst *rules.Instance, orders []*datalog.Order) bool {
-	for _, o := range orders {
-		if r, err := inst.Rel(o.Name); err == nil && r.Len() > 0 {
-			return true
-		}
-	}
-	return false
-}
-
 func (s *Session) cmdShow(arg string, w io.Writer) error {
-	inst, err := s.instance()
+	v, err := s.view()
 	if err != nil {
 		return err
 	}
 	if arg == "" {
 		return fmt.Errorf("usage: :show REL")
 	}
-	tu, err := inst.Tuples(arg)
+	a, err := v.ShowRelation(arg, 0)
 	if err != nil {
 		return err
 	}
-	n := 0
-	for t := range tu.All() {
-		n++
-		var parts []string
-		for _, a := range t {
-			parts = append(parts, s.eventName(a))
-		}
-		fmt.Fprintf(w, "  %s\n", strings.Join(parts, "  ->  "))
-	}
-	fmt.Fprintf(w, "%s: %d tuple(s)\n", arg, n)
+	fmt.Fprint(w, v.Text(a))
 	return nil
 }
 
@@ -280,7 +253,7 @@ func parseAtomArgs(arg string) (string, []int, error) {
 }
 
 func (s *Session) cmdWhy(arg string, w io.Writer) error {
-	inst, err := s.instance()
+	v, err := s.view()
 	if err != nil {
 		return err
 	}
@@ -288,59 +261,17 @@ func (s *Session) cmdWhy(arg string, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	for _, a := range atoms {
-		if a < 0 || a >= len(s.cands[s.cur].Execution.Events) {
-			return fmt.Errorf("e%d is not an event of this execution (see :events)", a)
-		}
+	n, err := v.Why(rel, atoms, 0)
+	var notEvent *explore.NotEventError
+	if errors.As(err, &notEvent) {
+		return fmt.Errorf("e%d is not an event of this execution (see :events)", notEvent.Atom)
 	}
-	d, err := inst.Why(rel, atoms)
 	if err != nil {
 		return err
 	}
-	s.printDerivation(w, d, "")
+	text, _ := v.DerivationText(n)
+	fmt.Fprint(w, text)
 	return nil
-}
-
-// printDerivation prints a derivation tree, one tuple per line with the
-// definition or rule that derives it. Relations generated for
-// subexpressions are folded into their parent, so the tree speaks in the
-// model's own names; the events are listed once at the end.
-func (s *Session) printDerivation(w io.Writer, d *rules.Derivation, indent string) {
-	used := map[int]bool{}
-	s.printTree(w, d, indent, used)
-	var ids []int
-	for a := range used {
-		ids = append(ids, a)
-	}
-	sort.Ints(ids)
-	fmt.Fprintln(w, "events:")
-	for _, a := range ids {
-		fmt.Fprintf(w, "  %s\n", s.eventName(a))
-	}
-}
-
-func (s *Session) printTree(w io.Writer, d *rules.Derivation, indent string, used map[int]bool) {
-	var parts []string
-	for _, a := range d.Tuple {
-		parts = append(parts, fmt.Sprintf("e%d", a))
-		used[a] = true
-	}
-	fmt.Fprintf(w, "%s%s(%s)", indent, d.Rel, strings.Join(parts, ", "))
-	switch {
-	case d.Rule == nil:
-		fmt.Fprintln(w, "   [base]")
-	case d.Rule.Origin != "":
-		if def := s.model.Syntax.Relations[d.Rule.Origin]; def != nil && def.Def != nil {
-			fmt.Fprintf(w, "   [%s = %s]\n", d.Rule.Origin, datalog.ExprString(def.Def.Expr))
-		} else {
-			fmt.Fprintf(w, "   [%s]\n", d.Rule.OriginText)
-		}
-	default:
-		fmt.Fprintf(w, "   [rule at %s]\n", d.Rule.Pos)
-	}
-	for _, c := range d.VisibleChildren() {
-		s.printTree(w, c, indent+"  ", used)
-	}
 }
 
 func (s *Session) cmdRelations(_ string, w io.Writer) error {
@@ -409,45 +340,24 @@ func sortedSet(m map[string]bool) []string {
 
 // query answers "?- body." over the selected candidate.
 func (s *Session) query(line string, w io.Writer) error {
-	inst, err := s.instance()
+	v, err := s.view()
 	if err != nil {
 		return err
 	}
-	if !strings.HasSuffix(line, ".") {
-		line += "."
-	}
-	prog, errs := datalog.LoadSource("query", line)
-	if errs.HasErrors() {
-		return errs
-	}
-	if len(prog.Queries) != 1 {
-		return fmt.Errorf("expected one query: ?- BODY.")
+	q, err := explore.ParseQuery(line)
+	if err != nil {
+		return err
 	}
 	ctx, cancel := s.limited("the query")
 	defer cancel()
-	vars, rows, err := inst.QueryContext(ctx, prog.Queries[0], s.opts.MaxMemory)
+	a, err := v.Query(ctx, q, s.opts.MaxMemory, 0)
 	if err != nil {
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
 		}
 		return err
 	}
-	if len(vars) == 0 {
-		if len(rows) > 0 {
-			fmt.Fprintln(w, "yes")
-		} else {
-			fmt.Fprintln(w, "no")
-		}
-		return nil
-	}
-	for _, row := range rows {
-		var parts []string
-		for i, a := range row {
-			parts = append(parts, vars[i]+" = "+s.eventName(a))
-		}
-		fmt.Fprintf(w, "  %s\n", strings.Join(parts, ";  "))
-	}
-	fmt.Fprintf(w, "%d answer(s)\n", len(rows))
+	fmt.Fprint(w, v.Text(a))
 	return nil
 }
 
@@ -455,7 +365,7 @@ func (s *Session) query(line string, w io.Writer) error {
 // model and re-runs the test, reporting which outcomes changed.
 func (s *Session) addModelText(text string, w io.Writer) error {
 	before := s.outcomes()
-	s.extra = append(s.extra, s.declareHeads(text)+text)
+	s.extra = append(s.extra, text)
 	if err := s.loadModel(); err != nil {
 		s.extra = s.extra[:len(s.extra)-1]
 		if rerr := s.loadModel(); rerr != nil {
@@ -478,32 +388,4 @@ func (s *Session) rerunAndCompare(before map[string]bool, w io.Writer) error {
 	}
 	s.reportChanges(before, w)
 	return nil
-}
-
-// declareHeads returns .decl lines for the heads of rules in text that the
-// model does not declare yet, so that a rule can be typed on its own as in
-// "late(X) :- W(X), !IW(X).".
-func (s *Session) declareHeads(text string) string {
-	prog, errs := datalog.LoadSource("input", text)
-	if errs.HasErrors() {
-		return ""
-	}
-	declared := map[string]bool{}
-	for _, d := range prog.Decls {
-		declared[d.Name] = true
-	}
-	var b strings.Builder
-	for _, r := range prog.Rules {
-		name := r.Head.Pred
-		if declared[name] || s.model.Syntax.Relations[name] != nil {
-			continue
-		}
-		declared[name] = true
-		var cols []string
-		for i := range r.Head.Args {
-			cols = append(cols, fmt.Sprintf("c%d", i+1))
-		}
-		fmt.Fprintf(&b, ".decl %s(%s) ", name, strings.Join(cols, ", "))
-	}
-	return b.String()
 }

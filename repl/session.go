@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ptxmm/ptxmm/checker"
+	"github.com/ptxmm/ptxmm/internal/explore"
 	"github.com/ptxmm/ptxmm/internal/loader"
 	"github.com/ptxmm/ptxmm/litmus"
 	"github.com/ptxmm/ptxmm/rules"
@@ -130,6 +131,15 @@ func (s *Session) run() error {
 	return nil
 }
 
+// view returns the selected candidate evaluated with provenance.
+func (s *Session) view() (*explore.View, error) {
+	inst, err := s.instance()
+	if err != nil {
+		return nil, err
+	}
+	return &explore.View{Model: s.model, Cand: s.cands[s.cur], Inst: inst}, nil
+}
+
 // instance returns an instance holding the selected candidate, evaluated
 // with the orders that make it consistent (or the last tried).
 func (s *Session) instance() (*rules.Instance, error) {
@@ -160,18 +170,6 @@ func (s *Session) limited(what string) (context.Context, context.CancelFunc) {
 	}
 	return context.WithTimeoutCause(context.Background(), s.opts.Timeout,
 		fmt.Errorf("%s took longer than the time limit of %s; raise it with -timeout", what, s.opts.Timeout))
-}
-
-// eventName prints atom a of the current candidate as "e3 P0:st.weak x, 1".
-func (s *Session) eventName(a int) string {
-	x := s.cands[s.cur].Execution
-	if a < len(x.Events) {
-		return fmt.Sprintf("e%d %s", a, x.Label(a))
-	}
-	if s.inst != nil {
-		return s.inst.Domain().Value(a).String()
-	}
-	return fmt.Sprint(a)
 }
 
 // stateText prints a candidate's final state.

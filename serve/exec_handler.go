@@ -9,9 +9,8 @@ import (
 
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/datalog"
-	"github.com/ptxmm/ptxmm/execution"
 	"github.com/ptxmm/ptxmm/graph"
-	"github.com/ptxmm/ptxmm/report"
+	"github.com/ptxmm/ptxmm/internal/explore"
 	"github.com/ptxmm/ptxmm/rules"
 )
 
@@ -49,6 +48,11 @@ func (s *Server) selectExec(c *apiCall, test TestSource, model ModelSource, k in
 		return nil, nil, err
 	}
 	return &selected{entry: e, model: m, index: k, cand: cand, inst: ev.inst, ctx: ev.ctx}, ev.done, nil
+}
+
+// view is the selected execution as the exploration core sees it.
+func (sel *selected) view() *explore.View {
+	return &explore.View{Model: sel.model.model, Cand: sel.cand, Inst: sel.inst}
 }
 
 // evaluated is a candidate's instance, the context it is evaluated under
@@ -107,21 +111,20 @@ func (s *Server) handleExec(cl *apiCall, req *ExecRequest) (any, error) {
 		return nil, err
 	}
 	defer done()
-	e, c, m := sel.entry, sel.cand, sel.model.model
+	e, c, m, v := sel.entry, sel.cand, sel.model.model, sel.view()
 	x := c.Execution
 	resp := &ExecResponse{Index: sel.index, Count: len(e.cands), Consistent: c.Consistent, State: e.state(c),
-		Failures: failureNames(c), Events: events(sel), Checks: []CheckInfo{}}
+		Failures: failureNames(c), Events: events(v), Checks: []CheckInfo{}}
 	witness := map[string][]rules.Edge{}
-	stop := m.Program.StopAtEdges()
-	for _, r := range sel.inst.Checks() {
-		info := checkInfo(x, sel.inst, r, stop)
-		if !r.Holds && info.Edges != nil {
-			witness[r.Name] = edgesOf(info.Edges)
+	for _, ch := range v.Checks() {
+		info := checkInfo(ch)
+		if !ch.Holds && len(ch.Edges) > 0 {
+			witness[ch.Name] = ch.Edges
 		}
 		resp.Checks = append(resp.Checks, info)
 	}
-	if !c.Consistent && choseOrder(sel.inst, m.Syntax.Orders) {
-		resp.OrderNote = "shown under the first choice of the model's run-time orders found failing; every choice fails some check"
+	if !c.Consistent && v.ChoseOrder() {
+		resp.OrderNote = explore.OrderNote
 	}
 	if disabled := normalizedDisabled(req.Model.Disabled); len(disabled) > 0 {
 		unticked, names, err := s.untickedChecks(cl, req, c, disabled)
@@ -173,74 +176,43 @@ func (s *Server) untickedChecks(cl *apiCall, req *ExecRequest, c checker.Candida
 		return nil, nil, err
 	}
 	defer ev.done()
-	inst := ev.inst
+	v := &explore.View{Model: full.model, Cand: c, Inst: ev.inst}
 	var out []CheckInfo
 	var failing []string
-	stop := full.model.Program.StopAtEdges()
-	for _, r := range inst.Checks() {
-		if !slices.Contains(disabled, r.Name) {
+	for _, ch := range v.Checks() {
+		if !slices.Contains(disabled, ch.Name) {
 			continue
 		}
-		info := checkInfo(c.Execution, inst, r, stop)
+		info := checkInfo(ch)
 		info.Unticked = true
 		out = append(out, info)
-		if !r.Holds {
-			failing = append(failing, r.Name)
+		if !ch.Holds {
+			failing = append(failing, ch.Name)
 		}
 	}
 	return out, failing, nil
 }
 
 // checkInfo is a check's verdict with its witness as a chain of edges.
-func checkInfo(x *execution.Execution, inst *rules.Instance, r rules.CheckResult, stop func(string) bool) CheckInfo {
-	info := CheckInfo{Name: r.Name, Holds: r.Holds}
-	if r.Holds {
-		return info
-	}
-	edges, err := inst.ExplainCheck(r, stop)
-	if err != nil {
-		// A witness that is not a path (an empty check over a set, say)
-		// is shown as its events.
-		info.Chain = report.WitnessText(x, r)
-		return info
-	}
-	info.Chain = report.EdgeChain(x, edges)
-	for _, ed := range edges {
+func checkInfo(ch explore.Check) CheckInfo {
+	info := CheckInfo{Name: ch.Name, Holds: ch.Holds, Chain: ch.Chain}
+	for _, ed := range ch.Edges {
 		info.Edges = append(info.Edges, EdgeInfo{From: ed.From, To: ed.To, Rel: ed.Rel, Inverse: ed.Inverse})
 	}
 	return info
 }
 
-func events(sel *selected) []EventInfo {
-	x := sel.cand.Execution
-	out := make([]EventInfo, len(x.Events))
-	for i, ev := range x.Events {
-		th := ""
-		if !ev.IsInit() {
-			th = x.Test.Threads[ev.Thread].Name
-		}
-		out[i] = EventInfo{ID: i, Label: x.Label(i), Thread: th}
+func events(v *explore.View) []EventInfo {
+	evs := v.Events()
+	out := make([]EventInfo, len(evs))
+	for i, e := range evs {
+		out[i] = eventInfo(e)
 	}
 	return out
 }
 
-func edgesOf(infos []EdgeInfo) []rules.Edge {
-	out := make([]rules.Edge, len(infos))
-	for i, e := range infos {
-		out[i] = rules.Edge{From: e.From, To: e.To, Rel: e.Rel, Inverse: e.Inverse}
-	}
-	return out
-}
-
-// choseOrder reports whether the instance holds a chosen pair of some
-// run-time order: only then do the verdicts shown depend on that choice.
-func choseOrder(inst *rules.Instance, orders []*datalog.Order) bool {
-	for _, o := range orders {
-		if r, err := inst.Rel(o.Name); err == nil && r.Len() > 0 {
-			return true
-		}
-	}
-	return false
+func eventInfo(e explore.Event) EventInfo {
+	return EventInfo{ID: e.ID, Label: e.Label, Thread: e.Thread}
 }
 
 // binaryRelations lists the model's binary relations a user can name.
