@@ -60,8 +60,10 @@ type Options struct {
 	// test's search takes the free ones (parallel.go).
 	Cores *limits.Cores
 	// splitMin, when positive, replaces the size from which a search is
-	// split across cores (parallel.go), for the tests of the split.
-	splitMin int
+	// split across cores (parallel.go), for the tests of the split;
+	// pruneMin likewise the size from which it abandons partial
+	// candidates (search.go), for the tests of that search.
+	splitMin, pruneMin int
 	// FullSearch builds every candidate execution, instead of abandoning
 	// the partial candidates the model already rejects (search.go). The
 	// results are the same; it exists to compare against.

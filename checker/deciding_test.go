@@ -84,6 +84,7 @@ func formatStates(tc *litmus.Test, r *checker.Result, keep func(checker.State) b
 func compareDeciding(t *testing.T, m *checker.Model, tc *litmus.Test, what string) (fewer, compared bool) {
 	t.Helper()
 	opts := checker.DefaultOptions()
+	checker.AlwaysPrune(&opts)
 	opts.Timeout, opts.MaxCandidates = 0, oracleMaxCandidates
 	want := m.Check(tc, opts)
 	var limit *execution.LimitError

@@ -87,6 +87,7 @@ func TestSearchMatchesFullEnumeration(t *testing.T) {
 			// The few tests with more candidates than the bound are left
 			// out, to keep the run short.
 			opts := checker.DefaultOptions()
+			checker.AlwaysPrune(&opts)
 			opts.Timeout, opts.MaxCandidates, opts.FullSearch = 0, oracleMaxCandidates, true
 			want := m.Check(tc, opts)
 			var limit *execution.LimitError

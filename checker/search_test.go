@@ -31,6 +31,7 @@ exists (x == 1 /\ y == 1)
 		t.Run(c.name, func(t *testing.T) {
 			tc := herd(t, c.src)
 			opts := DefaultOptions()
+			opts.pruneMin = 1 // small tests too
 			got := m.Check(tc, opts)
 			require.NoError(t, got.Err)
 			opts.FullSearch = true
