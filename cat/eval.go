@@ -3,6 +3,7 @@ package cat
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -15,8 +16,9 @@ type Lowered struct {
 	Program *datalog.Program
 	// Name is the model's name from its first line.
 	Name string
-	// Show lists the relations the model shows in pictures (show, minus
-	// unshow), by their names in Program.
+	// Show lists the relations pictures draw, by their names in Program:
+	// those herd7 draws in every picture (herdShown), then those the
+	// model shows (show, minus unshow).
 	Show []string
 	// Groups maps the name of a test that several checks share, and the
 	// label of each procedure call (call p(x) as label, or the
@@ -91,7 +93,25 @@ func lower(m *Model, src string, opts Options) (*Lowered, source.List) {
 		ev.errs.AttachLines(f, t)
 	}
 	ev.errs.Sort()
-	return &Lowered{Program: ev.b.prog, Name: m.Name, Show: shown, Groups: ev.b.groups}, ev.errs
+	return &Lowered{Program: ev.b.prog, Name: m.Name, Show: withHerdShown(shown), Groups: ev.b.groups}, ev.errs
+}
+
+// herdShown are the relations herd7 draws in the picture of every
+// execution, whatever the model shows: program order, reads-from,
+// coherence and from-reads.
+var herdShown = []string{"po", "rf", "co", "fr"}
+
+// withHerdShown is herdShown followed by the relations shown that it
+// does not hold. A model's unshow takes away what its show added, not
+// herdShown's relations; the command line's -unshow takes away any.
+func withHerdShown(shown []string) []string {
+	out := slices.Clone(herdShown)
+	for _, s := range shown {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // bell runs the bell file of the options before the model.

@@ -189,10 +189,11 @@ func TestLowerErrors(t *testing.T) {
 	require.Contains(t, err.(interface{ Quoted() string }).Quoted(), "let c = a & W")
 }
 
-// TestShow: show and unshow set the relations pictures draw.
+// TestShow: show and unshow set the relations pictures draw, after those
+// herd7 draws in every picture.
 func TestShow(t *testing.T) {
 	low := lower(t, "show po, rf, co\nunshow rf\nshow po ; po as po2")
-	require.Equal(t, []string{"po", "co", "po2"}, low.Show)
+	require.Equal(t, []string{"po", "rf", "co", "fr", "po2"}, low.Show)
 }
 
 // TestShippedExample: examples/cat/sc.cat loads and forbids store

@@ -17,8 +17,10 @@ type Model struct {
 	Program *rules.Program
 	// Warnings are the diagnostics that did not stop loading.
 	Warnings source.List
-	// Show lists the relations a cat model asks to draw (show, unshow);
-	// nil for other models.
+	// Show lists the relations pictures of executions draw unless told
+	// otherwise: a .dl model's .show relations; for a cat model, those
+	// herd7 draws in every picture and those the model shows (show,
+	// unshow).
 	Show []string
 	// CheckGroups maps a name that stands for several checks of a cat
 	// model (a test name two tests share, a procedure call's label) to
@@ -71,7 +73,7 @@ func BuildModel(name string, prog *datalog.Program, copts []rules.CompileOption)
 			undefined = append(undefined, c.Name)
 		}
 	}
-	model := &Model{Name: name, Syntax: m, Program: p, Warnings: warnings, notMonotone: why,
+	model := &Model{Name: name, Syntax: m, Program: p, Warnings: warnings, Show: m.Show, notMonotone: why,
 		varying: p.Varying(catalog.ChoiceRelations()...), undefined: undefined}
 	model.workers = newWorkerPool(model)
 	return model, nil

@@ -68,7 +68,7 @@ func Graph(cfg GraphConfig, stdout, stderr io.Writer) int {
 	show := cfg.Show
 	var only []int
 	if len(show) == 0 {
-		show = Pictures{}.relations(cfg.Model, t)
+		show = Pictures{}.relations(cfg.Model)
 		if cfg.Outcome != "" {
 			// The picture of an outcome draws what explains it.
 			show = []string{"po", "rf"}

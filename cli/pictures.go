@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/ptxmm/ptxmm/checker"
@@ -167,7 +168,7 @@ func checkWithPictures(ctx context.Context, m *checker.Model, t *litmus.Test, op
 			herd := graph.HerdStyle()
 			st = &herd
 		}
-		dot, err := graph.DOT(c.Execution, inst, graph.Options{Title: title, Show: p.relations(m, t), Style: st, Finals: c.Finals})
+		dot, err := graph.DOT(c.Execution, inst, graph.Options{Title: title, Show: p.relations(m), Style: st, Finals: c.Finals})
 		if err != nil {
 			return res, fmt.Errorf("%s: %w", t.Name, err)
 		}
@@ -187,24 +188,13 @@ func checkWithPictures(ctx context.Context, m *checker.Model, t *litmus.Test, op
 	return res, nil
 }
 
-// apiRelations are the rules of spec.dl for the CUDA API synchronization
-// items (8.9.4), which pictures of tests with host threads draw.
-var apiRelations = []string{"sync_stream", "sync_event", "sync_legacy", "sync_kernel", "sync_graph", "sync_enqueue", "sync_return", "sync_query"}
-
-// relations are the relations pictures of t draw: po, rf, co and fr when
-// the model has them, those a cat model shows and -doshow adds, less
-// those -unshow removes and, for a test with host threads, the API
-// synchronization rules the model has.
-func (p Pictures) relations(m *checker.Model, t *litmus.Test) []string {
-	names := append(append([]string{"po", "rf", "co", "fr"}, m.Show...), p.DoShow...)
-	for _, th := range t.Threads {
-		if th.Host {
-			names = append(names, apiRelations...)
-			break
-		}
-	}
+// relations are the relations pictures draw: those the model shows
+// (checker.Model.Show: spec.dl's .show) and those -doshow adds, less
+// those -unshow removes; each only when the model has it as a binary
+// relation.
+func (p Pictures) relations(m *checker.Model) []string {
 	var out []string
-	for _, r := range names {
+	for _, r := range append(slices.Clone(m.Show), p.DoShow...) {
 		if contains(p.UnShow, r) {
 			continue
 		}

@@ -2,6 +2,7 @@ package datalog
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/ptxmm/ptxmm/source"
@@ -372,6 +373,15 @@ func (a *analyzer) checkIO() {
 				continue
 			}
 			a.m.Edges = append(a.m.Edges, io.Name)
+		}
+		if io.Kind == IOShow {
+			if r.Arity != 2 {
+				a.errs.Add(io.Pos, ".show %s: pictures draw binary relations as edges, but %s has %d column(s)", io.Name, io.Name, r.Arity)
+				continue
+			}
+			if !slices.Contains(a.m.Show, io.Name) {
+				a.m.Show = append(a.m.Show, io.Name)
+			}
 		}
 	}
 }

@@ -206,3 +206,13 @@ func TestEdgesDirective(t *testing.T) {
 	assert.Equal(t, []string{"po", "com"}, m.Edges)
 	assert.Empty(t, m.Warnings, "relations named by .edges count as used")
 }
+
+func TestShowDirective(t *testing.T) {
+	prog, errs := LoadSource("t.dl", ".decl po(a, b)\n.decl rf(a, b)\n.input po, rf\nlet com = rf | po\n.show com, po\n.show com\n.check c: acyclic(po)\n")
+	require.Empty(t, errs)
+	m, errs := Analyze(prog)
+	require.Empty(t, errs.Errors())
+	assert.Equal(t, []string{"com", "po"}, m.Show, "in the order given, each once")
+	assert.Empty(t, m.Edges, ".show is not .edges")
+	assert.Empty(t, m.Warnings, "relations named by .show count as used")
+}

@@ -70,6 +70,9 @@ const (
 	// IOEdges names relations that explanations show as single edges
 	// rather than expand into the relations they are made of.
 	IOEdges
+	// IOShow names relations that pictures of executions draw unless
+	// told otherwise (herd7's show).
+	IOShow
 )
 
 func (k IOKind) String() string {
@@ -80,6 +83,8 @@ func (k IOKind) String() string {
 		return "printsize"
 	case IOEdges:
 		return "edges"
+	case IOShow:
+		return "show"
 	default:
 		return "input"
 	}

@@ -50,6 +50,9 @@ type Model struct {
 	IO     []*IODirective
 	// Edges are the relations explanations show as single edges (.edges).
 	Edges []string
+	// Show are the relations pictures draw unless told otherwise (.show),
+	// in the order given.
+	Show []string
 	// Queries are the ?- lines of the program (for the REPL).
 	Queries []*Query
 	// Warnings holds the diagnostics that did not stop the analysis.

@@ -144,9 +144,9 @@ func (p *parser) parseDirective() {
 	switch t.text {
 	case "decl":
 		p.parseDecl(t)
-	case "input", "output", "printsize", "edges":
+	case "input", "output", "printsize", "edges", "show":
 		p.doc = ""
-		kind := map[string]IOKind{"input": IOInput, "output": IOOutput, "printsize": IOPrintSize, "edges": IOEdges}[t.text]
+		kind := map[string]IOKind{"input": IOInput, "output": IOOutput, "printsize": IOPrintSize, "edges": IOEdges, "show": IOShow}[t.text]
 		for {
 			name, ok := p.expect(tokIdent, "(a relation name) after ."+t.text)
 			if !ok {
@@ -185,7 +185,7 @@ func (p *parser) parseDirective() {
 		}
 	default:
 		p.doc = ""
-		p.errs.Add(t.pos, "unknown directive .%s: expected .decl, .input, .output, .printsize, .edges, .include, .check, .flag, .undefined, .order, .redefine, .recheck or .uncheck", t.text)
+		p.errs.Add(t.pos, "unknown directive .%s: expected .decl, .input, .output, .printsize, .edges, .show, .include, .check, .flag, .undefined, .order, .redefine, .recheck or .uncheck", t.text)
 	}
 }
 

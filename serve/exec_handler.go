@@ -14,9 +14,6 @@ import (
 	"github.com/ptxmm/ptxmm/rules"
 )
 
-// defaultShown are the relations drawn unless hidden, as herd7 draws them.
-var defaultShown = []string{"po", "rf", "co", "fr"}
-
 // selected is one execution of a run, evaluated with provenance.
 type selected struct {
 	entry *runEntry
@@ -228,8 +225,8 @@ func binaryRelations(m *checker.Model) []string {
 }
 
 // relationOrder is the order relations get their colours in, the same for
-// every execution of a model: po, rf, co, fr, the model's .edges, then
-// every other binary relation.
+// every execution of a model: the model's .edges, the relations it shows,
+// then every other binary relation.
 func relationOrder(m *checker.Model) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -241,16 +238,17 @@ func relationOrder(m *checker.Model) []string {
 			}
 		}
 	}
-	add(defaultShown...)
 	add(m.Syntax.Edges...)
+	add(m.Show...)
 	add(binaryRelations(m)...)
 	return out
 }
 
 // offeredRelations lists the relations the picture offers check-boxes for:
-// po, rf, co, fr, the model's .edges, the witnesses' relations and those
-// added; each shown unless hidden, except .edges ones that were not asked
-// for.
+// those the model shows (checker.Model.Show), its .edges, the witnesses'
+// relations and those added; each shown unless hidden, except .edges ones
+// that were not asked for and shown ones without a pair in this execution
+// (spec.dl's CUDA API rules in a test without host threads).
 func offeredRelations(m *checker.Model, inst *rules.Instance, witness map[string][]rules.Edge, added, hidden []string) ([]RelationInfo, error) {
 	order := relationOrder(m)
 	color := map[string]string{}
@@ -269,8 +267,10 @@ func offeredRelations(m *checker.Model, inst *rules.Instance, witness map[string
 		}
 	}
 	want := map[string]bool{}
-	for _, n := range defaultShown {
-		want[n] = true
+	for _, n := range m.Show {
+		if r, err := inst.Rel(n); err == nil && r.Len() > 0 {
+			want[n] = true
+		}
 	}
 	for n := range inWitness {
 		want[n] = true
@@ -283,6 +283,9 @@ func offeredRelations(m *checker.Model, inst *rules.Instance, witness map[string
 		offered[n] = true
 	}
 	for _, n := range m.Syntax.Edges {
+		offered[n] = true
+	}
+	for _, n := range m.Show {
 		offered[n] = true
 	}
 	var out []RelationInfo

@@ -124,7 +124,9 @@ func Load(src Source, opts Options) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	m.Show, m.CheckGroups = show, groups
+	// A cat model's pictures draw what it shows, and what items added to
+	// it show.
+	m.Show, m.CheckGroups = append(show, m.Show...), groups
 	if len(warnings) > 0 {
 		m.Warnings = append(warnings, m.Warnings...)
 	}
