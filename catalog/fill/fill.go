@@ -645,6 +645,8 @@ func fillRelContext(ctx context.Context, r *relations.Rel, name string, x *execu
 				}
 			}
 		}
+	case "pf_window":
+		fillProxyFenceWindow(r, x)
 	case "wait_pending":
 		fillWaitPending(r, x)
 	case "group_commit":

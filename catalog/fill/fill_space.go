@@ -18,6 +18,25 @@ func multimemSiblings(a, b *execution.Event) bool {
 	return a.Instr != nil && a.Instr.Multimem && a.Step == b.Step && a.Instr == b.Instr && a.Loc != b.Loc
 }
 
+// clusterKey identifies a cluster: clusters are numbered per kernel launch
+// on a GPU (Table 21, 8.3).
+type clusterKey struct{ gpu, launch, n int }
+
+// clusterOfThread returns the cluster of a thread.
+func clusterOfThread(th *litmus.Thread) clusterKey {
+	return clusterKey{th.GPU, th.Launch, th.Cluster}
+}
+
+// clustersOfCTAs maps each CTA of the test (by execution.CTAKey) to its
+// cluster.
+func clustersOfCTAs(x *execution.Execution) map[int]clusterKey {
+	m := map[int]clusterKey{}
+	for _, th := range x.Test.Threads {
+		m[execution.CTAKey(th)] = clusterOfThread(th)
+	}
+	return m
+}
+
 // fillOutsideSpace adds the memory events of ld, st, atom, red and the
 // multimem instructions whose address lies outside the window of the state
 // space the instruction names, which PTX leaves undefined. Addresses
@@ -31,11 +50,7 @@ func multimemSiblings(a, b *execution.Event) bool {
 //     the thread's cluster (a mapa address stored to memory and used by a
 //     thread of another cluster is outside it).
 func fillOutsideSpace(s *relations.Set, x *execution.Execution) {
-	type cluster struct{ gpu, launch, n int }
-	clusterOf := map[int]cluster{} // CTA key -> its cluster
-	for _, th := range x.Test.Threads {
-		clusterOf[execution.CTAKey(th)] = cluster{th.GPU, th.Launch, th.Cluster}
-	}
+	clusterOf := clustersOfCTAs(x)
 	for i := range x.Events {
 		ev := &x.Events[i]
 		if !ev.IsMemory() || ev.IsInit() {
@@ -49,7 +64,7 @@ func fillOutsideSpace(s *relations.Set, x *execution.Execution) {
 		loc := x.Layout.Locs[ev.Loc]
 		th := x.Test.Threads[ev.Thread]
 		shared := loc.Space == litmus.SpaceShared
-		inCluster := shared && clusterOf[loc.CTA] == cluster{th.GPU, th.Launch, th.Cluster}
+		inCluster := shared && clusterOf[loc.CTA] == clusterOfThread(th)
 		var outside bool
 		switch ev.Instr.SpaceQ {
 		case litmus.SpaceQGlobal:
@@ -63,6 +78,52 @@ func fillOutsideSpace(s *relations.Set, x *execution.Execution) {
 		}
 		if outside {
 			s.Add(i)
+		}
+	}
+}
+
+// fillProxyFenceWindow relates each proxy fence to the memory events whose
+// location lies in the window of the state space the fence names, seen
+// from the fence's thread (the fence page: a state space restricts the
+// fence to the accesses in it): .global reaches global memory, .shared and
+// .shared::cta the executing CTA's shared memory only (not the copies of
+// the other CTAs of its cluster, which a .shared::cluster address
+// reaches), .shared::cluster the shared memory of the CTAs of its
+// cluster; a fence that names no space reaches every memory event. The
+// implicit proxy fence that follows a bulk copy reaches the kind of memory
+// its copy's destination names: every CTA's shared memory for a
+// destination in shared memory, global memory for one in global memory.
+func fillProxyFenceWindow(r *relations.Rel, x *execution.Execution) {
+	clusterOf := clustersOfCTAs(x)
+	for i := range x.Events {
+		f := &x.Events[i]
+		if f.Kind != execution.KindProxyFence || f.Thread < 0 {
+			continue
+		}
+		th := x.Test.Threads[f.Thread]
+		for j := range x.Events {
+			m := &x.Events[j]
+			if !m.IsMemory() {
+				continue
+			}
+			loc := x.Layout.Locs[m.Loc]
+			shared := loc.Space == litmus.SpaceShared
+			var in bool
+			switch q := f.Instr.SpaceQ; {
+			case q == litmus.SpaceQGlobal:
+				in = loc.Space == litmus.SpaceGlobal
+			case f.Role == execution.RoleProxyFence && (q == litmus.SpaceQShared || q == litmus.SpaceQCluster):
+				in = shared
+			case q == litmus.SpaceQShared:
+				in = shared && loc.CTA == execution.CTAKey(th)
+			case q == litmus.SpaceQCluster:
+				in = shared && clusterOf[loc.CTA] == clusterOfThread(th)
+			default:
+				in = true
+			}
+			if in {
+				r.Add(i, j)
+			}
 		}
 	}
 }

@@ -97,3 +97,52 @@ exists (g == 0)
 `)
 	require.Equal(t, []string{"ld.shared r0, [rg] =0", "ld.global r1, [rs] =0", "ld.shared::cta r4, [r3] =0"}, setMembers(x, "OUTSIDE_SPACE"))
 }
+
+// TestFillProxyFenceWindow checks which memory events each proxy fence's
+// state space reaches: .shared::cta its own CTA's copy only,
+// .shared::cluster every copy of its cluster, .global global memory, and
+// a fence without a space every memory event.
+func TestFillProxyFenceWindow(t *testing.T) {
+	x := firstCandidate(t, `PTX T
+{ g = 0; s @ shared = 0; }
+ P0@cta 0,cluster 0,gpu 0          | P1@cta 1,cluster 0,gpu 0 ;
+ mapa.shared::cluster r1, s, 1     | st.shared s, 2           ;
+ st.shared::cluster [r1], 1        |                          ;
+ st.shared s, 3                    |                          ;
+ st g, 4                           |                          ;
+ fence.proxy.async.shared::cta     |                          ;
+ fence.proxy.async.shared::cluster |                          ;
+ fence.proxy.async.global          |                          ;
+ fence.proxy.async                 |                          ;
+exists (g == 0)
+`)
+	r := relations.NewRel(len(x.Events))
+	fillRel(r, "pf_window", x)
+	reached := map[string][]string{}
+	for i := range x.Events {
+		for j := range x.Events {
+			if r.Has(i, j) {
+				f := x.Label(i)
+				reached[f] = append(reached[f], x.Label(j))
+			}
+		}
+	}
+	own := []string{"P0:st.shared s, 3"}
+	remote := []string{"P0:st.shared::cluster [r1], 1", "P1:st.shared s, 2"}
+	global := []string{"P0:st g, 4"}
+	for fence, want := range map[string][]string{
+		"P0:fence.proxy.async.shared::cta":     own,
+		"P0:fence.proxy.async.shared::cluster": append(append([]string{}, own...), remote...),
+		"P0:fence.proxy.async.global":          global,
+		"P0:fence.proxy.async":                 append(append(append([]string{}, own...), remote...), global...),
+	} {
+		var got []string
+		for _, l := range reached[fence] {
+			if !strings.Contains(l, "init") && strings.Contains(l, ":") {
+				got = append(got, l)
+			}
+		}
+		require.ElementsMatch(t, want, withoutValues(got), fence)
+	}
+	require.Len(t, reached, 4, "only proxy fences reach anything")
+}
