@@ -8,7 +8,8 @@ import (
 // limit. A context given to RunContext or to Solve (WithContext) is polled
 // at cheap, regular points: every step of the order search, and after every
 // 4096 units of work, a unit being a row composed or a binding joined inside
-// one rule, and 64 units a stratum or a round of a recursive stratum, so
+// one rule or a row looked at orienting a pair of an order, and 64 units a
+// stratum or a round of a recursive stratum, so
 // that one long candidate cannot run far past a deadline. Stopping deep inside a plan unwinds with a panic
 // that the entry points (RunContext, Run, Solve) recover: threading an
 // error through every operator would cost the hot loops a check per row
