@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/ptxmm/ptxmm/datalog"
+	"github.com/ptxmm/ptxmm/internal/payoff"
 	"github.com/ptxmm/ptxmm/relations"
 	"github.com/ptxmm/ptxmm/rules"
 )
@@ -23,8 +24,7 @@ import (
 //
 // Trying costs one evaluation, wasted when the candidate is inconsistent;
 // in a search where few candidates are consistent, it is tried only while
-// it succeeds at least once in four tries (and now and then to notice a
-// change).
+// its policy (payoff.WarmStart) says it pays.
 type warmStart struct {
 	orders []*relations.Rel // the saved orders, nil when none is saved
 	overs  []*relations.Rel // their over relations when saved
@@ -38,7 +38,7 @@ type warmStart struct {
 // worth reports whether to try the saved orders on the next candidate.
 func (w *warmStart) worth() bool {
 	w.visits++
-	return w.tries < 16 || 4*w.hits >= w.tries || w.visits%32 == 0
+	return payoff.WarmStart.Policy().Worth(int64(w.tries), int64(w.hits), int64(w.visits))
 }
 
 // try sets the saved orders on inst and reports whether they make the

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+
+	"github.com/ptxmm/ptxmm/internal/payoff"
 )
 
 // Nogoods are choices of reads-from that a model rejects whatever the
@@ -66,14 +68,14 @@ func (n *Nogoods) Add(x *Execution, reads []int) {
 }
 
 // Worth reports whether learning another set may pay: learning takes an
-// evaluation per pair, and pays when the sets cut branches. At first it
-// always does; then while the sets learned cut at least one branch each,
-// and otherwise at the asks numbered by a power of two, to notice when
-// they start paying (ever more rarely while they do not).
+// evaluation per pair, and pays when the sets cut branches. The policy of
+// payoff.Nogoods says: at first always; then while the sets learned cut
+// at least one branch each, and otherwise at the asks numbered by a power
+// of two, to notice when they start paying (ever more rarely while they
+// do not).
 func (n *Nogoods) Worth() bool {
 	asked := n.asked.Add(1)
-	learned := n.learned.Load()
-	return learned < 8 || n.hits.Load() >= learned || asked&(asked-1) == 0
+	return payoff.Nogoods.Policy().Worth(n.learned.Load(), n.hits.Load(), asked)
 }
 
 // covers reports whether x, whose read r was just given its write, holds

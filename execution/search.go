@@ -1,5 +1,7 @@
 package execution
 
+import "github.com/ptxmm/ptxmm/internal/payoff"
+
 // Search configures Analysis.Search: a bound on the candidates, a model's
 // verdict on partial candidates that lets whole branches of reads-from
 // choices be abandoned, and a part of the search to restrict it to.
@@ -265,19 +267,15 @@ func (s *comboSearch) isFree() bool {
 
 // Payoff decides where a search asks a model about partial candidates.
 // Asking costs about as much as evaluating one candidate, and pays off
-// only when it abandons branches: at each depth, after a few tries, it
-// keeps asking while the candidates left out average at least one per
-// question (and asks at one visit in probeEvery anyway, to notice a
-// change).
+// only when it abandons branches: it keeps, at each depth, the questions
+// asked and the candidates they left out, for the policy of
+// payoff.Prune (after a few tries, keep asking while the candidates left
+// out average at least one per question, and now and then anyway, to
+// notice a change).
 // What it decides changes how fast a search goes, never what it finds.
 type Payoff struct {
 	visits, tries, saved []int
 }
-
-const (
-	payoffWarmup = 16
-	probeEvery   = 32
-)
 
 // Worth reports whether to ask at depth d.
 func (p *Payoff) Worth(d int) bool {
@@ -288,7 +286,7 @@ func (p *Payoff) Worth(d int) bool {
 	}
 	p.visits[d]++
 	t := p.tries[d]
-	return t < payoffWarmup || p.saved[d] >= t || p.visits[d]%probeEvery == 0
+	return payoff.Prune.Policy().Worth(int64(t), int64(p.saved[d]), int64(p.visits[d]))
 }
 
 // Record notes a question asked at depth d that left out saved candidates.

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ptxmm/ptxmm/internal/payoff"
 	"github.com/ptxmm/ptxmm/litmus/families"
 )
 
@@ -179,7 +180,8 @@ func TestPayoff(t *testing.T) {
 	}
 	assert.Equal(t, 320, asked(0))
 	// The first 16 visits, then visits 32, 64, ..., 320.
-	assert.Equal(t, payoffWarmup+320/probeEvery, asked(1))
+	pol := payoff.Prune.Policy()
+	assert.Equal(t, int(pol.Warmup+320/pol.Every), asked(1))
 }
 
 // TestSearchNogoods: a branch containing a learned nogood is abandoned

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/ptxmm/ptxmm/datalog"
+	payoffs "github.com/ptxmm/ptxmm/internal/payoff"
 	"github.com/ptxmm/ptxmm/relations"
 )
 
@@ -134,7 +135,7 @@ func (p *Program) NewInstance(dom *Domain) *Instance {
 	}
 	in.dirty = newStrataBits(len(p.strata))
 	in.runs = make([]int, len(p.strata))
-	in.cutoff, in.nothing = newPayoff(len(p.strata)), newPayoff(len(p.strata))
+	in.cutoff, in.nothing = newPayoff(payoffs.StratumCutoff, len(p.strata)), newPayoff(payoffs.DerivesNothing, len(p.strata))
 	in.initIncremental()
 	in.versions = make([]uint64, len(p.rels))
 	in.empty = make([]emptyCache, len(p.rels))

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/ptxmm/ptxmm/datalog"
+	payoffs "github.com/ptxmm/ptxmm/internal/payoff"
 )
 
 // The order search evaluates only what it tests: the strata the checks and
@@ -186,23 +187,23 @@ func (in *Instance) clearStratum(s *stratum) bool {
 }
 
 // payoff counts, per stratum, the times a shortcut was tried (tries) and
-// those it paid (hits), to try it only while it pays at least once in
-// four tries, and once in 32 runs anyway to notice a change. Both
-// shortcuts below cost something on every run of every stratum, which
-// adds up over the hundreds of thousands of runs of a big search.
+// those it paid (hits), for its policy (package payoff) to say whether to
+// try it again. Both shortcuts below cost something on every run of
+// every stratum, which adds up over the hundreds of thousands of runs of a
+// big search.
 type payoff struct {
+	policy      payoffs.Policy
 	tries, hits []int
 }
 
-func newPayoff(strata int) payoff {
-	return payoff{tries: make([]int, strata), hits: make([]int, strata)}
+func newPayoff(s payoffs.Shortcut, strata int) payoff {
+	return payoff{policy: s.Policy(), tries: make([]int, strata), hits: make([]int, strata)}
 }
 
 // worth reports whether to try the shortcut on stratum i, counting the
 // try; runs is the stratum's count of runs.
 func (p *payoff) worth(i, runs int) bool {
-	t := p.tries[i]
-	if t < 16 || 4*p.hits[i] >= t || runs%32 == 0 {
+	if p.policy.Worth(int64(p.tries[i]), int64(p.hits[i]), int64(runs)) {
 		p.tries[i]++
 		return true
 	}
