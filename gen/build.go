@@ -34,15 +34,6 @@ func Build(c *Cycle, p Placement) (*program.Test, error) {
 	for i := 0; i < l.nlocs; i++ {
 		t.Addrs = append(t.Addrs, program.Addr{Name: locationNames[i], AliasOf: -1})
 	}
-	aliasOf := map[int]int{}
-	alias := func(loc int) int {
-		if a, ok := aliasOf[loc]; ok {
-			return a
-		}
-		t.Addrs = append(t.Addrs, program.Addr{Name: locationNames[loc] + "_alias", AliasOf: loc})
-		aliasOf[loc] = len(t.Addrs) - 1
-		return aliasOf[loc]
-	}
 	cy := l.c
 	n := len(cy.Edges)
 	for th, evs := range l.threads {
@@ -62,7 +53,7 @@ func Build(c *Cycle, p Placement) (*program.Test, error) {
 					return nil, fmt.Errorf("cycle %q: %v", c, err)
 				}
 				if usesAlias(cy.Notes[e]) {
-					op.Addr = alias(l.loc[e])
+					op.Addr = t.Alias(l.loc[e])
 				}
 				opOf[e] = len(thread.Ops) - 1
 				continue
@@ -76,7 +67,7 @@ func Build(c *Cycle, p Placement) (*program.Test, error) {
 				op.Kind, op.Value = program.Store, l.value[e]
 			}
 			if usesAlias(cy.Notes[e]) {
-				op.Addr = alias(l.loc[e])
+				op.Addr = t.Alias(l.loc[e])
 			}
 			if err := annotate(&op, cy.Notes[e], cy.Edges[e].Src, rmw); err != nil {
 				return nil, fmt.Errorf("cycle %q: %v", c, err)

@@ -136,6 +136,19 @@ type Addr struct {
 	AliasOf int
 }
 
+// Alias returns the index of the second address of location loc (an
+// address of its own), adding it, named after the location with _alias,
+// the first time it is asked for.
+func (t *Test) Alias(loc int) int {
+	for i, a := range t.Addrs {
+		if a.AliasOf == loc {
+			return i
+		}
+	}
+	t.Addrs = append(t.Addrs, Addr{Name: t.Addrs[loc].Name + "_alias", AliasOf: loc})
+	return len(t.Addrs) - 1
+}
+
 // Pin is one conjunct of a final condition: a read's register (Thread and
 // Op index the read) or, when Thread is -1, the final value of the
 // location at address Addr.

@@ -24,6 +24,8 @@ Usage:
   ptxmm merge [-table] LOG...       union herd logs (the shards' of a run): merged log, or a verdict table
   ptxmm diff -model A.dl [-model B.dl] FILE|DIR...
                                     show the tests and outcomes on which two models disagree
+  ptxmm diff -synth -model A.dl [-model B.dl] [-events N] [-o DIR]
+                                    search for the smallest tests on which two models disagree
   ptxmm gen -cycle 'PodWW Rfe PodRR Fre' | -family MP,SB | -relax EDGES [-o DIR]
                                     write litmus tests from cycles of edges, as diy7 does
   ptxmm repl [-model FILE] [TEST]   explore a test and the model interactively

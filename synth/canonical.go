@@ -1,0 +1,87 @@
+package synth
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/ptxmm/ptxmm/program"
+)
+
+// canonical spells a test so that two tests get the same spelling exactly
+// when they differ by a renaming of threads, locations and written
+// values: the least spelling over the orders of the threads, locations
+// and values numbered in order of first use. (Every thread of a
+// synthesized test runs in a CTA of its own, so the placement is left
+// out.)
+func canonical(t *program.Test) string {
+	best := ""
+	permute(len(t.Threads), func(order []int) {
+		locs := map[int]int{}
+		vals := map[[2]int64]int64{}
+		physical := func(a int) (int, bool) {
+			if x := t.Addrs[a].AliasOf; x >= 0 {
+				return x, true
+			}
+			return a, false
+		}
+		var b strings.Builder
+		pos := map[[2]int]int{}
+		for i, th := range order {
+			if i > 0 {
+				b.WriteByte('|')
+			}
+			for k, op := range t.Threads[th].Ops {
+				pos[[2]int{th, k}] = i
+				fmt.Fprintf(&b, ";%d.%d.%d", op.Kind, op.Sem, op.Scope)
+				if op.Kind.Memory() {
+					loc, second := physical(op.Addr)
+					if _, ok := locs[loc]; !ok {
+						locs[loc] = len(locs)
+					}
+					fmt.Fprintf(&b, "@%d", locs[loc])
+					if second {
+						b.WriteByte('\'')
+					}
+					if op.Kind.Writes() {
+						key := [2]int64{int64(loc), op.Value}
+						if _, ok := vals[key]; !ok {
+							n := int64(1)
+							for k := range vals {
+								if k[0] == int64(loc) {
+									n++
+								}
+							}
+							vals[key] = n
+						}
+						fmt.Fprintf(&b, "=%d", vals[key])
+					}
+				}
+				if op.Dep != program.NoDep {
+					fmt.Fprintf(&b, "<%s%d", op.Dep, k-op.From)
+				}
+			}
+		}
+		var pins []string
+		for _, p := range t.Pins {
+			if p.Thread < 0 {
+				loc, _ := physical(p.Addr)
+				pins = append(pins, fmt.Sprintf("m%d=%d", locs[loc], vals[[2]int64{int64(loc), p.Value}]))
+				continue
+			}
+			op := t.Threads[p.Thread].Ops[p.Op]
+			loc, _ := physical(op.Addr)
+			v := int64(0)
+			if p.Value != 0 {
+				v = vals[[2]int64{int64(loc), p.Value}]
+			}
+			pins = append(pins, fmt.Sprintf("r%d.%d=%d", pos[[2]int{p.Thread, 0}], p.Op, v))
+		}
+		sort.Strings(pins)
+		b.WriteString(" : " + strings.Join(pins, ","))
+		if k := b.String(); best == "" || k < best {
+			best = k
+		}
+	})
+	return best
+}

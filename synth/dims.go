@@ -1,0 +1,255 @@
+package synth
+
+import (
+	"fmt"
+
+	"github.com/ptxmm/ptxmm/program"
+)
+
+// A skeleton's operations are completed by choosing, for each, a value of
+// each of its dimensions: its memory order, its scope and its dependency
+// on the read before it. Each dimension is a chain from the weakest value
+// to the strongest, so the choices form a lattice (the product of the
+// chains) ordered by strength. (Which address an access uses is part of
+// the skeleton: making an access use the other address makes it the same
+// address as some accesses and a different one from others, so it is no
+// step up or down in strength.)
+
+// dimKind names what a dimension chooses.
+type dimKind int
+
+const (
+	// dimSem is the memory order of a load, store or fence.
+	dimSem dimKind = iota
+	// dimAcq and dimRel are whether a read-modify-write acquires and
+	// whether it releases (relaxed, acquire, release, acq_rel).
+	dimAcq
+	dimRel
+	// dimScope is the scope of a strong operation.
+	dimScope
+	// dimDep is the dependency on the nearest read before: none, data,
+	// then control, the strongest, since a branch on the read makes every
+	// later instruction of the thread depend on it, where a data
+	// dependency reaches one write.
+	dimDep
+)
+
+// dim is one dimension of one operation: its values, weakest first.
+type dim struct {
+	thread, pos int
+	kind        dimKind
+	sems        []program.Sem
+	scopes      []program.Scope
+	deps        []program.Dep
+}
+
+// size is the number of values of the dimension.
+func (d dim) size() int {
+	switch d.kind {
+	case dimSem:
+		return len(d.sems)
+	case dimScope:
+		return len(d.scopes)
+	case dimDep:
+		return len(d.deps)
+	}
+	return 2
+}
+
+// dims lists the dimensions of a skeleton's operations under a
+// vocabulary, thread by thread.
+func (s *skeleton) dims(v Vocabulary) []dim {
+	var out []dim
+	for t, th := range s.threads {
+		for k, sl := range th {
+			add := func(d dim) {
+				d.thread, d.pos = t, k
+				if d.size() > 1 {
+					out = append(out, d)
+				}
+			}
+			switch sl.kind {
+			case program.Load:
+				add(dim{kind: dimSem, sems: []program.Sem{program.Weak, program.Relaxed, program.Acquire}})
+			case program.Store:
+				add(dim{kind: dimSem, sems: []program.Sem{program.Weak, program.Relaxed, program.Release}})
+			case program.RMW:
+				add(dim{kind: dimAcq})
+				add(dim{kind: dimRel})
+			case program.Fence:
+				if sl.fence == program.Weak {
+					add(dim{kind: dimSem, sems: chainFences(v.Fences)})
+				}
+			}
+			if sl.kind != program.AliasFence {
+				add(dim{kind: dimScope, scopes: v.Scopes})
+			}
+			if sl.kind.Memory() {
+				if nearestRead(th, k) >= 0 {
+					deps := []program.Dep{program.NoDep}
+					for _, d := range []program.Dep{program.Data, program.Ctrl} {
+						if hasDep(v.Deps, d) && (d != program.Data || sl.kind.Writes()) {
+							deps = append(deps, d)
+						}
+					}
+					add(dim{kind: dimDep, deps: deps})
+				}
+			}
+		}
+	}
+	return out
+}
+
+func hasDep(ds []program.Dep, d program.Dep) bool {
+	for _, x := range ds {
+		if x == d {
+			return true
+		}
+	}
+	return false
+}
+
+// chainFences orders the fences of the vocabulary a chain covers:
+// acq_rel, then sc (fence.acquire and fence.release are kinds of their
+// own, which no chain orders against each other).
+func chainFences(fs []program.Sem) []program.Sem {
+	var out []program.Sem
+	for _, f := range []program.Sem{program.AcqRel, program.SC} {
+		if hasSem(fs, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func hasSem(ss []program.Sem, s program.Sem) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// point is a choice of a value for each dimension (indices into the
+// dimensions' values).
+type point []int
+
+// leq reports whether p is at most as strong as q in every dimension.
+func (p point) leq(q point) bool {
+	for i := range p {
+		if p[i] > q[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func (p point) key() string { return fmt.Sprint([]int(p)) }
+
+// locationNames names the locations of a synthesized test.
+var locationNames = []string{"x", "y", "z", "a", "b", "c", "d", "e"}
+
+// test builds the program of a skeleton under a choice of its
+// dimensions (ds, from s.dims(v)): every write a distinct value (1, 2, ... per location, in
+// thread order), every register and every location written twice or more
+// observed.
+func (s *skeleton) test(v Vocabulary, ds []dim, p point) *program.Test {
+	t := &program.Test{Name: "Synth", Quantifier: "exists"}
+	for l := 0; l < s.nlocs; l++ {
+		t.Addrs = append(t.Addrs, program.Addr{Name: locationNames[l], AliasOf: -1})
+	}
+	// Each operation starts at its weakest and takes its dimensions'
+	// values.
+	ops := make([][]program.Op, len(s.threads))
+	for th, ss := range s.threads {
+		for _, sl := range ss {
+			op := program.Op{Kind: sl.kind, Addr: sl.loc}
+			switch sl.kind {
+			case program.RMW:
+				op.Sem = program.Relaxed
+			case program.Fence:
+				op.Sem = program.AcqRel
+				if sl.fence != program.Weak {
+					op.Sem = sl.fence
+				}
+			}
+			if sl.alias {
+				op.Addr = t.Alias(sl.loc)
+			}
+			ops[th] = append(ops[th], op)
+		}
+	}
+	var acq, rel = map[[2]int]bool{}, map[[2]int]bool{}
+	for i, d := range ds {
+		op := &ops[d.thread][d.pos]
+		v := p[i]
+		switch d.kind {
+		case dimSem:
+			op.Sem = d.sems[v]
+		case dimAcq:
+			acq[[2]int{d.thread, d.pos}] = v == 1
+		case dimRel:
+			rel[[2]int{d.thread, d.pos}] = v == 1
+		case dimScope:
+			op.Scope = d.scopes[v]
+		case dimDep:
+			op.Dep = d.deps[v]
+			op.From = nearestRead(s.threads[d.thread], d.pos)
+		}
+	}
+	// With one scope in the vocabulary there is no scope dimension.
+	scope := v.Scopes[0]
+	for th := range ops {
+		for k := range ops[th] {
+			op := &ops[th][k]
+			switch {
+			case op.Kind == program.RMW:
+				a, r := acq[[2]int{th, k}], rel[[2]int{th, k}]
+				switch {
+				case a && r:
+					op.Sem = program.AcqRel
+				case a:
+					op.Sem = program.Acquire
+				case r:
+					op.Sem = program.Release
+				}
+			case op.Sem == program.Weak:
+				op.Scope = program.NoScope
+			}
+			if op.Kind == program.AliasFence {
+				op.Sem, op.Scope = program.Weak, program.NoScope
+			} else if op.Sem != program.Weak && op.Scope == program.NoScope {
+				op.Scope = scope
+			}
+		}
+	}
+	values := map[int]int64{}
+	for th := range ops {
+		for k := range ops[th] {
+			op := &ops[th][k]
+			if op.Kind.Writes() {
+				loc := op.Addr
+				if a := t.Addrs[loc].AliasOf; a >= 0 {
+					loc = a
+				}
+				values[loc]++
+				op.Value = values[loc]
+			}
+		}
+		t.Threads = append(t.Threads, program.Thread{Place: program.Place{CTA: th, Cluster: -1}, Ops: ops[th]})
+	}
+	for th := range ops {
+		for k, op := range ops[th] {
+			if op.Kind.Reads() {
+				t.Observe = append(t.Observe, program.Pin{Thread: th, Op: k})
+			}
+		}
+	}
+	for l := 0; l < s.nlocs; l++ {
+		if values[l] >= 2 {
+			t.Observe = append(t.Observe, program.Pin{Thread: -1, Addr: l})
+		}
+	}
+	return t
+}

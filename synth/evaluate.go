@@ -1,0 +1,97 @@
+package synth
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+
+	"github.com/ptxmm/ptxmm/checker"
+	"github.com/ptxmm/ptxmm/litmus"
+	"github.com/ptxmm/ptxmm/program"
+)
+
+// outcomes is what two models allow of one program: the final states each
+// model's consistent executions reach (over every register and every
+// location written twice or more), and the consistent executions of each
+// that have no final state (out of thin air).
+type outcomes struct {
+	a, b         map[string]bool
+	thinA, thinB int
+	err          error
+}
+
+// separates reports whether the models disagree on some outcome.
+func (o *outcomes) separates() bool { return !sameSet(o.a, o.b) }
+
+// sameAs reports whether two programs' outcomes agree model by model and
+// with each other.
+func (o *outcomes) allSame(p *outcomes) bool {
+	return sameSet(o.a, o.b) && sameSet(o.a, p.a) && sameSet(p.a, p.b)
+}
+
+func sameSet(x, y map[string]bool) bool {
+	if len(x) != len(y) {
+		return false
+	}
+	for k := range x {
+		if !y[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// evaluator checks programs with both models, once each.
+type evaluator struct {
+	ctx    context.Context
+	models []*checker.Model
+	opts   checker.Options
+	cache  map[string]*outcomes
+	// evals counts the programs checked, for the progress line (shared by
+	// the workers).
+	evals *atomic.Int64
+}
+
+// parse reads a program back as package litmus does.
+func parse(t *program.Test) (*litmus.Test, error) {
+	lt, err := t.Parse()
+	if err != nil {
+		return nil, fmt.Errorf("internal error: a synthesized test does not parse: %v\n%s", err, t.Litmus())
+	}
+	return lt, nil
+}
+
+// outcomes checks a program with both models (or recalls its outcomes).
+func (e *evaluator) outcomes(t *program.Test) *outcomes {
+	text := t.Litmus()
+	if o, ok := e.cache[text]; ok {
+		return o
+	}
+	o := &outcomes{}
+	e.cache[text] = o
+	lt, err := parse(t)
+	if err != nil {
+		o.err = err
+		return o
+	}
+	e.evals.Add(1)
+	rs := checker.CheckAllContext(e.ctx, e.models, lt, e.opts)
+	for _, r := range rs {
+		if r.Err != nil {
+			o.err = r.Err
+			return o
+		}
+	}
+	o.a, o.b = stateSet(rs[0]), stateSet(rs[1])
+	o.thinA, o.thinB = rs[0].ThinAir, rs[1].ThinAir
+	return o
+}
+
+// stateSet keys a result's final states.
+func stateSet(r *checker.Result) map[string]bool {
+	out := map[string]bool{}
+	for _, s := range r.States {
+		out[checker.FormatState(r.Test, r.Layout, r.Observables, s)] = true
+	}
+	return out
+}

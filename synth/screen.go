@@ -1,0 +1,220 @@
+package synth
+
+import (
+	"sync"
+
+	"github.com/ptxmm/ptxmm/checker"
+	"github.com/ptxmm/ptxmm/program"
+)
+
+// A skeleton can separate the models only if they differ on executions
+// with the features it has. The features are the kinds of operations
+// beyond loads and stores, the dependencies an access may have, and the
+// second addresses of locations; each lets some input relations of the
+// models hold tuples that are otherwise empty. Which relations, is found
+// by filling the models' inputs for small programs with each feature, so
+// that the screen follows the catalog rather than a list kept by hand.
+
+// feature is a bit of a feature set.
+type feature uint
+
+const (
+	featRMW feature = 1 << iota
+	featFence
+	featAliasFence
+	featAlias
+	featCtrl
+	featData
+	featAcqFence
+	featRelFence
+)
+
+// screen remembers, per feature set, whether the models can disagree on
+// a program with those features.
+type screen struct {
+	o Options
+	// inputs lists the inputs some program with the feature fills that
+	// no program without it does; base those plain loads and stores fill.
+	inputs map[feature]map[string]bool
+	base   map[string]bool
+	all    []string
+	mu     sync.Mutex
+	cache  map[feature]bool
+}
+
+// newScreen samples the inputs each feature fills.
+func newScreen(o Options) *screen {
+	sc := &screen{o: o, inputs: map[feature]map[string]bool{}, cache: map[feature]bool{}}
+	seen := map[string]bool{}
+	for _, m := range []*checker.Model{o.A, o.B} {
+		for _, in := range m.Syntax.Inputs() {
+			if !seen[in] {
+				seen[in] = true
+				sc.all = append(sc.all, in)
+			}
+		}
+	}
+	sc.base = sc.filled(sc.samples(0))
+	for _, f := range []feature{featRMW, featFence, featAcqFence, featRelFence, featAliasFence, featAlias, featCtrl, featData} {
+		in := map[string]bool{}
+		for k := range sc.filled(sc.samples(f)) {
+			if !sc.base[k] {
+				in[k] = true
+			}
+		}
+		sc.inputs[f] = in
+	}
+	return sc
+}
+
+// samples builds small programs with a feature (or, for 0, plain loads
+// and stores), each memory order and scope of the vocabulary in some.
+func (sc *screen) samples(f feature) []*program.Test {
+	v := Vocabulary{Scopes: sc.o.Vocabulary.Scopes}
+	r := func(loc int) slot { return slot{kind: program.Load, loc: loc} }
+	w := func(loc int) slot { return slot{kind: program.Store, loc: loc} }
+	u := func(loc int) slot { return slot{kind: program.RMW, loc: loc} }
+	fence := func(sem program.Sem) slot { return slot{kind: program.Fence, fence: sem} }
+	second := func(s slot) slot { s.alias = true; return s }
+	var th [][]slot
+	switch f {
+	case 0:
+		th = [][]slot{{w(0), w(1)}, {r(1), r(0)}}
+	case featRMW:
+		v.RMW = true
+		th = [][]slot{{u(0), w(1)}, {r(1), u(0)}}
+	case featFence:
+		v.Fences = []program.Sem{program.AcqRel, program.SC}
+		th = [][]slot{{w(0), fence(0), w(1)}, {r(1), fence(0), r(0)}}
+	case featAcqFence, featRelFence:
+		sem := program.Acquire
+		if f == featRelFence {
+			sem = program.Release
+		}
+		th = [][]slot{{w(0), fence(sem), w(1)}, {r(1), fence(sem), r(0)}}
+	case featAliasFence:
+		v.Alias = true
+		th = [][]slot{{w(0), {kind: program.AliasFence}, second(r(0))}}
+	case featAlias:
+		v.Alias = true
+		th = [][]slot{{w(0), second(r(0))}, {second(w(0)), r(0)}}
+	case featCtrl, featData:
+		v.Deps = []program.Dep{program.Ctrl}
+		if f == featData {
+			v.Deps = []program.Dep{program.Data}
+		}
+		th = [][]slot{{r(0), w(1)}, {r(1), w(0)}}
+	}
+	sk := &skeleton{threads: th, nlocs: 2}
+	if f == featAliasFence {
+		sk.nlocs = 1
+	}
+	ds := sk.dims(v)
+	top := make(point, len(ds))
+	for i, d := range ds {
+		top[i] = d.size() - 1
+	}
+	// The weakest program, and each value of each dimension with the
+	// others at their strongest.
+	out := []*program.Test{sk.test(v, ds, make(point, len(ds)))}
+	for i, d := range ds {
+		for x := 0; x < d.size(); x++ {
+			p := append(point(nil), top...)
+			p[i] = x
+			out = append(out, sk.test(v, ds, p))
+		}
+	}
+	return out
+}
+
+// features lists what the skeleton's programs between points lo and hi
+// may have (with nil points, what all its programs may have).
+func (s *skeleton) features(ds []dim, lo, hi point) feature {
+	var f feature
+	for _, th := range s.threads {
+		for _, sl := range th {
+			switch {
+			case sl.kind == program.RMW:
+				f |= featRMW
+			case sl.kind == program.AliasFence:
+				f |= featAliasFence
+			case sl.kind == program.Fence && sl.fence == program.Acquire:
+				f |= featAcqFence
+			case sl.kind == program.Fence && sl.fence == program.Release:
+				f |= featRelFence
+			case sl.kind == program.Fence:
+				f |= featFence
+			}
+			if sl.alias {
+				f |= featAlias
+			}
+		}
+	}
+	for i, d := range ds {
+		if d.kind == dimDep {
+			deps := d.deps
+			if lo != nil {
+				deps = deps[lo[i] : hi[i]+1]
+			}
+			for _, dep := range deps {
+				switch dep {
+				case program.Ctrl:
+					f |= featCtrl
+				case program.Data:
+					f |= featData
+				}
+			}
+		}
+	}
+	return f
+}
+
+// filled lists the inputs some candidate execution of the programs fills.
+func (sc *screen) filled(ts []*program.Test) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range ts {
+		lt, err := parse(t)
+		if err != nil {
+			continue
+		}
+		for _, m := range []*checker.Model{sc.o.A, sc.o.B} {
+			cands, _ := m.Candidates(lt, sc.o.Check, 4)
+			for _, c := range cands {
+				inst, err := m.Instance(c)
+				if err != nil {
+					continue
+				}
+				for _, in := range sc.all {
+					if n, err := inst.Size(in); err == nil && n > 0 {
+						out[in] = true
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// separable reports whether the models may disagree on a program with
+// the features fs.
+func (sc *screen) separable(fs feature) bool {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if v, ok := sc.cache[fs]; ok {
+		return v
+	}
+	empty := map[string]bool{}
+	for _, in := range sc.all {
+		empty[in] = !sc.base[in]
+	}
+	for f, ins := range sc.inputs {
+		if fs&f != 0 {
+			for in := range ins {
+				empty[in] = false
+			}
+		}
+	}
+	v := !equivalent(sc.o.A.Syntax, sc.o.B.Syntax, empty)
+	sc.cache[fs] = v
+	return v
+}

@@ -1,0 +1,372 @@
+package synth
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/ptxmm/ptxmm/checker"
+	"github.com/ptxmm/ptxmm/program"
+)
+
+// Options say what to search: the two models, the vocabulary and bounds
+// of the tests, and the limits of each check.
+type Options struct {
+	A, B       *checker.Model
+	Vocabulary Vocabulary
+	Bounds     Bounds
+	// Check bounds each program's check (-timeout, -max-memory, ...).
+	Check checker.Options
+	// Workers search that many skeletons at once (at least 1).
+	Workers int
+	// Progress, when set, is called now and then with how far the search
+	// is (from the workers' goroutines, one call at a time).
+	Progress func(Progress)
+	// Found, when set, is called with the tests of each size as soon as
+	// that size is searched, smallest first.
+	Found func(size int, tests []*Found)
+}
+
+// Progress says how far a search is.
+type Progress struct {
+	Size              int // the number of instructions being searched
+	Done, Total       int // skeletons of this size searched and to search
+	Programs          int // programs checked with both models so far
+	Found             int // tests found so far
+	Elapsed           time.Duration
+	SkeletonsAllSizes int
+}
+
+// Found is one separating test.
+type Found struct {
+	Test *program.Test
+	// Size is its number of instructions.
+	Size int
+	// Diff is the checker's comparison of the two models on the test,
+	// with the execution one allows and the other's failed checks.
+	Diff *checker.DiffResult
+}
+
+// Report is the outcome of a search.
+type Report struct {
+	Tests []*Found
+	// Complete is the largest size searched completely (every skeleton
+	// of it and below); Stopped says the search stopped early (its
+	// context: a time budget or an interrupt), and why.
+	Complete int
+	Stopped  error
+	// Skeletons counts the shapes enumerated, Critical those with an
+	// execution through every access that sequential consistency forbids,
+	// Programs the programs checked with both models.
+	Skeletons, Critical, Programs int
+	// Screened counts the shapes left out because the models' rules
+	// agree on every program with their features (screen.go).
+	Screened int
+	// ThinAir counts the programs on which the models disagree about an
+	// execution that has no final state (values out of thin air), which
+	// no test can exhibit.
+	ThinAir int
+	// Unconfirmed are tests the search found but the checker, run on the
+	// test itself, does not confirm: none, unless something is wrong.
+	Unconfirmed []*program.Test
+	// NotMonotone names the models that allowed an outcome under a
+	// stronger choice of orders and scopes than one under which they
+	// forbade it, which the search assumes never happens.
+	NotMonotone []string
+	// Err is the first error a check stopped with (a resource limit); the
+	// skeleton it came from was left unsearched.
+	Err     error
+	Elapsed time.Duration
+}
+
+// Search looks for the minimal tests on which the models disagree, size
+// by size, until the bounds or the context's end.
+func Search(ctx context.Context, o Options) *Report {
+	start := time.Now()
+	rep := &Report{}
+	s := &searcher{ctx: ctx, o: o, rep: rep, evals: &atomic.Int64{}, start: start, notMonotone: map[string]bool{}}
+	if o.Workers < 1 {
+		s.o.Workers = 1
+	}
+	s.screen = newScreen(s.o)
+	seen := map[string]bool{}
+	for n := 1; n <= o.Bounds.Events; n++ {
+		var sks []*skeleton
+		skeletons(n, o.Bounds, o.Vocabulary, func(sk *skeleton) bool {
+			rep.Skeletons++
+			if sk.critical() {
+				sks = append(sks, sk)
+			}
+			return ctx.Err() == nil
+		})
+		rep.Critical += len(sks)
+		found := s.size(n, sks)
+		if err := ctx.Err(); err != nil {
+			rep.Stopped = err
+		}
+		var fresh []*Found
+		for _, f := range found {
+			key := canonical(f.Test)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			fresh = append(fresh, f)
+		}
+		for i, f := range fresh {
+			f.Test.Name = fmt.Sprintf("Synth%d.%d", n, i+1)
+			f.Diff.Test.Name = f.Test.Name
+		}
+		rep.Tests = append(rep.Tests, fresh...)
+		if o.Found != nil && len(fresh) > 0 {
+			o.Found(n, fresh)
+		}
+		if rep.Stopped != nil {
+			break
+		}
+		rep.Complete = n
+	}
+	for m := range s.notMonotone {
+		rep.NotMonotone = append(rep.NotMonotone, m)
+	}
+	sort.Strings(rep.NotMonotone)
+	rep.Programs = int(s.evals.Load())
+	rep.Elapsed = time.Since(start)
+	return rep
+}
+
+// searcher carries one search.
+type searcher struct {
+	ctx   context.Context
+	o     Options
+	rep   *Report
+	evals *atomic.Int64
+	start time.Time
+	mu    sync.Mutex
+	// notMonotone collects the names of the models seen to break
+	// monotonicity; the rest of the report's counters too (under mu).
+	notMonotone map[string]bool
+	found       int
+	screen      *screen
+}
+
+// size searches every skeleton of one size, on the workers, and returns
+// the tests found, in the order of their canonical spelling.
+func (s *searcher) size(n int, sks []*skeleton) []*Found {
+	var out []*Found
+	var next atomic.Int64
+	var done atomic.Int64
+	var wg sync.WaitGroup
+	report := func() {
+		if s.o.Progress == nil {
+			return
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.o.Progress(Progress{Size: n, Done: int(done.Load()), Total: len(sks), Programs: int(s.evals.Load()),
+			Found: s.found + len(s.rep.Tests), Elapsed: time.Since(s.start)})
+	}
+	for w := 0; w < s.o.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(sks) || s.ctx.Err() != nil {
+					return
+				}
+				fs := s.skeleton(sks[i])
+				s.mu.Lock()
+				out = append(out, fs...)
+				s.found += len(fs)
+				s.mu.Unlock()
+				done.Add(1)
+				report()
+			}
+		}()
+	}
+	wg.Wait()
+	s.mu.Lock()
+	s.found = 0
+	s.mu.Unlock()
+	keys := map[*Found]string{}
+	for _, f := range out {
+		keys[f] = canonical(f.Test)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return keys[out[i]] < keys[out[j]] })
+	return out
+}
+
+// skeleton searches one skeleton's lattice and returns its minimal
+// separating tests, confirmed by the checker.
+func (s *searcher) skeleton(sk *skeleton) []*Found {
+	v := s.o.Vocabulary
+	ds := sk.dims(v)
+	if !s.screen.separable(sk.features(ds, nil, nil)) {
+		s.mu.Lock()
+		s.rep.Screened++
+		s.mu.Unlock()
+		return nil
+	}
+	ev := &evaluator{ctx: s.ctx, models: []*checker.Model{s.o.A, s.o.B}, opts: s.o.Check, cache: map[string]*outcomes{}, evals: s.evals}
+	eval := func(p point) *outcomes {
+		o := ev.outcomes(sk.test(v, ds, p))
+		if o.err == nil && o.thinA != o.thinB {
+			s.mu.Lock()
+			s.rep.ThinAir++
+			s.mu.Unlock()
+		}
+		return o
+	}
+	screened := func(lo, hi point) bool { return !s.screen.separable(sk.features(ds, lo, hi)) }
+	ls := &latticeSearch{ds: ds, eval: eval, stop: func() bool { return s.ctx.Err() != nil }, screened: screened, monotone: func(wp, sp point, w, st *outcomes) {
+		if s.monotone(w, st) && os.Getenv("SYNTHDEBUG") != "" {
+			fmt.Fprintf(os.Stderr, "NOT MONOTONE\n%s%v\n%s%v\n", sk.test(v, ds, wp).Litmus(), w, sk.test(v, ds, sp).Litmus(), st)
+		}
+	}}
+	points := ls.run()
+	if ls.err != nil {
+		s.fail(ls.err)
+		return nil
+	}
+	var out []*Found
+	for _, p := range points {
+		t := sk.test(v, ds, p)
+		if !s.eventMinimal(ev, t) {
+			continue
+		}
+		out = append(out, s.tests(t, sk.size())...)
+	}
+	return out
+}
+
+// fail records the first error a check stopped with.
+func (s *searcher) fail(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.rep.Err == nil {
+		s.rep.Err = err
+	}
+}
+
+// monotone records a model seen allowing at a stronger point an outcome
+// it forbids at a weaker one.
+func (s *searcher) monotone(weak, strong *outcomes) bool {
+	bad := false
+	check := func(w, st map[string]bool, thin int, name string) {
+		// Executions out of thin air have no final state, so the weak
+		// point's outcomes are not all there is to compare.
+		if thin > 0 {
+			return
+		}
+		for k := range st {
+			if !w[k] {
+				s.mu.Lock()
+				s.notMonotone[name] = true
+				s.mu.Unlock()
+				bad = true
+				return
+			}
+		}
+	}
+	check(weak.a, strong.a, weak.thinA, s.o.A.Name)
+	check(weak.b, strong.b, weak.thinB, s.o.B.Name)
+	return bad
+}
+
+// eventMinimal reports whether no test made by removing one instruction
+// still separates the models.
+func (s *searcher) eventMinimal(ev *evaluator, t *program.Test) bool {
+	for th, thr := range t.Threads {
+		for k := range thr.Ops {
+			if o := ev.outcomes(without(t, th, k)); o.err == nil && o.separates() {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// tests turns a separating program into one test per outcome the models
+// disagree on, each confirmed by checking it with both models.
+func (s *searcher) tests(t *program.Test, size int) []*Found {
+	lt, err := parse(t)
+	if err != nil {
+		return nil
+	}
+	rs := checker.CheckAllContext(s.ctx, []*checker.Model{s.o.A, s.o.B}, lt, s.o.Check)
+	if rs[0].Err != nil || rs[1].Err != nil {
+		return nil
+	}
+	inA, inB := stateSet(rs[0]), stateSet(rs[1])
+	var out []*Found
+	for i, r := range rs {
+		other := inB
+		if i == 1 {
+			other = inA
+		}
+		for _, st := range r.States {
+			if other[checker.FormatState(r.Test, r.Layout, r.Observables, st)] {
+				continue
+			}
+			pinned := *t
+			pinned.Observe = nil
+			pinned.Pins = pinsOf(t, r.Observables, st)
+			out = append(out, s.confirm(&pinned, size))
+		}
+	}
+	var kept []*Found
+	for _, f := range out {
+		if f != nil {
+			kept = append(kept, f)
+		}
+	}
+	return kept
+}
+
+// pinsOf spells a final state as the pins of a condition.
+func pinsOf(t *program.Test, obs []checker.Observable, st checker.State) []program.Pin {
+	var pins []program.Pin
+	for i, o := range obs {
+		v := st[i].V.N
+		if o.IsLoc {
+			for a, addr := range t.Addrs {
+				if addr.Name == o.Name {
+					pins = append(pins, program.Pin{Thread: -1, Addr: a, Value: v})
+				}
+			}
+			continue
+		}
+		for k := range t.Threads[o.Thread].Ops {
+			if t.Threads[o.Thread].Ops[k].Kind.Reads() && t.Reg(o.Thread, k) == o.Reg {
+				pins = append(pins, program.Pin{Thread: o.Thread, Op: k, Value: v})
+			}
+		}
+	}
+	return pins
+}
+
+// confirm checks a test with both models: it separates them when their
+// verdicts differ. A test the checker does not confirm goes to the
+// report's Unconfirmed.
+func (s *searcher) confirm(t *program.Test, size int) *Found {
+	lt, err := parse(t)
+	if err != nil {
+		return nil
+	}
+	d := checker.Diff(s.o.A, s.o.B, lt, s.o.Check)
+	if d.Err != nil {
+		return nil
+	}
+	if !d.VerdictsDiffer() {
+		s.mu.Lock()
+		s.rep.Unconfirmed = append(s.rep.Unconfirmed, t)
+		s.mu.Unlock()
+		return nil
+	}
+	return &Found{Test: t, Size: size, Diff: d}
+}

@@ -1,0 +1,155 @@
+package synth
+
+import (
+	"context"
+	"sort"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ptxmm/ptxmm/checker"
+	"github.com/ptxmm/ptxmm/datalog"
+	"github.com/ptxmm/ptxmm/internal/loader"
+	"github.com/ptxmm/ptxmm/litmus"
+)
+
+// candidates allows every candidate execution whose coherence order starts
+// with the initial writes; sc adds sequential consistency and the
+// atomicity of read-modify-writes. They differ on the smallest test there
+// is: a thread that writes x and then reads its initial value.
+const candidates = `
+.decl W(e: event)
+.decl IW(e: event)
+.decl loc(a: event, b: event)
+.decl rf(w: event, r: event)
+.decl po(a: event, b: event)
+.decl rmw(r: event, w: event)
+.decl E(e: event)
+.input E, W, IW, loc, rf, po, rmw
+let id = [E]
+let co_pairs = ((W * W) & loc) \ id
+.order co over co_pairs
+let fr = ((rf^-1 ; co) & loc) \ id
+.check init_first: empty(co ; [IW])
+`
+
+const sc = candidates + `
+.check sc: acyclic(po | rf | co | fr)
+.check atomic: empty(rmw & (fr ; co))
+`
+
+func sourceModel(t *testing.T, name, src string) *checker.Model {
+	t.Helper()
+	prog, errs := datalog.LoadSource(name, src)
+	require.False(t, errs.HasErrors(), "%v", errs)
+	m, err := checker.BuildModel(name, prog, nil)
+	require.NoError(t, err)
+	return m
+}
+
+func fileModel(t *testing.T, file string) *checker.Model {
+	t.Helper()
+	m, err := loader.LoadFile(file)
+	require.NoError(t, err)
+	return m
+}
+
+// TestSearch runs the search over pairs of models, some that differ
+// within the vocabulary and bounds and some that do not, and checks every
+// test it reports on its own: it parses, the two models' verdicts on it
+// differ, no instruction can be dropped with the models still disagreeing,
+// and the tests come smallest first, none twice up to renaming.
+func TestSearch(t *testing.T) {
+	spec := fileModel(t, "../spec.dl")
+	for _, tc := range []struct {
+		name         string
+		a, b         *checker.Model
+		features     string
+		scopes       string
+		events       int
+		wantSmallest int // the size of the first test; 0: no test
+		wantAtLeast  int
+	}{
+		{"sc and no axiom", sourceModel(t, "sc", sc), sourceModel(t, "candidates", candidates), "atom", "gpu", 3, 2, 3},
+		{"sc and no axiom, no atomics", sourceModel(t, "sc", sc), sourceModel(t, "candidates", candidates), "", "gpu", 3, 2, 2},
+		// ISA 6.0 has no virtual aliases: a thread that reads x and then
+		// writes it through another address cannot read its own write.
+		{"spec.dl and ptx-v6.0 with aliases", spec, fileModel(t, "../variants/ptx-v6.0.dl"), "alias", "gpu", 2, 2, 2},
+		{"identical models", spec, fileModel(t, "../spec.dl"), DefaultFeatures, "gpu", 4, 0, 0},
+		{"identical small models", sourceModel(t, "sc", sc), sourceModel(t, "sc2", sc), "atom,fence.sc", "cta,gpu", 3, 0, 0},
+		// The variants differ only with fences, atomics or aliases.
+		{"ptx-v6.0 without aliases", spec, fileModel(t, "../variants/ptx-v6.0.dl"), "", "gpu", 3, 0, 0},
+		{"data dependencies only where there are none", spec, fileModel(t, "../variants/nta-data-only.dl"), "fence.sc", "gpu", 3, 0, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v, err := ParseVocabulary(tc.features, tc.scopes)
+			require.NoError(t, err)
+			rep := Search(context.Background(), Options{A: tc.a, B: tc.b, Vocabulary: v,
+				Bounds: Bounds{Events: tc.events, Threads: 3, Locations: 2}, Check: checker.DefaultOptions(), Workers: 2})
+			require.NoError(t, rep.Err)
+			require.NoError(t, rep.Stopped)
+			assert.Empty(t, rep.Unconfirmed)
+			assert.Empty(t, rep.NotMonotone)
+			assert.Equal(t, tc.events, rep.Complete)
+			if tc.wantSmallest == 0 {
+				assert.Empty(t, rep.Tests)
+				return
+			}
+			require.GreaterOrEqual(t, len(rep.Tests), tc.wantAtLeast)
+			assert.Equal(t, tc.wantSmallest, rep.Tests[0].Size)
+			assert.True(t, sort.SliceIsSorted(rep.Tests, func(i, j int) bool { return rep.Tests[i].Size < rep.Tests[j].Size }))
+			seen := map[string]bool{}
+			for _, f := range rep.Tests {
+				text := f.Test.Litmus()
+				key := canonical(f.Test)
+				assert.False(t, seen[key], "a test twice up to renaming:\n%s", text)
+				seen[key] = true
+				assert.LessOrEqual(t, f.Size, tc.events)
+				lt, err := litmus.Parse(f.Test.Name+".litmus", []byte(text), litmus.FormatHerd)
+				require.NoError(t, err, text)
+				rs := checker.CheckAll([]*checker.Model{tc.a, tc.b}, lt[0], checker.DefaultOptions())
+				require.NoError(t, rs[0].Err)
+				require.NoError(t, rs[1].Err)
+				assert.NotEqual(t, rs[0].Verdict, rs[1].Verdict, "the models agree on\n%s", text)
+				assert.Equal(t, rs[0].Verdict, f.Diff.A.Verdict)
+				assert.Equal(t, rs[1].Verdict, f.Diff.B.Verdict)
+				ev := &evaluator{ctx: context.Background(), models: []*checker.Model{tc.a, tc.b}, opts: checker.DefaultOptions(),
+					cache: map[string]*outcomes{}, evals: &atomic.Int64{}}
+				for th, thr := range f.Test.Threads {
+					for k := range thr.Ops {
+						o := ev.outcomes(without(f.Test, th, k))
+						assert.False(t, o.err == nil && o.separates(), "dropping P%d's instruction %d still separates\n%s", th, k, text)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestSearchStops checks that a search whose context ends says so and
+// keeps what it found.
+func TestSearchStops(t *testing.T) {
+	v, err := ParseVocabulary("atom", "gpu")
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	rep := Search(ctx, Options{A: sourceModel(t, "sc", sc), B: sourceModel(t, "candidates", candidates), Vocabulary: v,
+		Bounds: Bounds{Events: 4, Threads: 2, Locations: 2}, Check: checker.DefaultOptions()})
+	assert.ErrorIs(t, rep.Stopped, context.Canceled)
+	assert.Less(t, rep.Complete, 4)
+}
+
+// TestSearchLimit checks that a check that hits a limit stops the search
+// with the limit's error.
+func TestSearchLimit(t *testing.T) {
+	v, err := ParseVocabulary("", "gpu")
+	require.NoError(t, err)
+	opts := checker.DefaultOptions()
+	opts.MaxCandidates = 1
+	rep := Search(context.Background(), Options{A: sourceModel(t, "sc", sc), B: sourceModel(t, "candidates", candidates), Vocabulary: v,
+		Bounds: Bounds{Events: 3, Threads: 2, Locations: 2}, Check: opts})
+	require.Error(t, rep.Err)
+	assert.Contains(t, rep.Err.Error(), "-max-candidates")
+}

@@ -1,0 +1,390 @@
+package synth
+
+import (
+	"strings"
+
+	"github.com/ptxmm/ptxmm/program"
+)
+
+// slot is one instruction of a skeleton: what it does, where, and
+// through which of its location's addresses; its memory order, scope and
+// dependency are chosen later (dims.go). A fence of a chain (acq_rel,
+// sc) has fence 0; fence.acquire and fence.release are fences of their
+// own (fence Acquire, Release), which no chain orders.
+type slot struct {
+	kind  program.Kind
+	fence program.Sem
+	loc   int
+	alias bool
+}
+
+// skeleton is the shape of a test: its threads' instructions without
+// their memory orders and scopes.
+type skeleton struct {
+	threads [][]slot
+	nlocs   int
+	key     string
+}
+
+// size counts the skeleton's instructions.
+func (s *skeleton) size() int {
+	n := 0
+	for _, th := range s.threads {
+		n += len(th)
+	}
+	return n
+}
+
+// Bounds limit the shapes enumerated.
+type Bounds struct {
+	Events, Threads, Locations int
+}
+
+// code spells a slot's kind in a skeleton's key.
+func (s slot) code() byte {
+	switch s.kind {
+	case program.Load:
+		return 'R'
+	case program.Store:
+		return 'W'
+	case program.RMW:
+		return 'U'
+	case program.AliasFence:
+		return 'A'
+	}
+	switch s.fence {
+	case program.Acquire:
+		return 'Q'
+	case program.Release:
+		return 'L'
+	}
+	return 'F'
+}
+
+// skeletons calls yield with every skeleton of exactly n instructions
+// within the bounds and the vocabulary that the shape rules admit, each
+// once up to the renaming of threads and locations, until yield returns
+// false. The rules: a fence sits between two accesses of its thread and
+// next to no other fence; every location is accessed twice or more and
+// written at least once; every thread of a test of several accesses a
+// location another thread accesses.
+func skeletons(n int, b Bounds, v Vocabulary, yield func(*skeleton) bool) bool {
+	kinds := []slot{{kind: program.Load}, {kind: program.Store}}
+	if v.RMW {
+		kinds = append(kinds, slot{kind: program.RMW})
+	}
+	if len(chainFences(v.Fences)) > 0 {
+		kinds = append(kinds, slot{kind: program.Fence})
+	}
+	for _, f := range []program.Sem{program.Acquire, program.Release} {
+		if hasSem(v.Fences, f) {
+			kinds = append(kinds, slot{kind: program.Fence, fence: f})
+		}
+	}
+	if v.Alias {
+		kinds = append(kinds, slot{kind: program.AliasFence})
+	}
+	seqs := map[int][][]slot{}
+	for l := 1; l <= n; l++ {
+		seqs[l] = kindSequences(l, kinds)
+	}
+	seen := map[string]bool{}
+	e := &enumerator{n: n, b: b, v: v, seqs: seqs, seen: seen, yield: yield}
+	for _, sizes := range partitions(n, b.Threads) {
+		if !e.threadsOf(sizes, nil, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// enumerator carries the state of skeletons.
+type enumerator struct {
+	n     int
+	b     Bounds
+	v     Vocabulary
+	seqs  map[int][][]slot
+	seen  map[string]bool
+	yield func(*skeleton) bool
+}
+
+// partitions lists the ways to split n instructions among at most
+// maxThreads threads, largest first.
+func partitions(n, maxThreads int) [][]int {
+	var out [][]int
+	var rec func(rem, most int, cur []int)
+	rec = func(rem, most int, cur []int) {
+		if rem == 0 {
+			out = append(out, append([]int(nil), cur...))
+			return
+		}
+		if len(cur) == maxThreads {
+			return
+		}
+		for p := min(rem, most); p >= 1; p-- {
+			rec(rem-p, p, append(cur, p))
+		}
+	}
+	rec(n, n, nil)
+	return out
+}
+
+// kindSequences lists the sequences of l kinds whose fences each sit
+// between two accesses, next to no other fence.
+func kindSequences(l int, kinds []slot) [][]slot {
+	var out [][]slot
+	cur := make([]slot, l)
+	var rec func(i int)
+	rec = func(i int) {
+		if i == l {
+			out = append(out, append([]slot(nil), cur...))
+			return
+		}
+		for _, k := range kinds {
+			fence := !k.kind.Memory()
+			if fence && (i == 0 || i == l-1 || !cur[i-1].kind.Memory()) {
+				continue
+			}
+			cur[i] = k
+			rec(i + 1)
+		}
+	}
+	rec(0)
+	return out
+}
+
+// threadsOf picks each thread's kinds; threads of equal size take
+// sequences in order (any skeleton has such a renaming of its threads).
+func (e *enumerator) threadsOf(sizes []int, picked []int, i int) bool {
+	if i == len(sizes) {
+		var th [][]slot
+		for k, idx := range picked {
+			th = append(th, append([]slot(nil), e.seqs[sizes[k]][idx]...))
+		}
+		return e.locations(th)
+	}
+	start := 0
+	if i > 0 && sizes[i] == sizes[i-1] {
+		start = picked[i-1]
+	}
+	for idx := start; idx < len(e.seqs[sizes[i]]); idx++ {
+		if !e.threadsOf(sizes, append(picked, idx), i+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// memSlots lists the positions of the memory accesses, thread by thread.
+func memSlots(th [][]slot) [][2]int {
+	var out [][2]int
+	for t, ss := range th {
+		for k, s := range ss {
+			if s.kind.Memory() {
+				out = append(out, [2]int{t, k})
+			}
+		}
+	}
+	return out
+}
+
+// locations gives the accesses locations, numbered in order of first use.
+func (e *enumerator) locations(th [][]slot) bool {
+	mem := memSlots(th)
+	var rec func(i, used int) bool
+	rec = func(i, used int) bool {
+		if i == len(mem) {
+			if !communicates(th, used) {
+				return true
+			}
+			return e.aliases(th, mem, used, 0)
+		}
+		for l := 0; l <= used && l < e.b.Locations; l++ {
+			th[mem[i][0]][mem[i][1]].loc = l
+			u := used
+			if l == used {
+				u++
+			}
+			if !rec(i+1, u) {
+				return false
+			}
+		}
+		return true
+	}
+	return rec(0, 0)
+}
+
+// communicates reports whether every location is accessed twice or more
+// and written, and every thread (of several) shares a location with
+// another.
+func communicates(th [][]slot, nlocs int) bool {
+	count := make([]int, nlocs)
+	written := make([]bool, nlocs)
+	users := make([]uint32, nlocs)
+	for t, ss := range th {
+		for _, s := range ss {
+			if s.kind.Memory() {
+				count[s.loc]++
+				written[s.loc] = written[s.loc] || s.kind.Writes()
+				users[s.loc] |= 1 << t
+			}
+		}
+	}
+	for l := range count {
+		if count[l] < 2 || !written[l] {
+			return false
+		}
+	}
+	if len(th) == 1 {
+		return true
+	}
+	for t, ss := range th {
+		shares := false
+		for _, s := range ss {
+			if s.kind.Memory() && users[s.loc]&^(1<<t) != 0 {
+				shares = true
+			}
+		}
+		if !shares {
+			return false
+		}
+	}
+	return true
+}
+
+// aliases chooses the accesses that use their location's second address
+// (with the alias vocabulary): any but the first access of each location,
+// in thread order. The alias fence comes only with second addresses.
+func (e *enumerator) aliases(th [][]slot, mem [][2]int, nlocs, i int) bool {
+	if i == len(mem) {
+		if !aliasFenceUseful(th) {
+			return true
+		}
+		return e.finish(th, nlocs)
+	}
+	t, k := mem[i][0], mem[i][1]
+	first := true
+	for _, p := range mem[:i] {
+		if th[p[0]][p[1]].loc == th[t][k].loc {
+			first = false
+		}
+	}
+	th[t][k].alias = false
+	if !e.finish2(th, mem, nlocs, i) {
+		return false
+	}
+	if e.v.Alias && !first {
+		th[t][k].alias = true
+		ok := e.finish2(th, mem, nlocs, i)
+		th[t][k].alias = false
+		return ok
+	}
+	return true
+}
+
+// finish2 goes on to the next access.
+func (e *enumerator) finish2(th [][]slot, mem [][2]int, nlocs, i int) bool {
+	return e.aliases(th, mem, nlocs, i+1)
+}
+
+// aliasFenceUseful reports whether a skeleton with an alias fence also
+// uses a second address.
+func aliasFenceUseful(th [][]slot) bool {
+	fence, second := false, false
+	for _, ss := range th {
+		for _, s := range ss {
+			fence = fence || s.kind == program.AliasFence
+			second = second || s.alias
+		}
+	}
+	return second || !fence
+}
+
+// finish keeps a skeleton once: the first time its canonical key is met.
+func (e *enumerator) finish(th [][]slot, nlocs int) bool {
+	sk := &skeleton{threads: th, nlocs: nlocs}
+	sk.key = canonicalKey(th)
+	if e.seen[sk.key] {
+		return true
+	}
+	e.seen[sk.key] = true
+	return e.yield(sk.clone())
+}
+
+// nearestRead is the index of the last read before position k of a
+// thread, or -1.
+func nearestRead(ss []slot, k int) int {
+	for j := k - 1; j >= 0; j-- {
+		if ss[j].kind.Reads() {
+			return j
+		}
+	}
+	return -1
+}
+
+// clone copies a skeleton the enumeration will go on modifying.
+func (s *skeleton) clone() *skeleton {
+	c := &skeleton{nlocs: s.nlocs, key: s.key}
+	for _, th := range s.threads {
+		c.threads = append(c.threads, append([]slot(nil), th...))
+	}
+	return c
+}
+
+// canonicalKey spells a skeleton so that two skeletons get the same key
+// exactly when they differ by a renaming of threads and locations: the
+// least spelling over the orders of the threads, locations numbered in
+// order of first use.
+func canonicalKey(th [][]slot) string {
+	best := ""
+	permute(len(th), func(order []int) {
+		var b strings.Builder
+		ren := map[int]byte{}
+		// A location's first access in this order names its first
+		// address: the others are spelt relative to it.
+		firstAlias := map[int]bool{}
+		for i, t := range order {
+			if i > 0 {
+				b.WriteByte('|')
+			}
+			for _, s := range th[t] {
+				b.WriteByte(s.code())
+				if s.kind.Memory() {
+					if _, ok := ren[s.loc]; !ok {
+						ren[s.loc] = byte('0' + len(ren))
+						firstAlias[s.loc] = s.alias
+					}
+					b.WriteByte(ren[s.loc])
+					if s.alias != firstAlias[s.loc] {
+						b.WriteByte('\'')
+					}
+				}
+			}
+		}
+		if k := b.String(); best == "" || k < best {
+			best = k
+		}
+	})
+	return best
+}
+
+// permute calls f with every order of 0..n-1.
+func permute(n int, f func([]int)) {
+	p := make([]int, n)
+	for i := range p {
+		p[i] = i
+	}
+	var rec func(k int)
+	rec = func(k int) {
+		if k == n {
+			f(p)
+			return
+		}
+		for i := k; i < n; i++ {
+			p[k], p[i] = p[i], p[k]
+			rec(k + 1)
+			p[k], p[i] = p[i], p[k]
+		}
+	}
+	rec(0)
+}

@@ -1,0 +1,213 @@
+package synth
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/ptxmm/ptxmm/program"
+)
+
+// Vocabulary is what the tests are made of: loads and stores always, and
+// the optional operations and features below. Every strong operation takes
+// one of Scopes; every thread runs in a CTA of its own on one GPU.
+type Vocabulary struct {
+	Scopes []program.Scope
+	// RMW adds atom.exch in every memory order.
+	RMW bool
+	// Fences are the memory orders of fences (SC, AcqRel, Acquire,
+	// Release).
+	Fences []program.Sem
+	// Deps are the dependencies an access may have on the nearest read
+	// before it in its thread.
+	Deps []program.Dep
+	// Alias lets a location be accessed through a second virtual address,
+	// with the alias proxy fence.
+	Alias bool
+}
+
+// features are the items of a vocabulary list, with what each adds.
+var features = []struct{ name, doc string }{
+	{"atom", "atom.exch in every memory order"},
+	{"fence.sc", "fence.sc"},
+	{"fence.acq_rel", "fence.acq_rel"},
+	{"fence.acquire", "fence.acquire"},
+	{"fence.release", "fence.release"},
+	{"data", "data dependencies on an earlier read"},
+	{"ctrl", "control dependencies on an earlier read"},
+	{"alias", "a second virtual address of a location, and fence.proxy.alias"},
+}
+
+// DefaultFeatures is the vocabulary ptxmm diff -synth uses unless told.
+const DefaultFeatures = "atom,fence.sc,fence.acq_rel,data,ctrl,alias"
+
+// ParseVocabulary reads a comma-separated list of features (atom,
+// fence.sc, fence.acq_rel, fence.acquire, fence.release, data, ctrl,
+// alias) and of scopes (cta, cluster, gpu, sys).
+func ParseVocabulary(featureList, scopeList string) (Vocabulary, error) {
+	var v Vocabulary
+	for _, f := range strings.Split(featureList, ",") {
+		switch f = strings.TrimSpace(f); f {
+		case "":
+		case "atom":
+			v.RMW = true
+		case "fence.sc":
+			v.Fences = append(v.Fences, program.SC)
+		case "fence.acq_rel":
+			v.Fences = append(v.Fences, program.AcqRel)
+		case "fence.acquire":
+			v.Fences = append(v.Fences, program.Acquire)
+		case "fence.release":
+			v.Fences = append(v.Fences, program.Release)
+		case "data":
+			v.Deps = append(v.Deps, program.Data)
+		case "ctrl":
+			v.Deps = append(v.Deps, program.Ctrl)
+		case "alias":
+			v.Alias = true
+		default:
+			var names []string
+			for _, x := range features {
+				names = append(names, x.name)
+			}
+			return v, fmt.Errorf("-vocab %s: unknown feature; expected some of %s", f, strings.Join(names, ", "))
+		}
+	}
+	for _, s := range strings.Split(scopeList, ",") {
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		sc, err := program.ParseScope(s)
+		if err != nil {
+			return v, fmt.Errorf("-scopes: %v", err)
+		}
+		v.Scopes = append(v.Scopes, sc)
+	}
+	if len(v.Scopes) == 0 {
+		return v, fmt.Errorf("-scopes: give at least one scope (cta, cluster, gpu, sys)")
+	}
+	sort.Slice(v.Scopes, func(i, j int) bool { return v.Scopes[i] < v.Scopes[j] })
+	v.Scopes = compactScopes(v.Scopes)
+	sort.Slice(v.Fences, func(i, j int) bool { return v.Fences[i] < v.Fences[j] })
+	return v, nil
+}
+
+func compactScopes(s []program.Scope) []program.Scope {
+	var out []program.Scope
+	for i, x := range s {
+		if i == 0 || x != s[i-1] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// FeatureHelp describes the features for -vocab's help.
+func FeatureHelp() string {
+	var parts []string
+	for _, f := range features {
+		parts = append(parts, f.name+" ("+f.doc+")")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// choice is one memory order and scope an operation may take.
+type choice struct {
+	sem   program.Sem
+	scope program.Scope
+}
+
+// domain lists the choices of an operation of kind k, from the weakest,
+// with the order between them; bottom and top are the least and greatest
+// choices (-1 when there is none).
+type domain struct {
+	choices     []choice
+	leq         [][]bool
+	bottom, top int
+}
+
+// domainOf returns the choices of kind k under the vocabulary.
+func (v Vocabulary) domainOf(k program.Kind) *domain {
+	var cs []choice
+	switch k {
+	case program.Load, program.Store:
+		cs = append(cs, choice{program.Weak, program.NoScope})
+		strong := program.Acquire
+		if k == program.Store {
+			strong = program.Release
+		}
+		for _, sem := range []program.Sem{program.Relaxed, strong} {
+			for _, s := range v.Scopes {
+				cs = append(cs, choice{sem, s})
+			}
+		}
+	case program.RMW:
+		for _, sem := range []program.Sem{program.Relaxed, program.Acquire, program.Release, program.AcqRel} {
+			for _, s := range v.Scopes {
+				cs = append(cs, choice{sem, s})
+			}
+		}
+	case program.Fence:
+		for _, sem := range v.Fences {
+			for _, s := range v.Scopes {
+				cs = append(cs, choice{sem, s})
+			}
+		}
+	default:
+		cs = append(cs, choice{program.Weak, program.NoScope})
+	}
+	d := &domain{choices: cs, bottom: -1, top: -1}
+	d.leq = make([][]bool, len(cs))
+	for i := range cs {
+		d.leq[i] = make([]bool, len(cs))
+		for j := range cs {
+			d.leq[i][j] = weaker(cs[i], cs[j])
+		}
+	}
+	for i := range cs {
+		below, above := true, true
+		for j := range cs {
+			below = below && d.leq[i][j]
+			above = above && d.leq[j][i]
+		}
+		if below {
+			d.bottom = i
+		}
+		if above {
+			d.top = i
+		}
+	}
+	return d
+}
+
+// semRank orders memory orders by strength; acquire and release are
+// incomparable.
+func semLeq(a, b program.Sem) bool {
+	if a == b {
+		return true
+	}
+	switch a {
+	case program.Weak:
+		return true
+	case program.Relaxed:
+		return b != program.Weak
+	case program.Acquire, program.Release:
+		return b == program.AcqRel || b == program.SC
+	case program.AcqRel:
+		return b == program.SC
+	}
+	return false
+}
+
+// weaker reports whether choice a is at most as strong as b: a weaker or
+// equal memory order and a narrower or equal scope (a weak access has no
+// scope and is weaker than every strong one).
+func weaker(a, b choice) bool {
+	if a.sem == program.Weak {
+		return true
+	}
+	if b.sem == program.Weak {
+		return false
+	}
+	return semLeq(a.sem, b.sem) && a.scope <= b.scope
+}
