@@ -119,6 +119,12 @@ func (m *Model) AllowedReads(c Candidate) ([]ReadSource, error) {
 	return readSources(c.Execution, inst), nil
 }
 
+// ReadSources explains the reads of a consistent execution from an
+// instance holding it under a consistent choice of the orders (Instance).
+func ReadSources(x *execution.Execution, inst *rules.Instance) []ReadSource {
+	return readSources(x, inst)
+}
+
 // relView reads the relations of a consistent instance by name, answering
 // false for a relation the model does not have.
 type relView struct {

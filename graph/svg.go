@@ -119,6 +119,13 @@ func SVG(x *execution.Execution, inst *rules.Instance, opts SVGOptions) (string,
 			edges = append(edges, svgEdge{rel: key[2], color: WitnessColor, from: atoi(key[0]), to: atoi(key[1]), checks: highlighted[key]})
 		}
 	}
+	// Edges go under the events, so that a line passing a box does not
+	// cross its text, and their labels over them, clear of the events and
+	// the headers; the picture grows to hold a label placed beyond it.
+	var edgeSVG strings.Builder
+	labels, corner := writeEdges(&edgeSVG, edges, boxes, occupied(x, boxes, keep, opts.Title))
+	width = math.Max(width, corner.x+svgMargin/2)
+	height = math.Max(height, corner.y+svgMargin/2)
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="execution" width="%d" height="%d" viewBox="0 0 %d %d" font-family="monospace" font-size="12">`+"\n",
 		int(width), int(height), int(width), int(height))
@@ -128,9 +135,7 @@ func SVG(x *execution.Execution, inst *rules.Instance, opts SVGOptions) (string,
 			svgMargin, svgMargin+4, escapeXML(opts.Title))
 	}
 	writeHeaders(&b, x, boxes, keep)
-	// Edges go under the events, so that a line passing a box does not
-	// cross its text, and their labels over them.
-	labels := writeEdges(&b, edges, boxes)
+	b.WriteString(edgeSVG.String())
 	writeEvents(&b, x, boxes, keep)
 	b.WriteString(labels)
 	b.WriteString("</svg>\n")
@@ -279,7 +284,36 @@ func markerID(color string) string {
 	return b.String()
 }
 
-func writeHeaders(b *strings.Builder, x *execution.Execution, boxes []box, keep map[int]bool) {
+// occupied are the areas an edge label must not cover: the events' boxes
+// the thread headers above the columns and the title.
+func occupied(x *execution.Execution, boxes []box, keep map[int]bool, title string) []rect {
+	var out []rect
+	if title != "" {
+		// 13px bold sans-serif: about 8px a character, at most.
+		out = append(out, rect{svgMargin, svgMargin + 4 - 13, svgMargin + float64(len([]rune(title)))*8, svgMargin + 4 + 4})
+	}
+	for _, bx := range boxes {
+		if bx.w > 0 {
+			out = append(out, rect{bx.cx - bx.w/2, bx.cy - bx.h/2, bx.cx + bx.w/2, bx.cy + bx.h/2})
+		}
+	}
+	for _, h := range headers(x, boxes, keep) {
+		out = append(out, rect{h.x, h.y - 13, h.x + float64(len([]rune(h.text)))*svgCharW, h.y + 4})
+	}
+	return out
+}
+
+// header is the text above a thread's column (or its asynchronous lane),
+// its left end and baseline.
+type header struct {
+	text, class string
+	x, y        float64
+}
+
+// headers are the texts above the columns: each thread's, and over its
+// asynchronous lane, if any, "asynchronous".
+func headers(x *execution.Execution, boxes []box, keep map[int]bool) []header {
+	var out []header
 	for t := range x.Test.Threads {
 		lanes := keptLanesOf(x, t, keep)
 		if len(lanes.sync) == 0 {
@@ -287,13 +321,23 @@ func writeHeaders(b *strings.Builder, x *execution.Execution, boxes []box, keep 
 		}
 		first := boxes[lanes.sync[0]]
 		top := first.cy - first.h/2 - float64(lanes.row[lanes.sync[0]])*(svgBoxH+svgRowGap)
-		fmt.Fprintf(b, `<text class="thread" x="%.1f" y="%.1f" font-family="sans-serif" font-weight="bold">%s</text>`+"\n",
-			first.cx-first.w/2, top-8, escapeXML(threadHeader(x, t)))
+		out = append(out, header{threadHeader(x, t), "thread", first.cx - first.w/2, top - 8})
 		if len(lanes.async) > 0 {
 			a := boxes[lanes.async[0]]
-			fmt.Fprintf(b, `<text class="lane" x="%.1f" y="%.1f" font-family="sans-serif" font-style="italic">asynchronous</text>`+"\n",
-				a.cx-a.w/2, top-8)
+			out = append(out, header{"asynchronous", "lane", a.cx - a.w/2, top - 8})
 		}
+	}
+	return out
+}
+
+func writeHeaders(b *strings.Builder, x *execution.Execution, boxes []box, keep map[int]bool) {
+	for _, h := range headers(x, boxes, keep) {
+		style := `font-weight="bold"`
+		if h.class == "lane" {
+			style = `font-style="italic"`
+		}
+		fmt.Fprintf(b, `<text class="%s" x="%.1f" y="%.1f" font-family="sans-serif" %s>%s</text>`+"\n",
+			h.class, h.x, h.y, style, escapeXML(h.text))
 	}
 }
 
@@ -318,125 +362,6 @@ func writeEvents(b *strings.Builder, x *execution.Execution, boxes []box, keep m
 		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" text-anchor="middle" dominant-baseline="central">%s</text></g>`+"\n",
 			bx.cx, bx.cy, escapeXML(eventText(x, i)))
 	}
-}
-
-type point struct{ x, y float64 }
-
-// writeEdges draws every edge and returns their labels, drawn last. Edges
-// between the same two events (of several relations, or both ways) are
-// spread apart so each stays visible and clickable: the k-th of them bends
-// further than the one before. Each edge and each label is a group with
-// class "edge" (or "edge-label") and the edge's data attributes.
-func writeEdges(b *strings.Builder, edges []svgEdge, boxes []box) string {
-	var labels strings.Builder
-	seen := map[[2]int]int{}
-	for _, e := range edges {
-		pair := [2]int{min(e.from, e.to), max(e.from, e.to)}
-		k := seen[pair]
-		seen[pair]++
-		d, at := edgePath(boxes[e.from], boxes[e.to], k)
-		color, width, class := e.color, "1.6", ""
-		text := e.rel
-		if e.checks != "" {
-			color, width, class = WitnessColor, "3", " witness"
-			text = e.rel + " (" + e.checks + ")"
-		}
-		attrs := fmt.Sprintf(`data-rel="%s" data-from="%d" data-to="%d"`, escapeXML(e.rel), e.from, e.to)
-		if e.checks != "" {
-			attrs += fmt.Sprintf(` data-checks="%s"`, escapeXML(e.checks))
-		}
-		fmt.Fprintf(b, `<g class="edge%s" %s><title>%s(e%d, e%d)</title>`, class, attrs, escapeXML(e.rel), e.from, e.to)
-		// A wide transparent copy of the path makes the edge easy to click.
-		fmt.Fprintf(b, `<path class="hit" d="%s" fill="none" stroke="transparent" stroke-width="12"/>`, d)
-		fmt.Fprintf(b, `<path d="%s" fill="none" stroke="%s" stroke-width="%s" marker-end="url(#%s)"/></g>`+"\n",
-			d, escapeXML(color), width, markerID(color))
-		fmt.Fprintf(&labels, `<g class="edge-label%s" %s><title>%s(e%d, e%d)</title><text x="%.1f" y="%.1f" text-anchor="middle" font-size="11" fill="%s" stroke="#ffffff" stroke-width="3" paint-order="stroke">%s</text></g>`+"\n",
-			class, attrs, escapeXML(e.rel), e.from, e.to, at.x, at.y-3, escapeXML(color), escapeXML(text))
-	}
-	return labels.String()
-}
-
-// edgePath returns the SVG path of the k-th edge between two boxes and
-// where its label goes.
-func edgePath(a, c box, k int) (string, point) {
-	if a == c {
-		// An event related to itself: a loop on the box's right side.
-		p0 := point{a.cx + a.w/2, a.cy - 6}
-		p3 := point{a.cx + a.w/2, a.cy + 6}
-		reach := float64(svgArcReach + k*svgArcStep)
-		c1 := point{p0.x + reach, p0.y - 18}
-		c2 := point{p3.x + reach, p3.y + 18}
-		return cubic(p0, c1, c2, p3), cubicMid(p0, c1, c2, p3)
-	}
-	if (a.col < 0) != (c.col < 0) && max(a.row, c.row) > 0 {
-		return initPath(a, c, k)
-	}
-	if a.col == c.col && a.col >= 0 {
-		if k == 0 && c.row == a.row+1 {
-			p0 := point{a.cx, a.cy + a.h/2}
-			p1 := point{c.cx, c.cy - c.h/2}
-			return fmt.Sprintf("M%.1f,%.1f L%.1f,%.1f", p0.x, p0.y, p1.x, p1.y), point{(p0.x+p1.x)/2 + 14, (p0.y+p1.y)/2 + 4}
-		}
-		// Within a column: an arc out to the right, clear of program order.
-		reach := float64(svgArcReach + k*svgArcStep)
-		dir := 1.0
-		if c.cy < a.cy {
-			dir = -1
-		}
-		p0 := point{a.cx + a.w/2, a.cy + dir*4}
-		p3 := point{c.cx + c.w/2, c.cy - dir*4}
-		c1 := point{p0.x + reach, p0.y}
-		c2 := point{p3.x + reach, p3.y}
-		return cubic(p0, c1, c2, p3), cubicMid(p0, c1, c2, p3)
-	}
-	p0 := borderPoint(a, point{c.cx, c.cy})
-	p2 := borderPoint(c, point{a.cx, a.cy})
-	// Bend alternately to either side: 0, +1, -1, +2, ... steps.
-	bend := float64((k+1)/2) * svgBendStep
-	if k%2 == 0 {
-		bend = -bend
-	}
-	dx, dy := p2.x-p0.x, p2.y-p0.y
-	length := math.Hypot(dx, dy)
-	if length == 0 {
-		length = 1
-	}
-	mid := point{(p0.x + p2.x) / 2, (p0.y + p2.y) / 2}
-	ctrl := point{mid.x - dy/length*bend*2, mid.y + dx/length*bend*2}
-	label := point{0.25*p0.x + 0.5*ctrl.x + 0.25*p2.x, 0.25*p0.y + 0.5*ctrl.y + 0.25*p2.y}
-	return fmt.Sprintf("M%.1f,%.1f Q%.1f,%.1f %.1f,%.1f", p0.x, p0.y, ctrl.x, ctrl.y, p2.x, p2.y), label
-}
-
-// initPath routes an edge between an initial write and an event below the
-// first row of its column along the column's side, so that it does not
-// cross the events above the one it reaches.
-func initPath(a, c box, k int) (string, point) {
-	init, ev := a, c
-	if c.col < 0 {
-		init, ev = c, a
-	}
-	dir := 1.0 // the side of the column nearer the initial write
-	if init.cx < ev.cx {
-		dir = -1
-	}
-	reach := float64(svgArcReach + k*svgArcStep)
-	side := ev.cx + dir*ev.w/2
-	pInit := point{init.cx, init.cy + init.h/2}
-	pEv := point{side, ev.cy}
-	cInit := point{side + dir*reach, pInit.y + svgRowGap}
-	cEv := point{side + dir*reach, ev.cy}
-	if a.col < 0 {
-		return cubic(pInit, cInit, cEv, pEv), cubicMid(pInit, cInit, cEv, pEv)
-	}
-	return cubic(pEv, cEv, cInit, pInit), cubicMid(pEv, cEv, cInit, pInit)
-}
-
-func cubic(p0, c1, c2, p3 point) string {
-	return fmt.Sprintf("M%.1f,%.1f C%.1f,%.1f %.1f,%.1f %.1f,%.1f", p0.x, p0.y, c1.x, c1.y, c2.x, c2.y, p3.x, p3.y)
-}
-
-func cubicMid(p0, c1, c2, p3 point) point {
-	return point{0.125*p0.x + 0.375*c1.x + 0.375*c2.x + 0.125*p3.x + 4, 0.125*p0.y + 0.375*c1.y + 0.375*c2.y + 0.125*p3.y}
 }
 
 // borderPoint is where the segment from the box's centre towards p leaves

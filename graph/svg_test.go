@@ -87,6 +87,7 @@ func TestSVG(t *testing.T) {
 
 	boxes := map[int][2]float64{} // event -> rect x, y
 	edges := map[string]int{}     // relation -> edges
+	hits := map[string]int{}      // relation -> areas catching clicks
 	var witnessed []string
 	var title string
 	for i, e := range elems {
@@ -99,10 +100,10 @@ func TestSVG(t *testing.T) {
 			x, _ := strconv.ParseFloat(rect.attrs["x"], 64)
 			y, _ := strconv.ParseFloat(rect.attrs["y"], 64)
 			boxes[ev] = [2]float64{x, y}
-		case e.name == "g" && strings.HasPrefix(e.attrs["class"], "edge") && !strings.HasPrefix(e.attrs["class"], "edge-label"):
+		case e.name == "g" && (e.attrs["class"] == "edge" || e.attrs["class"] == "edge witness"):
 			rel := e.attrs["data-rel"]
 			edges[rel]++
-			stroke := elems[i+3].attrs["stroke"] // g, title, hit path, path
+			stroke := elems[i+2].attrs["stroke"] // g, title, path
 			if e.attrs["class"] == "edge witness" {
 				assert.Equal(t, "causality", e.attrs["data-checks"])
 				assert.Equal(t, graph.WitnessColor, stroke)
@@ -114,6 +115,9 @@ func TestSVG(t *testing.T) {
 					}
 				}
 			}
+		case e.name == "g" && strings.HasPrefix(e.attrs["class"], "edge-hit"):
+			hits[e.attrs["data-rel"]]++
+			assert.Equal(t, "transparent", elems[i+2].attrs["stroke"], "a hit area is invisible")
 		case e.name == "text" && e.attrs["class"] == "title":
 			title = "found"
 		}
@@ -146,6 +150,9 @@ func TestSVG(t *testing.T) {
 		assert.Equal(t, want, edges[r.Name], "one edge per pair of %s", r.Name)
 	}
 	assert.ElementsMatch(t, []string{"fr", "po", "sync", "po"}, witnessed)
+	assert.Equal(t, edges, hits, "one area catching clicks per edge")
+	first := func(class string) int { return strings.Index(svg, `<g class="`+class) }
+	assert.Less(t, first("edge-hit"), first(`edge"`), "the hit areas are under every edge")
 }
 
 // TestSVGDrawsOnlyWhatIsAsked: relations not listed are not drawn, not

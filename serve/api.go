@@ -89,7 +89,10 @@ type Diagnostic struct {
 
 // ErrorResponse is the body of every 4xx and 5xx answer.
 type ErrorResponse struct {
-	Error       string       `json:"error"`
+	Error string `json:"error"`
+	// Advice, for a limit the request reached, says what a user of the
+	// page can do about it: the limit's flag is the server's, not theirs.
+	Advice      string       `json:"advice,omitempty"`
 	Diagnostics []Diagnostic `json:"diagnostics,omitempty"`
 }
 
@@ -243,8 +246,17 @@ type ExecResponse struct {
 	Checks     []CheckInfo `json:"checks"`
 	// OrderNote says when the verdicts shown depend on a choice of the
 	// model's run-time orders.
-	OrderNote string         `json:"order_note,omitempty"`
-	Relations []RelationInfo `json:"relations"`
+	OrderNote string `json:"order_note,omitempty"`
+	// Note says what the checks do not: why an execution every check
+	// accepts is forbidden (final values no consistent choice of the
+	// orders reaches, values out of thin air), or why one has no final
+	// state (a thread waits forever).
+	Note string `json:"note,omitempty"`
+	// Explanation, for a consistent execution, says why its outcome is
+	// allowed, as ptxmm check -explain does: where each read reads from,
+	// and what fails to order the newer writes it does not see.
+	Explanation []string       `json:"explanation,omitempty"`
+	Relations   []RelationInfo `json:"relations"`
 	// AllRelations lists every binary relation of the model, for adding.
 	AllRelations []string `json:"all_relations"`
 	SVG          string   `json:"svg"`

@@ -337,3 +337,53 @@ func TestDiff(t *testing.T) {
 	e := fail(t, ts, "/api/diff", DiffRequest{Test: test, A: specModel(t), B: broken}, http.StatusUnprocessableEntity)
 	assert.True(t, strings.HasPrefix(e.Error, "model B: "), e.Error)
 }
+
+// TestExecutionNotes: what the checks alone do not say. A consistent
+// execution says why its outcome is allowed; one every check accepts yet
+// forbidden says why; one that hangs says which thread waits forever.
+func TestExecutionNotes(t *testing.T) {
+	_, ts := newTestServer(t, nil)
+	execs := func(name string) (RunRequest, RunResponse) {
+		test := example(t, name)
+		test.Name = name[strings.LastIndex(name, "/")+1:]
+		req := RunRequest{Test: test, Model: specModel(t)}
+		return req, call[RunResponse](t, ts, "/api/run", req)
+	}
+	get := func(req RunRequest, k int) ExecResponse {
+		return call[ExecResponse](t, ts, "/api/execution", ExecRequest{Test: req.Test, Model: req.Model, Exec: k})
+	}
+
+	req, run := execs("MP.litmus")
+	x := get(req, forbidden(t, run).Index)
+	assert.Empty(t, x.Note, "a failing check says why itself")
+	assert.Empty(t, x.Explanation, "a forbidden execution has no allowed outcome to explain")
+
+	req, run = execs("MP+cta-scope.litmus")
+	for _, e := range run.Executions {
+		if e.State == "P1:r0=1; P1:r1=0;" {
+			x = get(req, e.Index)
+		}
+	}
+	require.NotEmpty(t, x.Explanation, "the stale read of MP+cta-scope is explained")
+	assert.Contains(t, strings.Join(x.Explanation, "\n"), "does not synchronize")
+	assert.Empty(t, x.Note)
+
+	req, _ = execs("Atomicity1.litmus")
+	x = get(req, 1)
+	assert.False(t, x.Consistent)
+	for _, c := range x.Checks {
+		assert.True(t, c.Holds, c.Name)
+	}
+	assert.Contains(t, x.Note, "no choice of the model's run-time orders")
+
+	req, run = execs("hangs/Hang-unsettled.litmus")
+	for _, e := range run.Executions {
+		if e.Consistent {
+			x = get(req, e.Index)
+			break
+		}
+	}
+	assert.Contains(t, x.Note, "no final state")
+	assert.Contains(t, x.Note, "waits forever")
+	assert.Empty(t, x.Explanation, "no final state, no outcome to explain")
+}

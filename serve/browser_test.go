@@ -177,7 +177,7 @@ func TestBrowser(t *testing.T) {
 	point := js[[]float64](p, `(() => {
 		const g = document.querySelector('#svg-box g.edge.witness[data-rel="fr"]');
 		g.scrollIntoView({block: "center"});
-		const path = g.querySelector("path.hit");
+		const path = g.querySelector("path");
 		const pt = path.getPointAtLength(path.getTotalLength() * 0.3);
 		const m = path.getScreenCTM();
 		return [pt.x * m.a + pt.y * m.c + m.e, pt.x * m.b + pt.y * m.d + m.f];

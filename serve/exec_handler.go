@@ -11,6 +11,7 @@ import (
 	"github.com/ptxmm/ptxmm/datalog"
 	"github.com/ptxmm/ptxmm/graph"
 	"github.com/ptxmm/ptxmm/internal/explore"
+	"github.com/ptxmm/ptxmm/report"
 	"github.com/ptxmm/ptxmm/rules"
 )
 
@@ -122,6 +123,10 @@ func (s *Server) handleExec(cl *apiCall, req *ExecRequest) (any, error) {
 	}
 	if !c.Consistent && v.ChoseOrder() {
 		resp.OrderNote = explore.OrderNote
+	}
+	resp.Note = execNote(c, resp.Checks)
+	if c.Consistent && c.NoFinalState() == "" {
+		resp.Explanation = report.AllowedText(checker.Allowed{Execution: x, Reads: checker.ReadSources(x, sel.inst)})
 	}
 	if disabled := normalizedDisabled(req.Model.Disabled); len(disabled) > 0 {
 		unticked, names, err := s.untickedChecks(cl, req, c, disabled)
@@ -305,4 +310,35 @@ func offeredRelations(m *checker.Model, inst *rules.Instance, witness map[string
 			Pairs: pairs, Witness: inWitness[n]})
 	}
 	return out, nil
+}
+
+// execNote says what the checks shown do not: why an execution that every
+// check accepts is forbidden, or why an execution has no final state.
+func execNote(c checker.Candidate, checks []CheckInfo) string {
+	x := c.Execution
+	stuck := ""
+	if s := x.Stuck(); len(s) > 0 {
+		stuck = " (" + strings.Join(s, "; ") + " waits forever)"
+	}
+	if c.Consistent {
+		if why := c.NoFinalState(); why != "" {
+			return "This execution has no final state: " + why + stuck + ", so the condition does not range over it (docs/model.md, \"Hangs\")."
+		}
+		if stuck != "" {
+			return "A thread never finishes" + stuck + "; it waits at its last instruction, so the execution is judged by its final state (docs/model.md, \"Hangs\")."
+		}
+		return ""
+	}
+	for _, ch := range checks {
+		if !ch.Holds && !ch.Unticked {
+			return ""
+		}
+	}
+	switch {
+	case x.Undetermined:
+		return "Every check holds, but the values of this execution form a cycle of reads-from and dependencies (out of thin air): they are not determined, so it is not an outcome."
+	case len(c.Finals) > 0:
+		return "Every check holds for its reads, but no choice of the model's run-time orders (coherence, Fence-SC) that the checks accept makes the writes this candidate picks the last ones of the observed locations: another candidate with the same reads ends with the other final values" + stuck + "."
+	}
+	return "Every check holds, but the search of the model's run-time orders rejects this candidate" + stuck + "."
 }

@@ -95,7 +95,7 @@ func writeError(w http.ResponseWriter, err error) {
 		// cannot evaluate.
 		ae = &apiError{status: http.StatusUnprocessableEntity, msg: err.Error()}
 	}
-	writeJSON(w, ae.status, ErrorResponse{Error: ae.msg, Diagnostics: ae.diags})
+	writeJSON(w, ae.status, ErrorResponse{Error: ae.msg, Advice: limitAdvice(ae.msg), Diagnostics: ae.diags})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

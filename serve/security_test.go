@@ -223,6 +223,10 @@ func TestLimits(t *testing.T) {
 			}
 			e := fail(t, ts, "/api/run", RunRequest{Test: test, Model: specModel(t)}, http.StatusUnprocessableEntity)
 			assert.Contains(t, e.Error, c.msg)
+			// The page's user does not own the server's flags: the answer
+			// says what they can do.
+			assert.Contains(t, e.Advice, "This server limits")
+			assert.Contains(t, e.Advice, "ptxmm check on your own machine")
 		})
 	}
 	_, err := New(func() Config { c := DefaultConfig(); c.Options.MaxCandidates = 0; return c }())

@@ -16,9 +16,10 @@ const state = {
   hidden: [],             // relations unticked in the picture
   added: [],              // relations drawn besides the default ones
   why: null,              // the pair whose derivation is shown: {rel, args}
-  onlyForbidden: false,
-  onlySatisfying: false,
+  kind: "all",            // executions listed: "all", "consistent" or "forbidden"
+  onlySatisfying: false,  // only those satisfying the condition (consistent ones, unless kind is "forbidden")
   condition: 0,
+  zoom: 0,                // picture scale; 0: fit the box
 };
 
 // ---- small helpers ----
@@ -47,6 +48,7 @@ class APIError extends Error {
     super(body.error || ("HTTP " + status));
     this.status = status;
     this.diagnostics = body.diagnostics || [];
+    this.advice = body.advice || "";
   }
 }
 
@@ -138,6 +140,8 @@ function showDiagnostics(err) {
     const lines = other.length ? other.map((d) => `${d.file ? d.file + ":" : ""}${d.line ? d.line + ":" + d.col + ": " : ""}${d.message}`) : [err.message];
     $(target).append(...lines.map((t) => el("li", {}, t)));
   }
+  // A limit of the server's: what the page's user can do about it.
+  if (err.advice) $("#test-errors").append(el("li", { class: "advice" }, err.advice));
 }
 
 function clearDiagnostics() {
@@ -238,10 +242,35 @@ async function run(opts) {
   } catch (err) {
     if (seq !== runSeq) return;
     setStatus(err.message.split("\n")[0], true);
+    clearResult(err);
     if (err instanceof APIError) showDiagnostics(err); else throw err;
   } finally {
     $("#run").disabled = false;
   }
+}
+
+// clearResult empties the verdict, the executions and the picture of the
+// last run, which no longer describe the test or the model after an
+// error, and says so where the verdict was.
+function clearResult(err) {
+  state.run = null;
+  state.exec = 0;
+  state.why = null;
+  $("#verdict").replaceChildren(el("div", { class: "fails", id: "run-error" },
+    "No result: " + err.message.split("\n")[0] + " (see the messages under the editors)."));
+  $("#herd").textContent = "";
+  $("#unticked").hidden = true;
+  $("#exec-list tbody").replaceChildren();
+  $("#exec-pos").textContent = "no execution";
+  $("#prev").disabled = true;
+  $("#next").disabled = true;
+  $("#exec-title").textContent = "";
+  $("#relations").replaceChildren();
+  $("#svg-box").replaceChildren(el("p", { class: "hint" }, "Fix the error and press Run."));
+  $("#checks").replaceChildren();
+  $("#exec-note").hidden = true;
+  $("#explanation-box").hidden = true;
+  $("#derivation-box").hidden = true;
 }
 
 // firstInteresting picks the first execution reaching the condition, or
@@ -310,11 +339,15 @@ function renderUnticked(info) {
 
 // ---- executions ----
 
+// visibleExecs are the executions the filters keep: by kind, and those
+// satisfying the selected condition, which are consistent ones (an outcome
+// the condition asks about) unless forbidden ones are asked for.
 function visibleExecs() {
   if (!state.run) return [];
   return state.run.executions.filter((e) =>
-    (!state.onlyForbidden || !e.consistent) &&
-    (!state.onlySatisfying || e.satisfies[state.condition]));
+    (state.kind !== "consistent" || e.consistent) &&
+    (state.kind !== "forbidden" || !e.consistent) &&
+    (!state.onlySatisfying || (e.satisfies[state.condition] && (e.consistent || state.kind === "forbidden") && !e.no_final_state)));
 }
 
 function execVerdict(e) {
@@ -396,8 +429,18 @@ async function selectExec(k) {
 
 function renderExec(resp) {
   $("#exec-title").textContent = `${resp.index} of ${resp.count}: ${resp.consistent ? "consistent" : "forbidden"} — ${resp.state}`;
+  $("#exec-note").hidden = !resp.note;
+  $("#exec-note").textContent = resp.note || "";
+  const ex = resp.explanation || [];
+  $("#explanation-box").hidden = ex.length === 0;
+  $("#explanation").textContent = ex.join("\n");
+  // Relations empty in this execution are not offered as boxes (they
+  // stay in the list below): they would draw nothing.
+  const offeredRels = resp.relations.filter((r) => r.pairs > 0 || r.shown || r.witness);
+  const empty = resp.relations.length - offeredRels.length;
+  $("#relations-empty").textContent = empty > 0 ? `${empty} relation(s) empty here are not listed` : "";
   const rels = $("#relations");
-  rels.replaceChildren(...resp.relations.map((r) => {
+  rels.replaceChildren(...offeredRels.map((r) => {
     const sw = el("span", { class: "swatch" });
     sw.style.background = r.color;
     return el("label", { title: `${r.pairs} pair(s)${r.witness ? ", in a witness" : ""}` },
@@ -405,14 +448,15 @@ function renderExec(resp) {
       sw, `${r.name} (${r.pairs})`);
   }));
   const add = $("#add-relation");
-  const offered = new Set(resp.relations.map((r) => r.name));
+  const offered = new Set(offeredRels.map((r) => r.name));
   add.replaceChildren(el("option", { value: "" }, "(choose)"),
     ...resp.all_relations.filter((n) => !offered.has(n)).map((n) => el("option", { value: n }, n)));
   const box = $("#svg-box");
   box.innerHTML = resp.svg; // SVG drawn by the server from escaped text
-  for (const g of box.querySelectorAll("g.edge, g.edge-label")) {
+  for (const g of box.querySelectorAll("g.edge, g.edge-hit, g.edge-label")) {
     g.addEventListener("click", () => why(g.dataset.rel, [+g.dataset.from, +g.dataset.to]));
   }
+  applyZoom();
   markClicked();
   const checks = $("#checks");
   checks.replaceChildren(...resp.checks.map((c) => el("div", { class: "check", "data-check": c.name },
@@ -429,6 +473,65 @@ function toggleRelation(name, on) {
   state.hidden = [...hidden].sort();
   state.added = [...added].sort();
   selectExec(state.exec);
+}
+
+// ---- zoom and pan of the picture ----
+
+// svgSize is the picture's own size, from its viewBox.
+function svgSize(svg) {
+  const vb = svg.viewBox.baseVal;
+  return vb && vb.width ? { w: vb.width, h: vb.height } : { w: svg.width.baseVal.value, h: svg.height.baseVal.value };
+}
+
+// fitScale is the scale at which the picture fits the box's width (never
+// larger than its own size).
+function fitScale(svg) {
+  const box = $("#svg-box");
+  return Math.min(1, (box.clientWidth - 4) / svgSize(svg).w);
+}
+
+// applyZoom draws the picture at the chosen scale: it fits the box by
+// default, and the zoom buttons, Ctrl and the mouse wheel change that.
+function applyZoom() {
+  const svg = $("#svg-box svg");
+  if (!svg) return;
+  const scale = state.zoom || fitScale(svg);
+  const size = svgSize(svg);
+  svg.setAttribute("width", String(Math.round(size.w * scale)));
+  svg.setAttribute("height", String(Math.round(size.h * scale)));
+  svg.dataset.scale = scale.toFixed(3);
+  $("#zoom-level").textContent = Math.round(scale * 100) + "%" + (state.zoom ? "" : " (fit)");
+}
+
+function zoomBy(f) {
+  const svg = $("#svg-box svg");
+  if (!svg) return;
+  state.zoom = Math.min(4, Math.max(0.1, (state.zoom || fitScale(svg)) * f));
+  applyZoom();
+}
+
+// panWithMouse lets the picture be dragged within its box, and zoomed with
+// Ctrl and the wheel.
+function panWithMouse(box) {
+  let drag = null;
+  box.addEventListener("mousedown", (ev) => {
+    if (ev.button !== 0 || ev.target.closest("g.edge, g.edge-hit, g.edge-label")) return;
+    drag = { x: ev.clientX, y: ev.clientY, left: box.scrollLeft, top: box.scrollTop };
+    box.classList.add("panning");
+    ev.preventDefault();
+  });
+  window.addEventListener("mousemove", (ev) => {
+    if (!drag) return;
+    box.scrollLeft = drag.left - (ev.clientX - drag.x);
+    box.scrollTop = drag.top - (ev.clientY - drag.y);
+  });
+  window.addEventListener("mouseup", () => { drag = null; box.classList.remove("panning"); });
+  box.addEventListener("wheel", (ev) => {
+    if (!ev.ctrlKey) return;
+    ev.preventDefault();
+    zoomBy(ev.deltaY < 0 ? 1.1 : 1 / 1.1);
+  }, { passive: false });
+  window.addEventListener("resize", () => { if (!state.zoom) applyZoom(); });
 }
 
 // ---- derivations ----
@@ -562,7 +665,7 @@ async function encodeState() {
     t: { n: t.name, x: t.text, i: t.instance },
     m: { n: m.name, e: m.extra, d: m.disabled },
     x: state.exec, h: state.hidden, a: state.added, w: state.why,
-    f: [state.onlyForbidden ? 1 : 0, state.onlySatisfying ? 1 : 0, state.condition],
+    f: [{ all: 0, forbidden: 1, consistent: 2 }[state.kind], state.onlySatisfying ? 1 : 0, state.condition],
   };
   // A built-in model as the library has it travels by name only; any
   // other model (an edited one, or another server's -model) with its text.
@@ -596,10 +699,10 @@ async function applySnapshot(snap) {
   state.hidden = snap.h || [];
   state.added = snap.a || [];
   const f = snap.f || [0, 0, 0];
-  state.onlyForbidden = !!f[0];
+  state.kind = ["all", "forbidden", "consistent"][f[0]] || "all";
   state.onlySatisfying = !!f[1];
   state.condition = f[2] || 0;
-  $("#only-forbidden").checked = state.onlyForbidden;
+  $("#exec-kind").value = state.kind;
   $("#only-satisfying").checked = state.onlySatisfying;
   state.exec = snap.x || 0;
   state.why = snap.w || null;
@@ -642,7 +745,12 @@ async function main() {
   $("#share").addEventListener("click", share);
   $("#prev").addEventListener("click", () => step(-1));
   $("#next").addEventListener("click", () => step(1));
-  $("#only-forbidden").addEventListener("change", (ev) => { state.onlyForbidden = ev.target.checked; renderExecList(); updateHash(); });
+  $("#exec-kind").addEventListener("change", (ev) => { state.kind = ev.target.value; renderExecList(); updateHash(); });
+  $("#zoom-in").addEventListener("click", () => zoomBy(1.25));
+  $("#zoom-out").addEventListener("click", () => zoomBy(0.8));
+  $("#zoom-fit").addEventListener("click", () => { state.zoom = 0; applyZoom(); });
+  $("#zoom-1").addEventListener("click", () => { state.zoom = 1; applyZoom(); });
+  panWithMouse($("#svg-box"));
   $("#only-satisfying").addEventListener("change", (ev) => { state.onlySatisfying = ev.target.checked; renderExecList(); updateHash(); });
   $("#condition").addEventListener("change", (ev) => { state.condition = +ev.target.value; renderExecList(); updateHash(); });
   $("#add-relation").addEventListener("change", (ev) => { if (ev.target.value) toggleRelation(ev.target.value, true); });
