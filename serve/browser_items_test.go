@@ -33,7 +33,9 @@ func (p page) load(path string) {
 	name := path[strings.LastIndex(path, "/")+1:]
 	p.waitFor(`document.querySelector("#test-name").value === "` + name + `"`)
 	p.do(chromedp.Click(chromedp.CSS(`#run`)))
-	p.waitFor(`document.querySelector("#observation") && document.querySelector("#exec-list tr") !== null`)
+	// The run's own result, not the last test's.
+	base := strings.TrimSuffix(name, ".litmus")
+	p.waitFor(`document.querySelector("#observation") && document.querySelector("#observation").textContent.includes("Observation ` + base + ` ") && document.querySelector("#exec-list tr") !== null`)
 }
 
 // selectExec clicks execution k of the list and waits for its picture.
@@ -47,33 +49,23 @@ func (p page) selectExec(k string) {
 // neither one another nor the events, a click on the fr label opens fr's
 // derivation (not sync's, drawn near it), a click on a line reaches the
 // edge drawn there, relations empty in the execution get no box, and the
-// picture fits its box, zooms and comes back.
+// picture fits its box, zooms and comes back; bigger pictures (four
+// threads, a pipeline with asynchronous lanes) are scaled to the box, their
+// labels clear of one another too.
 func TestBrowserPicture(t *testing.T) {
 	p := newBrowserPage(t, DefaultConfig())
 	p.load("examples/MP.litmus")
 	p.selectExec("3")
 	p.waitFor(`document.querySelector("#svg-box g.edge.witness") !== null`)
-	overlaps := js[[]string](p, `(() => {
-		const r = (el) => el.getBoundingClientRect();
-		const labels = [...document.querySelectorAll("#svg-box g.edge-label text")];
-		const events = [...document.querySelectorAll("#svg-box g.event rect")];
-		const hit = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
-		const out = [];
-		labels.forEach((a, i) => {
-			labels.slice(i + 1).forEach((b) => { if (hit(r(a), r(b))) out.push(a.textContent + " / " + b.textContent); });
-			events.forEach((e) => { if (hit(r(a), r(e))) out.push(a.textContent + " / an event"); });
-		});
-		return out;
-	})()`)
-	require.Empty(t, overlaps, "labels that overlap")
+	require.Empty(t, labelOverlaps(p), "labels that overlap")
 
 	// The fr label of the witness opens fr's derivation.
 	p.do(chromedp.Click(chromedp.CSS(`#svg-box g.edge-label.witness[data-rel="fr"] text`)))
 	p.waitFor(`!document.querySelector("#derivation-box").hidden && document.querySelector("#derivation").textContent.includes("[base]")`)
 	require.True(t, strings.HasPrefix(p.text("#derivation-title"), "fr("), p.text("#derivation-title"))
 
-	// A click on the line of the sync edge reaches sync, whatever the
-	// hit areas of the edges around it.
+	// A click on the line of a po edge reaches po, whatever the hit areas
+	// of the edges around it.
 	point := js[[]float64](p, `(() => {
 		const path = document.querySelector('#svg-box g.edge[data-rel="po"] path');
 		const pt = path.getPointAtLength(path.getTotalLength() * 0.5);
@@ -100,13 +92,50 @@ func TestBrowserPicture(t *testing.T) {
 	p.do(chromedp.Click(chromedp.CSS(`#zoom-fit`)))
 	p.waitFor(`document.querySelector("#svg-box svg").dataset.scale === "` + scale + `"`)
 	p.screenshot("picture.png")
+
+	// Bigger pictures (four threads; a ten-instruction pipeline with its
+	// asynchronous lanes) are scaled down to the box's width.
+	for _, big := range []string{"examples/IRIW+fence.sc.litmus", "examples/idioms/Ring-mbarrier-phases.litmus"} {
+		p.load(big)
+		p.selectExec("1")
+		name := strings.TrimSuffix(big[strings.LastIndex(big, "/")+1:], ".litmus")
+		p.waitFor(`(document.querySelector("#svg-box svg text.title") || {textContent: ""}).textContent.startsWith("` + name + `: execution 1 of")`)
+		own := js[float64](p, `document.querySelector("#svg-box svg").viewBox.baseVal.width`)
+		box := js[float64](p, `document.querySelector("#svg-box").clientWidth`)
+		shown := js[float64](p, `document.querySelector("#svg-box svg").getBoundingClientRect().width`)
+		t.Logf("%s: picture %.0f wide, box %.0f, shown %.0f", big, own, box, shown)
+		require.LessOrEqual(t, shown, box, "%s fits its box", big)
+		require.Empty(t, labelOverlaps(p), "%s: labels that overlap", big)
+		p.screenshot("fit-" + name + ".png")
+		if own > box {
+			require.Contains(t, p.text("#zoom-level"), "(fit)", big)
+		}
+	}
+}
+
+// labelOverlaps lists the edge labels of the picture shown that overlap
+// another label or an event, as the browser draws them.
+func labelOverlaps(p page) []string {
+	p.t.Helper()
+	return js[[]string](p, `(() => {
+		const r = (el) => el.getBoundingClientRect();
+		const labels = [...document.querySelectorAll("#svg-box g.edge-label text")];
+		const events = [...document.querySelectorAll("#svg-box g.event rect")];
+		const hit = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+		const out = [];
+		labels.forEach((a, i) => {
+			labels.slice(i + 1).forEach((b) => { if (hit(r(a), r(b))) out.push(a.textContent + " / " + b.textContent); });
+			events.forEach((e) => { if (hit(r(a), r(e))) out.push(a.textContent + " / an event"); });
+		});
+		return out;
+	})()`)
 }
 
 // TestBrowserFiltersAndErrors: the filters keep what they say (consistent
 // or forbidden executions; only those satisfying the condition are the
-// consistent executions reaching it), Next and Previous stay within them; an error clears the last result;
-// an execution every check accepts that is forbidden says why; an
-// allowed outcome says why it is allowed.
+// consistent executions reaching it), Next and Previous stay within them;
+// an error clears the last result; an execution every check accepts that
+// is forbidden says why; an allowed outcome says why it is allowed.
 func TestBrowserFiltersAndErrors(t *testing.T) {
 	p := newBrowserPage(t, DefaultConfig())
 	// MP: executions 1, 2 and 4 are consistent, 3 is forbidden. With
