@@ -386,4 +386,18 @@ func TestExecutionNotes(t *testing.T) {
 	assert.Contains(t, x.Note, "no final state")
 	assert.Contains(t, x.Note, "waits forever")
 	assert.Empty(t, x.Explanation, "no final state, no outcome to explain")
+
+	// Spin-forever: the spin that reads the initial flag for ever while
+	// P0's store comes later in coherence is not fair.
+	req, run = execs("hangs/Spin-forever.litmus")
+	unfair := 0
+	for _, e := range run.Executions {
+		if !e.Consistent && len(e.Failures) == 0 {
+			x = get(req, e.Index)
+			assert.Contains(t, x.Note, "polls for ever", e.Index)
+			assert.Contains(t, x.Note, "Awaits and termination", e.Index)
+			unfair++
+		}
+	}
+	assert.Equal(t, 1, unfair)
 }

@@ -337,6 +337,12 @@ func execNote(c checker.Candidate, checks []CheckInfo) string {
 	switch {
 	case x.Undetermined:
 		return "Every check holds, but the values of this execution form a cycle of reads-from and dependencies (out of thin air): they are not determined, so it is not an outcome."
+	case len(x.LatestReads)+len(x.FinalPolls) > 0:
+		also := ""
+		if len(c.Finals) > 0 {
+			also = ", together with the final values this candidate picks"
+		}
+		return "Every check holds, but a thread polls for ever here" + stuck + ": under a fair scheduler a load that polls for ever eventually reads the last write of its location (an mbarrier wait, its mbarrier's final state), and no choice of the model's run-time orders that the checks accept makes what its last iteration reads the last" + also + " (docs/model.md, \"Awaits and termination\")."
 	case len(c.Finals) > 0:
 		return "Every check holds for its reads, but no choice of the model's run-time orders (coherence, Fence-SC) that the checks accept makes the writes this candidate picks the last ones of the observed locations: another candidate with the same reads ends with the other final values" + stuck + "."
 	}
