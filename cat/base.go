@@ -29,10 +29,10 @@ type baseEntry struct {
 	// that r+ is r itself (let co = co+ then stays a local relation, which
 	// keeps the model event-monotone; see rules.Program.EventMonotone).
 	Transitive bool
-	// Final marks FW, the writes last in the model's final co (Def is then
-	// only documentation).
-	Final bool
-	Doc   string
+	// NotPTX marks an entry that a model whose first line names PTX does
+	// not get: it reads the catalog's relation of that name instead.
+	NotPTX bool
+	Doc    string
 }
 
 // baseEntries is the mapping, in the order docs/cat.md lists it.
@@ -63,7 +63,9 @@ var baseEntries = []baseEntry{
 	{Name: "id", Arity: 2, Def: "[E]", Doc: "the identity on events"},
 	{Name: "int", Arity: 2, Def: "sthd", Doc: "events of the same thread"},
 	{Name: "ext", Arity: 2, Def: `(E * E) \ sthd`, Doc: "events of different threads (initial writes belong to no thread)"},
-	{Name: "po-loc", Arity: 2, Def: "po & loc", Doc: "program order between events on the same location"},
+	{Name: "po", Arity: 2, Def: `po \ same_instr`, NotPTX: true,
+		Doc: "herd7's program order, between events of different instructions: the read and the write of an atom are not ordered by it (a model whose first line names PTX reads the catalog's po, which orders them, as Dartagnan's models do; see docs/cat.md)"},
+	{Name: "po-loc", Arity: 2, Def: "B_po & loc", Doc: "program order between events on the same location"},
 	{Name: "rfe", Arity: 2, Def: "rf & B_ext", Doc: "external reads-from"},
 	{Name: "rfi", Arity: 2, Def: "rf & sthd", Doc: "internal reads-from"},
 	{Name: "coe", Arity: 2, Def: "B_co & B_ext", Doc: "external coherence"},
@@ -75,15 +77,17 @@ var baseEntries = []baseEntry{
 	{Name: "amo", Arity: 2, Def: "rmw", Doc: "the read and write of an atomic read-modify-write instruction (every PTX rmw is one: atom, red)"},
 	{Name: "RMW", Arity: 1, Def: "domain(rmw) | range(rmw)", Doc: "the events of read-modify-write instructions"},
 	{Name: "X", Arity: 1, Def: "domain(rmw) | range(rmw)", Doc: "exclusive accesses (herd's load-reserve and store-conditional): in PTX, the accesses of atomic read-modify-write instructions"},
-	{Name: "FW", Arity: 1, Def: "W \\ domain(co)", Final: true, Doc: "final writes: the writes last in the model's final co at their location"},
+	{Name: "FW", Arity: 1, Def: `(W \ IW \ domain(B_fw_order)) | (IW \ domain(B_co_init))`,
+		Doc: "herd's final writes: one write of each location chosen by the checker (the last of an order it chooses), the initial write when there is no other; the model's coherence must end with them when it includes co0"},
 	{Name: "Exp", Arity: 1, Def: "M", Doc: "explicit memory events: all of them in PTX"},
 	{Name: "EXEC", Arity: 1, Def: "E", Doc: "events that are not speculative: all of them"},
 	{Name: "sm", Arity: 2, Def: "[M]", Doc: "herd's same single-copy-atomic access: each PTX memory event is one access of its own"},
 	{Name: "si", Arity: 2, Def: "[M]", Doc: "the same as sm"},
 	{Name: "same-instr", Arity: 2, Def: "same_instr", Doc: "events of the same instruction (the read and write of an atom)"},
-	{Name: "pco", Arity: 2, Def: "(B_po-loc & (W * W)) | (rf ; (B_po-loc & (R * W))) | (((B_po-loc & (W * R)) ; rf^-1) \\ B_id) | ((rf ; (B_po-loc & (R * R)) ; rf^-1) \\ B_id) | B_co0",
-		Doc: "herd's pco: the coherence a test's program order and reads-from imply (write-write, read-write, write-read and read-read on one location), with co0"},
-	{Name: "co0", Arity: 2, Def: "loc & (IW * (W \\ IW))", Doc: "herd's co0: each initial write before the other writes to its location (herd's co0 also puts the final write last, which ptxmm's co does by construction: a location's final value is its co-last write)"},
+	{Name: "pco", Arity: 2, Def: "B_co0",
+		Doc: "herd's pco, the coherence herd7 fixes before the model runs: co0 (with -optace true herd7 adds what program order and reads-from imply; see docs/cat.md)"},
+	{Name: "co0", Arity: 2, Def: `loc & ((IW * (W \ IW)) | ((W \ B_FW) * B_FW))`,
+		Doc: "herd's co0: each initial write before the other writes to its location, and the final write (FW) after them"},
 }
 
 // baseHelpers are definitions the entries share; a model cannot name them.
@@ -98,6 +102,8 @@ var baseHelpers = []baseEntry{
 		Doc: "the checker's choice of coherence between the writes of the threads"},
 	{Name: "co_init", Arity: 2, Def: `((IW * W) & loc) \ [E]`,
 		Doc: "each initial write before the other writes to its location"},
+	{Name: "fw_order", Arity: 2, Over: "B_co_pairs",
+		Doc: "the checker's choice of an order of each location's writes, whose last is the final write FW"},
 	{Name: "co_total_order", Arity: 2, Over: "B_co_pairs",
 		Doc: "the checker's choice of a total coherence between the writes of the threads"},
 	{Name: "co_total", Arity: 2, Def: "B_co_total_order | B_co_init", Transitive: true,
@@ -123,12 +129,19 @@ func Mapping() []MappingEntry {
 		if e.Over != "" {
 			def = "chosen over " + strings.ReplaceAll(e.Over, "B_", "")
 		}
-		if e.Final {
-			def += " (the model's final co)"
-		}
 		out = append(out, MappingEntry{Name: e.Name, Arity: e.Arity, Definition: def, Doc: e.Doc})
 	}
 	return out
+}
+
+// lookup is lookupBase for the builder's model: a model whose first line
+// names PTX does not get the NotPTX entries.
+func (b *builder) lookup(name string, helpers bool) (baseEntry, bool) {
+	e, ok := lookupBase(name, helpers)
+	if ok && e.NotPTX && b.ptx {
+		return baseEntry{}, false
+	}
+	return e, ok
 }
 
 // lookupBase finds an entry or, with helpers set, a helper.

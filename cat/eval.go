@@ -76,6 +76,7 @@ func lower(m *Model, src string, opts Options) (*Lowered, source.List) {
 	for _, v := range opts.Variants {
 		ev.variants[strings.ToLower(v)] = true
 	}
+	ev.b.ptx = strings.EqualFold(m.Arch, "PTX")
 	root := ev.prelude()
 	if opts.ArchCheck && isArch(m.Arch) && !strings.EqualFold(m.Arch, "PTX") {
 		ev.errs.Add(source.Pos{File: m.File, Line: 1, Col: 1}, "the model is for %s (its first line names that architecture), and ptxmm checks PTX tests: -archcheck false runs it anyway", m.Arch)
@@ -225,7 +226,7 @@ func suppliedNames() []string {
 	out = append(out, "po", "rf", "rmw", "addr", "data", "ctrl", "loc", "R", "W", "M", "IW", "E")
 	out = append(out, stdlibNames()...)
 	sort.Strings(out)
-	return out
+	return slices.Compact(out)
 }
 
 // run executes instructions in en and returns the scope after them.

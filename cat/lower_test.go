@@ -53,7 +53,7 @@ let x = f(co)
 	d := defs(low.Program)
 	require.Equal(t, "co$base", d["co"], "co+ of the checker's co, which is transitive, is co itself")
 	require.Equal(t, "rf^-1 ; co", d["fr"])
-	require.Equal(t, "po", d["x$v1"])
+	require.Equal(t, "po$base", d["x$v1"], "herd7's po, which a model whose first line does not name PTX reads")
 	require.Equal(t, "x$v1 | rf", d["x$v2"])
 	require.Equal(t, "co ; x$v2", d["x"], "f sees the x of its definition, not the later one")
 	require.Contains(t, d, "co$base", "the checker's co, shadowed by let co")
@@ -67,7 +67,8 @@ func TestBaseNames(t *testing.T) {
 	low := lower(t, "let a = vloc & po-loc\nlet b = [F] ; sr\nlet c = gaddr")
 	d := defs(low.Program)
 	require.Equal(t, "gaddr", d["vloc"])
-	require.Equal(t, "po & loc", d["po-loc"])
+	require.Equal(t, "po$base & loc", d["po-loc"])
+	require.Equal(t, `po \ same_instr`, d["po$base"], "herd7's po leaves out the pairs of one instruction")
 	require.Equal(t, "F | PF", d["F$base"], "F in a cat model counts proxy fences, as Dartagnan's models expect")
 	var inputs []string
 	for _, io := range low.Program.IO {
@@ -75,8 +76,9 @@ func TestBaseNames(t *testing.T) {
 			inputs = append(inputs, io.Name)
 		}
 	}
-	require.ElementsMatch(t, []string{"gaddr", "po", "loc", "F", "PF", "CTA", "scta", "CLUSTER", "sclu", "GPU", "sgpu", "SYS", "VOL", "E", "IW"}, inputs)
-	require.Empty(t, low.Program.Orders, "nothing reads co or sync_fence")
+	require.ElementsMatch(t, []string{"gaddr", "po", "same_instr", "loc", "W", "F", "PF", "CTA", "scta", "CLUSTER", "sclu", "GPU", "sgpu", "SYS", "VOL", "E", "IW"}, inputs)
+	require.Len(t, low.Program.Orders, 1, "nothing reads co or sync_fence: the checker chooses a total co, which tells the final values")
+	require.Equal(t, "co_total$base", d["co"])
 }
 
 // TestEveryBaseName compiles a model reading every name of the mapping.

@@ -45,6 +45,9 @@ type builder struct {
 	seen   map[string]bool
 	// gen numbers generated names.
 	gen map[string]int
+	// ptx is set for a model whose first line names PTX, which reads
+	// PTX's own vocabulary where it differs from herd7's (baseEntry.NotPTX).
+	ptx bool
 }
 
 func newBuilder(files []string) *builder {
@@ -162,7 +165,7 @@ func (b *builder) emitBase(name string, helper bool, pos source.Pos) (string, bo
 	if dn, ok := b.base[key]; ok {
 		return dn, true
 	}
-	e, isEntry := lookupBase(name, helper)
+	e, isEntry := b.lookup(name, helper)
 	if !isEntry {
 		if helper {
 			return "", false
@@ -194,12 +197,6 @@ func (b *builder) emitBase(name string, helper bool, pos source.Pos) (string, bo
 			b.prog.Defs = append(b.prog.Defs, &datalog.Def{Name: pairs, Expr: over, Pos: pos, Doc: e.Doc})
 		}
 		b.prog.Orders = append(b.prog.Orders, &datalog.Order{Name: dn, Over: pairs, Partial: e.Partial, Pos: pos, Doc: e.Doc})
-	case e.Final:
-		// The final writes read the model's final coherence order, named
-		// co once the model is lowered (finish).
-		b.prog.Defs = append(b.prog.Defs, &datalog.Def{Name: dn, Pos: pos, Doc: e.Doc,
-			Expr: &datalog.Binary{Op: datalog.OpDiff, L: b.baseExpr("W", pos),
-				R: &datalog.Unary{Op: datalog.OpDomain, X: &datalog.RelRef{Name: coherence, Pos: pos}, Pos: pos}, Pos: pos}})
 	default:
 		b.prog.Defs = append(b.prog.Defs, &datalog.Def{Name: dn, Expr: b.baseExpr(e.Def, pos), Pos: pos, Doc: e.Doc})
 	}
@@ -212,6 +209,11 @@ func (b *builder) emitBase(name string, helper bool, pos source.Pos) (string, bo
 // coherence is the relation ptxmm reads the final values of memory from
 // (checker.CoherenceRelation).
 const coherence = "co"
+
+// finalsRelation is the relation that tells the final writes when
+// a model reads herd7's FW (checker.FinalsRelation; cat does not import
+// the checker).
+const finalsRelation = "co$final"
 
 // baseExpr parses a definition of the mapping and resolves its names: a
 // plain name is a catalog relation, B_x the entry or helper x. Its nodes
@@ -274,23 +276,43 @@ func (b *builder) finish(shown []string) []string {
 	for i, s := range shown {
 		if r, ok := rename[s]; ok {
 			shown[i] = r
+		} else if name, ok := strings.CutSuffix(s, "$base"); ok && b.base[name] == s {
+			// A base entry that shadows the catalog relation of its name
+			// (herd7's po): pictures draw it under the name the model
+			// wrote.
+			shown[i] = name
 		}
 	}
 	if !b.defines(coherence) {
 		// The model neither binds nor reads co: the checker chooses it, a
 		// total order of each location's writes, so that every write may
 		// be the last, as the final write of a herd7 candidate may.
-		b.emitBase("co-total", true, source.Pos{File: b.file()})
-		for _, o := range b.prog.Orders {
-			if o.Name == "co-total$base" {
-				o.Name = coherence
-			}
+		pos := source.Pos{File: b.file()}
+		dn, ok := b.emitBase("co_total", true, pos)
+		if !ok {
+			panic("cat: the mapping has no co_total helper")
 		}
+		b.prog.Defs = append(b.prog.Defs, &datalog.Def{Name: coherence, Expr: &datalog.RelRef{Name: dn, Pos: pos}, Pos: pos,
+			Doc: "the checker's choice of coherence for a model that neither binds nor reads co"})
 		b.arity[coherence] = 2
+		b.transitive[coherence] = true
+	}
+	if _, ok := b.base["FW"]; ok {
+		// The model reads herd7's final writes (FW, co0, pco): they are
+		// the last writes of the order the checker chose for them, not of
+		// the model's coherence, which need not end with them
+		// (checker.FinalsRelation).
+		pos := source.Pos{File: b.file()}
+		order, _ := b.emitBase("fw_order", true, pos)
+		init, _ := b.emitBase("co_init", true, pos)
+		b.prog.Defs = append(b.prog.Defs, &datalog.Def{Name: finalsRelation, Pos: pos,
+			Expr: &datalog.Binary{Op: datalog.OpUnion, L: &datalog.RelRef{Name: order, Pos: pos}, R: &datalog.RelRef{Name: init, Pos: pos}, Pos: pos},
+			Doc:  "the final writes herd7's FW names: the last of each location's writes in the checker's order"})
+		b.arity[finalsRelation] = 2
 	}
 	edges := append([]string{}, b.edges...)
 	for name := range b.last {
-		if _, ok := lookupBase(name, false); ok && b.arity[name] == 2 {
+		if _, ok := b.lookup(name, false); ok && b.arity[name] == 2 {
 			edges = append(edges, name)
 		}
 	}

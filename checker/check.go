@@ -529,7 +529,7 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State, fla
 	opts := []rules.SolveOption{s.withCtx}
 	var past func(*rules.Instance) bool
 	if len(s.slots) > 0 || len(x.LatestReads) > 0 {
-		past = pastFinal(x, s.slots, s.finalBuf)
+		past = pastFinal(r.m, x, s.slots, s.finalBuf)
 		opts = append(opts, rules.WithPrune(past))
 	}
 	// The witnesses of the flags an execution is the first to raise are

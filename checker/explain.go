@@ -79,7 +79,7 @@ func (m *Model) InstanceContext(ctx context.Context, c Candidate, maxBytes int64
 	}
 	opts := []rules.SolveOption{rules.WithContext(ctx)}
 	if len(c.Finals) > 0 || len(x.LatestReads) > 0 {
-		opts = append(opts, prunePastFinals(x, slotsOf(x, c.Finals), c.Finals))
+		opts = append(opts, prunePastFinals(m, x, slotsOf(x, c.Finals), c.Finals))
 	}
 	sol := inst.Solve(opts...)
 	if sol.Err != nil {

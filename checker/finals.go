@@ -79,24 +79,31 @@ func slotWrites(x *execution.Execution, slots []finalSlot) [][]int {
 // a write is not the final one of its slot once coherence puts a write
 // covering the slot after it. For a location of one segment, any write
 // after it in coherence order covers it.
-func prunePastFinals(x *execution.Execution, slots []finalSlot, finals []int) rules.SolveOption {
-	return rules.WithPrune(pastFinal(x, slots, finals))
+func prunePastFinals(m *Model, x *execution.Execution, slots []finalSlot, finals []int) rules.SolveOption {
+	return rules.WithPrune(pastFinal(m, x, slots, finals))
 }
 
 // pastFinal is prunePastFinals as a test of the instance's current orders,
-// for the first len(finals) slots. It also holds when a read of a
+// for the first len(finals) slots, with model m's relation of final writes
+// (Model.finals). It also holds when a read of a
 // spinning run's last iteration (Execution.LatestReads) reads a write that
 // a write of its bytes follows in coherence order: under a fair scheduler
 // an await that polls for ever eventually reads the last writes
 // (docs/model.md, "Awaits and termination").
-func pastFinal(x *execution.Execution, slots []finalSlot, finals []int) func(*rules.Instance) bool {
+func pastFinal(m *Model, x *execution.Execution, slots []finalSlot, finals []int) func(*rules.Instance) bool {
 	return func(in *rules.Instance) bool {
 		co, err := in.Rel(CoherenceRelation)
 		if err != nil {
 			return false
 		}
+		last := co
+		if m.finals != CoherenceRelation {
+			if last, err = in.Rel(m.finals); err != nil {
+				return false
+			}
+		}
 		for k, w := range finals {
-			row := co.Row(w)
+			row := last.Row(w)
 			if slots[k].whole {
 				if row.Any() {
 					return true // a later write exists: w cannot be the final one

@@ -35,6 +35,9 @@ type Model struct {
 	// undefined names the model's .undefined tests, which make a
 	// verdict Undef (deciding.go).
 	undefined []string
+	// finals is the relation whose last writes are the final ones:
+	// FinalsRelation when the model defines it, else CoherenceRelation.
+	finals string
 	// workers keeps the instances and fillers of finished checks for
 	// the next ones (workers.go).
 	workers *workerPool
@@ -44,6 +47,15 @@ type Model struct {
 // observe final memory values: a location's final value is the value of a
 // write with no successor in it.
 const CoherenceRelation = "co"
+
+// FinalsRelation, when a model defines it, tells the final writes instead
+// of CoherenceRelation: a location's final value is the value of a write
+// with no successor in it. The cat front end defines it for a model that
+// reads herd7's final writes (FW, co0, pco): herd7 chooses the final
+// writes first and shows them to the model, whose coherence order need
+// not end with them (docs/cat.md, "Final writes"). A model written in the
+// modelling language cannot name it.
+const FinalsRelation = "co$final"
 
 // BuildModel checks and compiles a parsed program, with compile options.
 // Models are read (a .dl or .cat file, from disk or a file system, with
@@ -73,7 +85,11 @@ func BuildModel(name string, prog *datalog.Program, copts []rules.CompileOption)
 			undefined = append(undefined, c.Name)
 		}
 	}
-	model := &Model{Name: name, Syntax: m, Program: p, Warnings: warnings, Show: m.Show, notMonotone: why,
+	finals := CoherenceRelation
+	if _, err := p.Arity(FinalsRelation); err == nil {
+		finals = FinalsRelation
+	}
+	model := &Model{Name: name, Syntax: m, Program: p, Warnings: warnings, Show: m.Show, notMonotone: why, finals: finals,
 		varying: p.Varying(catalog.ChoiceRelations()...), undefined: undefined}
 	model.workers = newWorkerPool(model)
 	return model, nil

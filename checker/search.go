@@ -314,7 +314,7 @@ func (s *session) searchFinals(x *execution.Execution, writes [][]int, k int) er
 // final writes of finalBuf for slots k and after.
 func (s *session) rejectsFinals(x *execution.Execution, k int) bool {
 	for _, r := range s.runs {
-		if !r.rejects(s, r.cur, pastFinal(x, s.slots[k:], s.finalBuf[k:])) {
+		if !r.rejects(s, r.cur, pastFinal(r.m, x, s.slots[k:], s.finalBuf[k:])) {
 			return false
 		}
 	}

@@ -23,12 +23,21 @@ func EdgeChain(x *execution.Execution, edges []rules.Edge) string {
 	var b strings.Builder
 	b.WriteString(label(edges[0].From))
 	for _, e := range edges {
+		rel := RelName(e.Rel)
 		if e.Inverse {
-			b.WriteString(" <-" + e.Rel + "- ")
+			b.WriteString(" <-" + rel + "- ")
 		} else {
-			b.WriteString(" -" + e.Rel + "-> ")
+			b.WriteString(" -" + rel + "-> ")
 		}
 		b.WriteString(label(e.To))
 	}
 	return b.String()
+}
+
+// RelName is the name a relation of an explanation has in the model's
+// text: a cat model's base name that shadows the catalog relation of the
+// same name (herd7's po, which leaves out the pairs of one instruction) is
+// NAME$base in the lowered program.
+func RelName(rel string) string {
+	return strings.TrimSuffix(rel, "$base")
 }

@@ -191,7 +191,9 @@ func (h *herdFlags) apply(cfg *cli.CheckConfig, mf *modelFlags) (checker.Adjustm
 		return adj, fmt.Errorf("-speedcheck %s: expected false, true or fast", h.speedcheck)
 	}
 	switch strings.ToLower(h.optace) {
-	case "false", "true", "iico":
+	case "false", "iico":
+	case "true":
+		return adj, fmt.Errorf("-optace true: herd7 then drops, before the model runs, the candidates whose program order and reads-from break coherence at a location and the final writes program order puts before another write, which changes what a model without a uniproc check allows (minimal.cat); ptxmm does not: add acyclic po-loc | rf | co | fr to the model, or use -optace iico, herd7's default for cat models")
 	default:
 		return adj, fmt.Errorf("-optace %s: expected false, true or iico", h.optace)
 	}

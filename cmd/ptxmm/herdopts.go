@@ -62,7 +62,7 @@ var herdOptions = []herdOption{
 	{Name: "endian", Arg: "<tag>", Refused: true, Accept: []string{"little"}, Use: "PTX is little-endian (-endian little is accepted)"},
 	{Name: "timeout", Arg: "<float>", Use: "time allowed per test, in seconds as herd7 takes it (10, 2.5) or a Go duration (10s, 1m30s); 0: no limit (ptxmm's default is 5m, where herd7 has none)"},
 	{Name: "unroll", Arg: "<int>", Use: "times a thread may take a backward branch before its run is cut (default 2, herd7's for non-ASL tests)"},
-	{Name: "optace", Arg: "<tag>", Use: "false|true|iico: herd7's optimisation of candidate generation, which changes no result; ptxmm's search always prunes, so the tag is checked and changes nothing"},
+	{Name: "optace", Arg: "<tag>", Use: "false|iico (herd7's default for cat models): candidate generation as herd7's; -optace true, with which herd7 drops the candidates that break coherence at a location before the model runs, is refused: write that check in the model (acyclic po-loc | rf | co | fr)"},
 	{Name: "maxphantom", Arg: "<int>", Refused: true, Use: "phantom updates are an Arm construct; PTX tests have none"},
 	{Name: "archcheck", Arg: "<bool>", Use: "true (the default): a cat model naming another architecture on its first line (X86, AArch64, PPC, ...) is refused on PTX tests; false runs it anyway"},
 	{Name: "switch", Refused: true, Use: "an undocumented switch of herd7's developers, with no meaning for ptxmm"},

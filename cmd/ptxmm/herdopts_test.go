@@ -192,6 +192,7 @@ func TestRunOptions(t *testing.T) {
 		{"version", []string{"-version"}, cli.ExitOK, []string{"ptxmm"}, nil},
 		{"libdir", []string{"-set-libdir", dir, "-libdir"}, cli.ExitOK, []string{dir + "\n"}, nil},
 		{"optace", []string{"-optace", "iico", mpFile}, cli.ExitOK, []string{"Test MP"}, nil},
+		{"optace true", []string{"-optace", "true", mpFile}, cli.ExitError, nil, []string{"-optace true: herd7 then drops", "use -optace iico"}},
 		{"endian little", []string{"-endian", "little", mpFile}, cli.ExitOK, []string{"Test MP"}, nil},
 		{"endian big", []string{"-endian", "big", mpFile}, cli.ExitError, nil, []string{"-endian big: PTX is little-endian"}},
 		{"o -", []string{"-o", "-", mpFile}, cli.ExitError, nil, []string{"-o -: ptxmm writes pictures to files"}},
