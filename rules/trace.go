@@ -15,10 +15,11 @@ type RuleTrace struct {
 	steps []traceStep
 	// scratch receives what replayed rules derive, one store per arity,
 	// so that replaying leaves the instance's relations as they are;
-	// opVals holds the value of each plan node ReplayOps computes.
+	// closed holds each closure stratum's replayed closure; prog is the
+	// compiled form ReplayOps runs.
 	scratch map[int]store
-	opVals  map[*node]value
 	closed  map[*closurePlan]*relations.Rel
+	prog    []replayOp
 	ops     int
 }
 
@@ -32,7 +33,7 @@ type traceStep struct {
 
 // TraceRules runs f, recording the rules the instance evaluates meanwhile.
 func (in *Instance) TraceRules(f func()) *RuleTrace {
-	t := &RuleTrace{in: in, scratch: map[int]store{}, opVals: map[*node]value{}, closed: map[*closurePlan]*relations.Rel{}}
+	t := &RuleTrace{in: in, scratch: map[int]store{}, closed: map[*closurePlan]*relations.Rel{}}
 	saved := in.trace
 	in.trace = t
 	defer func() { in.trace = saved }()
@@ -76,58 +77,89 @@ func (t *RuleTrace) scratchStore(arity int) store {
 // relations: each plan node of each recorded rule computed from its
 // operands into a relation of its own (a copy and an in-place operation
 // where relations has no three-operand form), the union of each rule's
-// result into its head, and each closure; a rule that is a join (not an
-// algebra plan) is evaluated by the evaluator. It is the cost of the
-// evaluation's bit-matrix operations, with no evaluator around them.
+// result into its head, and each closure as the evaluator computes it
+// (its base rules' plans, then the closure); a rule that is a join (not
+// an algebra plan) is evaluated by the evaluator. It is the cost of the
+// evaluation's bit-matrix operations, with no evaluator around them: the
+// first call compiles the trace into a flat list of operations whose
+// operands are resolved (replayOp), which later calls run in a loop.
 func (t *RuleTrace) ReplayOps() {
+	if t.prog == nil {
+		t.compileOps()
+		return
+	}
+	for i := range t.prog {
+		t.prog[i].run(t.in)
+	}
+}
+
+// compileOps builds t.prog from the recorded steps, running each operation
+// as it is added: a guard's test then sees its operand, and the branch it
+// takes (which the replays repeat, on the same relations) is known.
+func (t *RuleTrace) compileOps() {
 	in := t.in
-	t.ops = 0
+	t.prog = []replayOp{}
 	for _, st := range t.steps {
-		if st.closure != nil {
-			c := t.closed[st.closure]
+		if cp := st.closure; cp != nil {
+			c := t.closed[cp]
 			if c == nil {
 				c = relations.NewRel(in.n)
-				t.closed[st.closure] = c
+				t.closed[cp] = c
 			}
-			c.CopyFrom(in.stores[st.closure.rel].rel)
-			c.TransitiveClosure()
-			t.ops++
+			in.cur = in.p.rels[cp.rel].stratum
+			t.emit(replayOp{kind: opClear, drel: c})
+			for _, rp := range cp.base {
+				t.emitRule(rp, -1, store{arity: 2, rel: c})
+			}
+			step := relations.NewRel(in.n)
+			if cp.dir != closureDouble {
+				t.emit(replayOp{kind: opClear, drel: step})
+				for _, s := range cp.steps {
+					t.emit(replayOp{kind: nUnion, drel: step, arel: step, brel: in.stores[s].rel})
+				}
+			}
+			t.emit(replayOp{kind: opClosure, drel: c, arel: step, dir: cp.dir, tmp: relations.NewRel(in.n)})
 			continue
 		}
 		rp := st.rp
-		dst := t.scratchStore(in.p.rels[rp.head].arity)
 		in.cur = in.p.rels[rp.head].stratum
-		if rp.join != nil {
-			in.evalJoin(rp, st.deltaOcc, dst)
-			t.ops++
-			continue
-		}
-		v := t.op(rp.alg, rp, st.deltaOcc)
-		if v.set != nil {
-			dst.set.UnionWith(v.set)
-		} else {
-			dst.rel.UnionWith(v.rel)
-		}
-		t.ops++
+		t.emitRule(rp, st.deltaOcc, t.scratchStore(in.p.rels[rp.head].arity))
+	}
+	t.ops = len(t.prog)
+}
+
+// emitRule adds the operations of one rule evaluation whose result goes to
+// dst.
+func (t *RuleTrace) emitRule(rp *rulePlan, deltaOcc int, dst store) {
+	if rp.join != nil {
+		t.emit(replayOp{kind: opJoin, rp: rp, deltaOcc: deltaOcc, dst: dst, stratum: t.in.cur})
+		return
+	}
+	v := t.compile(rp.alg, rp, deltaOcc)
+	if v.set != nil {
+		t.emit(replayOp{kind: nUnion, dset: dst.set, aset: dst.set, bset: v.set})
+	} else {
+		t.emit(replayOp{kind: nUnion, drel: dst.rel, arel: dst.rel, brel: v.rel})
 	}
 }
 
-// val returns the scratch value of plan node n, allocated on first use.
+// emit appends op to the program and runs it.
+func (t *RuleTrace) emit(op replayOp) {
+	t.prog = append(t.prog, op)
+	t.prog[len(t.prog)-1].run(t.in)
+}
+
+// val returns a new scratch value for plan node n.
 func (t *RuleTrace) val(n *node) value {
-	v, ok := t.opVals[n]
-	if !ok {
-		if n.arity == 1 {
-			v = value{set: relations.NewSet(t.in.n)}
-		} else {
-			v = value{rel: relations.NewRel(t.in.n)}
-		}
-		t.opVals[n] = v
+	if n.arity == 1 {
+		return value{set: relations.NewSet(t.in.n)}
 	}
-	return v
+	return value{rel: relations.NewRel(t.in.n)}
 }
 
-// op computes plan node n with operations of package relations.
-func (t *RuleTrace) op(n *node, rp *rulePlan, deltaOcc int) value {
+// compile adds the operations computing plan node n and returns where its
+// value is.
+func (t *RuleTrace) compile(n *node, rp *rulePlan, deltaOcc int) value {
 	in := t.in
 	switch n.kind {
 	case nLeaf:
@@ -138,98 +170,168 @@ func (t *RuleTrace) op(n *node, rp *rulePlan, deltaOcc int) value {
 		return value{set: st.set, rel: st.rel}
 	case nUniverse:
 		return value{set: in.stores[in.universe].set}
-	}
-	t.ops++
-	d := t.val(n)
-	switch n.kind {
-	case nConst:
-		d.set.Clear()
-		d.set.Add(in.ruleConsts[rp][n.konst])
 	case nGuard:
-		g := t.op(n.b, rp, deltaOcc)
-		if (g.set != nil && g.set.IsEmpty()) || (g.rel != nil && g.rel.IsEmpty()) {
-			if d.set != nil {
-				d.set.Clear()
-			} else {
-				d.rel.Clear()
-			}
-			return d
+		g := t.compile(n.b, rp, deltaOcc)
+		t.emit(replayOp{kind: nGuard, aset: g.set, arel: g.rel})
+		if !t.prog[len(t.prog)-1].empty {
+			return t.compile(n.a, rp, deltaOcc)
 		}
-		return t.op(n.a, rp, deltaOcc)
-	case nCompose:
-		relations.ComposeInto(d.rel, t.op(n.a, rp, deltaOcc).rel, t.op(n.b, rp, deltaOcc).rel)
-	case nInter, nUnion, nDiff:
-		a, b := t.op(n.a, rp, deltaOcc), t.op(n.b, rp, deltaOcc)
-		if d.set != nil {
-			d.set.CopyFrom(a.set)
-			setOp(n.kind, d.set, b.set)
-		} else {
-			d.rel.CopyFrom(a.rel)
-			relOp(n.kind, d.rel, b.rel)
-		}
-	case nInverse:
-		relations.InverseInto(d.rel, t.op(n.a, rp, deltaOcc).rel)
-	case nRestrict:
-		d.rel.CopyFrom(t.op(n.a, rp, deltaOcc).rel)
+		d := t.val(n)
+		t.emit(replayOp{kind: opClear, dset: d.set, drel: d.rel})
+		return d
+	}
+	op := replayOp{kind: n.kind}
+	if n.kind == nConst {
+		op.konst = in.ruleConsts[rp][n.konst]
+	}
+	if n.a != nil {
+		a := t.compile(n.a, rp, deltaOcc)
+		op.aset, op.arel = a.set, a.rel
+	}
+	if n.b != nil {
+		b := t.compile(n.b, rp, deltaOcc)
+		op.bset, op.brel = b.set, b.rel
+	}
+	if n.kind == nRestrict {
 		if n.dom != nil {
-			d.rel.RestrictDomain(t.op(n.dom, rp, deltaOcc).set)
+			op.bset = t.compile(n.dom, rp, deltaOcc).set
 		}
 		if n.rng != nil {
-			d.rel.RestrictRange(t.op(n.rng, rp, deltaOcc).set)
+			op.rset = t.compile(n.rng, rp, deltaOcc).set
+		}
+	}
+	d := t.val(n)
+	op.dset, op.drel = d.set, d.rel
+	t.emit(op)
+	return d
+}
+
+// Replay operations beyond the plan's node kinds.
+const (
+	opClear   nodeKind = iota + 100 // empty the destination
+	opJoin                          // a join rule, through the evaluator
+	opClosure                       // a closure stratum's closure
+)
+
+// replayOp is one operation of a compiled trace: a plan node's kind (or
+// one of the op kinds above), its destination and its operands.
+type replayOp struct {
+	kind             nodeKind
+	dset, aset, bset *relations.Set
+	rset             *relations.Set // nRestrict's range
+	drel, arel, brel *relations.Rel
+	tmp              *relations.Rel // opClosure's scratch
+	konst            int
+	dir              closureDir
+	empty            bool // what nGuard found
+
+	// opJoin's rule, delta occurrence, destination and stratum.
+	rp       *rulePlan
+	deltaOcc int
+	dst      store
+	stratum  int
+}
+
+// run makes the operation. A guard only tests its operand: the compiled
+// program holds the branch it took (compile).
+func (op *replayOp) run(in *Instance) {
+	d := op.drel
+	switch op.kind {
+	case opClear:
+		if op.dset != nil {
+			op.dset.Clear()
+		} else {
+			d.Clear()
+		}
+	case opJoin:
+		in.cur = op.stratum
+		in.evalJoin(op.rp, op.deltaOcc, op.dst)
+	case opClosure:
+		switch op.dir {
+		case closureDouble:
+			d.TransitiveClosure()
+		case closureLeft:
+			d.ReachCompose(op.arel)
+		default:
+			op.arel.TransitiveClosure()
+			relations.ComposeInto(op.tmp, d, op.arel)
+			d.UnionWith(op.tmp)
+		}
+	case nGuard:
+		op.empty = (op.aset != nil && op.aset.IsEmpty()) || (op.arel != nil && op.arel.IsEmpty())
+	case nConst:
+		op.dset.Clear()
+		op.dset.Add(op.konst)
+	case nCompose:
+		relations.ComposeInto(d, op.arel, op.brel)
+	case nInter, nUnion, nDiff:
+		if op.dset != nil {
+			if op.dset != op.aset {
+				op.dset.CopyFrom(op.aset)
+			}
+			setOp(op.kind, op.dset, op.bset)
+		} else {
+			if d != op.arel {
+				d.CopyFrom(op.arel)
+			}
+			relOp(op.kind, d, op.brel)
+		}
+	case nInverse:
+		relations.InverseInto(d, op.arel)
+	case nRestrict:
+		d.CopyFrom(op.arel)
+		if op.bset != nil {
+			d.RestrictDomain(op.bset)
+		}
+		if op.rset != nil {
+			d.RestrictRange(op.rset)
 		}
 	case nIdent, nProduct:
-		a := t.op(n.a, rp, deltaOcc).set
-		var b *relations.Set
-		if n.kind == nProduct {
-			b = t.op(n.b, rp, deltaOcc).set
-		}
-		d.rel.Clear()
-		for i := range a.All() {
-			if b == nil {
-				d.rel.Add(i, i)
+		d.Clear()
+		for i := range op.aset.All() {
+			if op.kind == nIdent {
+				d.Add(i, i)
 			} else {
-				copy(rowWords(d.rel, i), b.Bits().Words())
+				copy(rowWords(d, i), op.bset.Bits().Words())
 			}
 		}
 	case nDomain:
-		t.op(n.a, rp, deltaOcc).rel.DomainInto(d.set)
+		op.arel.DomainInto(op.dset)
 	case nRange:
-		t.op(n.a, rp, deltaOcc).rel.RangeInto(d.set)
+		op.arel.RangeInto(op.dset)
 	case nPreimage:
-		a, b := t.op(n.a, rp, deltaOcc).rel, t.op(n.b, rp, deltaOcc).set
-		d.set.Clear()
+		op.dset.Clear()
 		for i := range in.n {
-			if a.Row(i).IntersectionCardinality(b.Bits()) > 0 {
-				d.set.Add(i)
+			if op.arel.Row(i).IntersectionCardinality(op.bset.Bits()) > 0 {
+				op.dset.Add(i)
 			}
 		}
 	case nImage:
-		relations.ImageInto(d.set, t.op(n.b, rp, deltaOcc).set, t.op(n.a, rp, deltaOcc).rel)
+		relations.ImageInto(op.dset, op.bset, op.arel)
 	case nDropDiag, nKeepDiag, nDiagSet:
-		a := t.op(n.a, rp, deltaOcc).rel
-		if n.kind == nDiagSet {
-			d.set.Clear()
+		a := op.arel
+		if op.kind == nDiagSet {
+			op.dset.Clear()
 		} else {
-			d.rel.CopyFrom(a)
+			d.CopyFrom(a)
 		}
 		for i := range in.n {
 			switch {
-			case n.kind == nDiagSet:
+			case op.kind == nDiagSet:
 				if a.Has(i, i) {
-					d.set.Add(i)
+					op.dset.Add(i)
 				}
-			case n.kind == nDropDiag:
-				d.rel.Remove(i, i)
+			case op.kind == nDropDiag:
+				d.Remove(i, i)
 			default:
 				keep := a.Has(i, i)
-				clear(rowWords(d.rel, i))
+				clear(rowWords(d, i))
 				if keep {
-					d.rel.Add(i, i)
+					d.Add(i, i)
 				}
 			}
 		}
 	}
-	return d
 }
 
 func setOp(kind nodeKind, a, b *relations.Set) {
