@@ -3,7 +3,10 @@ package main
 import (
 	"flag"
 	"io"
+	"runtime"
+	"runtime/debug"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -36,4 +39,25 @@ func TestParseInterspersed(t *testing.T) {
 	fs.SetOutput(io.Discard)
 	_, err := parseInterspersed(fs, []string{"p.dl", "-nosuch"})
 	require.Error(t, err)
+}
+
+// TestGCPercentAfterFirstCollection checks the collector's targets: the
+// start target until the first collection, the steady one after it.
+func TestGCPercentAfterFirstCollection(t *testing.T) {
+	t.Setenv("GOGC", "")
+	current := func() int {
+		p := debug.SetGCPercent(100)
+		debug.SetGCPercent(p)
+		return p
+	}
+	defer debug.SetGCPercent(current())
+	applyGCPercent()
+	require.Equal(t, startGCPercent, current())
+	runtime.GC()
+	deadline := time.Now().Add(10 * time.Second)
+	for current() != gcPercent && time.Now().Before(deadline) {
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+	require.Equal(t, gcPercent, current())
 }
