@@ -453,7 +453,7 @@ func (in *Instance) composeInverse(n *node, rp *rulePlan, deltaOcc int) value {
 		if zeroRow(brow) {
 			return
 		}
-		in.tick(len(av[z]))
+		in.intr.tick(len(av[z]))
 		for k, w := range av[z] {
 			for w != 0 {
 				x := k<<6 | bits.TrailingZeros64(w)

@@ -2,7 +2,7 @@ package rules
 
 // runStratum recomputes one stratum from scratch.
 func (in *Instance) runStratum(s *stratum) {
-	in.tick(strataWork)
+	in.intr.tick(strataWork)
 	in.cur = s.index
 	for _, r := range s.rels {
 		in.stores[r].clear()
@@ -25,7 +25,7 @@ func (in *Instance) runStratum(s *stratum) {
 // runNaive evaluates every rule on the full relations until nothing changes.
 func (in *Instance) runNaive(s *stratum) {
 	for {
-		in.tick(strataWork)
+		in.intr.tick(strataWork)
 		for _, r := range s.rels {
 			in.next[r].clear()
 		}
@@ -79,7 +79,7 @@ func (in *Instance) semiNaiveRounds(s *stratum, added func(r relID)) {
 		if !grew {
 			return
 		}
-		in.tick(strataWork)
+		in.intr.tick(strataWork)
 		for _, r := range s.rels {
 			in.next[r].clear()
 		}

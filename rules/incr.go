@@ -294,7 +294,7 @@ func (in *Instance) needsWhole(s *stratum) bool {
 // updateStratum adds to a stratum what the changes of its inputs derive.
 func (in *Instance) updateStratum(s *stratum) {
 	inc := &in.inc
-	in.tick(strataWork)
+	in.intr.tick(strataWork)
 	in.cur = s.index
 	if !s.recursive {
 		for _, rp := range s.rules {

@@ -62,15 +62,8 @@ type Instance struct {
 	// and the test for strata that derive nothing pay (runDirty).
 	cutoff, nothing payoff
 
-	// ctx is the context of the evaluation in progress (nil between
-	// evaluations), done its channel, and work the work done since the
-	// last poll (interrupt.go).
-	ctx  context.Context
-	done <-chan struct{}
-	work int
-	// polls counts the looks at the context, for the tests that check
-	// they come regularly.
-	polls int
+	// intr stops an evaluation whose context is done (interrupt.go).
+	intr interrupter
 	// err is what stopped the last Run.
 	err error
 	// limits bound the memory: fixedBytes is the estimate of the dense

@@ -37,33 +37,55 @@ const pollComposeAtoms = 1024
 // stop unwinds the evaluation in progress with err.
 func (in *Instance) stop(err error) { panic(stopped{err}) }
 
+// interrupter is an instance's link to the context of the evaluation in
+// progress: it looks at the context at regular points of the work and
+// unwinds the evaluation when the context is done.
+type interrupter struct {
+	// ctx is the context of the evaluation in progress (nil between
+	// evaluations), done its channel, and work the work done since the
+	// last poll.
+	ctx  context.Context
+	done <-chan struct{}
+	work int
+	// polls counts the looks at the context, for the tests that check
+	// they come regularly.
+	polls int
+}
+
 // poll stops evaluation when the context is done.
-func (in *Instance) poll() {
-	in.work = 0
-	in.polls++
-	if in.done == nil {
+func (it *interrupter) poll() {
+	it.work = 0
+	it.polls++
+	if it.done == nil {
 		return
 	}
 	select {
-	case <-in.done:
-		in.stop(in.ctx.Err())
+	case <-it.done:
+		panic(stopped{it.ctx.Err()})
 	default:
 	}
 }
 
 // tick counts work done inside a rule and polls once enough has been done.
-func (in *Instance) tick(work int) {
-	in.work += work
-	if in.work >= pollEvery {
-		in.poll()
+func (it *interrupter) tick(work int) {
+	it.work += work
+	if it.work >= pollEvery {
+		it.poll()
 	}
 }
+
+// running reports whether an evaluation under a context is in progress.
+func (it *interrupter) running() bool { return it.ctx != nil }
+
+// start begins an evaluation under ctx, end ends it.
+func (it *interrupter) start(ctx context.Context) { it.ctx, it.done, it.work = ctx, ctx.Done(), 0 }
+func (it *interrupter) end()                      { it.ctx, it.done = nil, nil }
 
 // guarded runs f under ctx and returns the error evaluation stopped with,
 // if any. After a stop the instance is made consistent again: every stratum
 // is recomputed by the next evaluation.
 func (in *Instance) guarded(ctx context.Context, f func()) (err error) {
-	if in.ctx != nil {
+	if in.intr.running() {
 		// Nested (Solve running strata): the outer call owns the context
 		// and the recovery.
 		f()
@@ -72,9 +94,9 @@ func (in *Instance) guarded(ctx context.Context, f func()) (err error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	in.ctx, in.done, in.work = ctx, ctx.Done(), 0
+	in.intr.start(ctx)
 	defer func() {
-		in.ctx, in.done = nil, nil
+		in.intr.end()
 		if r := recover(); r != nil {
 			s, ok := r.(stopped)
 			if !ok {
@@ -84,7 +106,7 @@ func (in *Instance) guarded(ctx context.Context, f func()) (err error) {
 			err = s.err
 		}
 	}()
-	in.poll()
+	in.intr.poll()
 	f()
 	return nil
 }

@@ -126,7 +126,7 @@ func TestTickStopsAfterBoundedWork(t *testing.T) {
 	err := in.guarded(ctx, func() {
 		cancel()
 		for {
-			in.tick(1)
+			in.intr.tick(1)
 			units++
 		}
 	})
@@ -172,7 +172,7 @@ let e2 = e ; e
 			c.facts(in)
 			require.NoError(t, in.RunContext(context.Background()))
 			// One poll comes from the entry.
-			assert.GreaterOrEqual(t, in.polls-1, max(c.min, 1), "polls inside the rule")
+			assert.GreaterOrEqual(t, in.intr.polls-1, max(c.min, 1), "polls inside the rule")
 		})
 	}
 }

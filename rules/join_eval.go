@@ -51,7 +51,7 @@ func (jr *joinRun) step(k int) {
 	// Remember which slots this atom binds, to unbind them afterwards.
 	var fresh []int
 	match := func(t []int) {
-		jr.in.tick(1)
+		jr.in.intr.tick(1)
 		fresh = fresh[:0]
 		ok := true
 		for i, x := range a.args {

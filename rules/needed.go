@@ -134,7 +134,7 @@ func (in *Instance) runDirty(i int) {
 		// tensor memory, say, leaves every tcgen05 stratum so): running
 		// it would only clear them.
 		in.nothing.hit(i)
-		in.tick(strataWork)
+		in.intr.tick(strataWork)
 		changed = in.clearStratum(s)
 	} else {
 		cutoff := in.record == nil && in.readersClean(s) && in.cutoffWorth(i)

@@ -34,7 +34,7 @@ func (in *Instance) Reset(l Limits) {
 	clear(in.rowMark)
 	in.cur = -1
 	in.record, in.prov = nil, nil
-	in.ctx, in.done, in.work, in.polls, in.err = nil, nil, 0, 0, nil
+	in.intr, in.err = interrupter{}, nil
 	in.searching, in.trace = nil, nil
 	in.bounds = nil
 	in.fixedEpoch++

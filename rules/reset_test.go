@@ -86,7 +86,7 @@ func TestResetCoversEveryField(t *testing.T) {
 		"p", "dom", "n", "universe", "ruleConsts", "tupleRels", "vary",
 		// emptied or reset by Reset
 		"stores", "delta", "next", "dirty", "runs", "cutoff", "nothing", "rowMark", "cur", "record", "prov",
-		"ctx", "done", "work", "polls", "err", "searching", "trace", "bounds", "fixedEpoch", "solve", "inc",
+		"intr", "err", "searching", "trace", "bounds", "fixedEpoch", "solve", "inc",
 		"limits", "fixedBytes", "scratchBytes",
 		// caches keyed by relation versions, which Reset moves on
 		"versions", "empty", "witnesses", "verdicts", "spans", "inverses", "largest",

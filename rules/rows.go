@@ -294,7 +294,7 @@ func (in *Instance) composeRows(dv [][]uint64, a value, bv [][]uint64, bs *spanC
 	needSpan := tr != nil
 	if !a.sparse {
 		for i, arow := range av {
-			in.tick(len(arow))
+			in.intr.tick(len(arow))
 			if lo, hi := composeRow(dv[i], arow, 0, bv, bs, needSpan); lo < hi {
 				if tr != nil {
 					tr.add(i, lo, hi)
@@ -311,7 +311,7 @@ func (in *Instance) composeRows(dv [][]uint64, a value, bv [][]uint64, bs *spanC
 		if a.track != nil {
 			arow, base = a.track.span(i)
 		}
-		in.tick(len(arow))
+		in.intr.tick(len(arow))
 		if lo, hi := composeRow(dv[i], arow, base, bv, bs, needSpan); lo < hi {
 			if tr != nil {
 				tr.add(int(i), lo, hi)

@@ -215,7 +215,7 @@ func (s *solver) test() (bool, *checkPlan) {
 		s.result.Undecided = true
 		return true, nil
 	}
-	in.poll()
+	in.intr.poll()
 	in.current()
 	full, fromBase := s.full, s.fromBase
 	s.full, s.fromBase = false, false
@@ -598,5 +598,5 @@ func (in *Instance) orient(op *orderPlan, a, b int) {
 	// One orientation looks at every row: a dive orients up to every pair
 	// of the order before the next node polls (a thread of 900 stores:
 	// 400,000 orientations, seconds past the deadline), so each counts.
-	in.tick(in.n)
+	in.intr.tick(in.n)
 }
