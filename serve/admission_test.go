@@ -220,7 +220,9 @@ func TestKeptCandidatesAreBounded(t *testing.T) {
 	}
 	test := TestSource{Name: "L10.litmus", Text: "PTX L10\n{ x=0; }\n" + strings.Join(cells, " | ") + " ;\n" +
 		strings.Join(loads, " | ") + " ;\n" + strings.Join(stores, " | ") + " ;\nexists (P1:r0 == 1)\n"}
-	_, ts := newTestServer(t, func(c *Config) { c.Options.MaxCandidates = 20_000 })
+	// The default -timeout (10 s) can end the check first under the race
+	// detector on a busy machine: this test is about the candidate limit.
+	_, ts := newTestServer(t, func(c *Config) { c.Options.MaxCandidates = 20_000; c.Options.Timeout = 5 * time.Minute })
 	e := fail(t, ts, "/api/run", RunRequest{Test: test, Model: specModel(t)}, http.StatusUnprocessableEntity)
 	assert.Contains(t, e.Error, "raise it with -max-candidates")
 }
