@@ -173,15 +173,22 @@ func (in *Instance) readersClean(s *stratum) bool {
 }
 
 // clearStratum empties the relations of stratum s and reports whether any
-// held tuples.
+// held tuples. A relation the emptiness cache knows empty at its version
+// is not looked at: a stratum that derives nothing is cleared at every
+// run, and its relations were empty the run before.
 func (in *Instance) clearStratum(s *stratum) bool {
 	changed := false
 	for _, r := range s.rels {
+		c := &in.empty[r]
+		if c.is && c.at == in.versions[r]+1 {
+			continue
+		}
 		if !in.stores[r].isEmpty() {
 			in.stores[r].clear()
 			in.versions[r]++
 			changed = true
 		}
+		c.at, c.is = in.versions[r]+1, true
 	}
 	return changed
 }
