@@ -8,7 +8,7 @@ import (
 	"os"
 
 	"github.com/ptxmm/ptxmm/checker"
-	"github.com/ptxmm/ptxmm/cli"
+	"github.com/ptxmm/ptxmm/internal/cli"
 )
 
 func runCheck(args []string) int {

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/ptxmm/ptxmm/checker"
-	"github.com/ptxmm/ptxmm/cli"
+	"github.com/ptxmm/ptxmm/internal/cli"
 )
 
 // modelList collects repeated -model flags.

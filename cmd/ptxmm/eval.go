@@ -7,7 +7,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/ptxmm/ptxmm/cli"
+	"github.com/ptxmm/ptxmm/internal/cli"
 	"github.com/ptxmm/ptxmm/limits"
 )
 

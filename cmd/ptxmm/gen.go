@@ -7,8 +7,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/ptxmm/ptxmm/cli"
 	"github.com/ptxmm/ptxmm/gen"
+	"github.com/ptxmm/ptxmm/internal/cli"
 )
 
 func runGen(args []string) int {

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/ptxmm/ptxmm/checker"
-	"github.com/ptxmm/ptxmm/cli"
+	"github.com/ptxmm/ptxmm/internal/cli"
 )
 
 func runGraph(args []string) int {

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"flag"
 
-	"github.com/ptxmm/ptxmm/cli"
+	"github.com/ptxmm/ptxmm/internal/cli"
 )
 
 // flagFailure is the exit status of a command whose flags did not parse:

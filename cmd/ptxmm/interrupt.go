@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/ptxmm/ptxmm/cli"
+	"github.com/ptxmm/ptxmm/internal/cli"
 )
 
 // interruptContext is cancelled by the first Ctrl-C (SIGINT) or SIGTERM,

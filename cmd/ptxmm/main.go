@@ -8,7 +8,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/ptxmm/ptxmm/cli"
+	"github.com/ptxmm/ptxmm/internal/cli"
 )
 
 func main() {

@@ -6,7 +6,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/ptxmm/ptxmm/cli"
+	"github.com/ptxmm/ptxmm/internal/cli"
 )
 
 func runMerge(args []string) int {

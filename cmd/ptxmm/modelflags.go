@@ -10,7 +10,7 @@ import (
 	"github.com/ptxmm/ptxmm"
 	"github.com/ptxmm/ptxmm/cat"
 	"github.com/ptxmm/ptxmm/checker"
-	"github.com/ptxmm/ptxmm/cli"
+	"github.com/ptxmm/ptxmm/internal/cli"
 	"github.com/ptxmm/ptxmm/internal/loader"
 	"github.com/ptxmm/ptxmm/repl"
 )

@@ -11,11 +11,11 @@ import (
 	"syscall"
 
 	"github.com/ptxmm/ptxmm/checker"
-	"github.com/ptxmm/ptxmm/cli"
 	"github.com/ptxmm/ptxmm/gpu"
 	"github.com/ptxmm/ptxmm/gpu/cuda"
 	"github.com/ptxmm/ptxmm/gpu/harness"
 	"github.com/ptxmm/ptxmm/gpu/sass"
+	"github.com/ptxmm/ptxmm/internal/cli"
 )
 
 func runRun(args []string) int {

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/ptxmm/ptxmm/checker"
-	"github.com/ptxmm/ptxmm/cli"
+	"github.com/ptxmm/ptxmm/internal/cli"
 	"github.com/ptxmm/ptxmm/synth"
 )
 

@@ -7,7 +7,7 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/ptxmm/ptxmm/cli"
+	"github.com/ptxmm/ptxmm/internal/cli"
 )
 
 // versionText describes the binary from the build information the Go

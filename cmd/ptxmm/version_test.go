@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/ptxmm/ptxmm/cli"
+	"github.com/ptxmm/ptxmm/internal/cli"
 )
 
 func TestVersionText(t *testing.T) {

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/ptxmm/ptxmm/cli"
 	"github.com/ptxmm/ptxmm/gpu"
+	"github.com/ptxmm/ptxmm/internal/cli"
 	"github.com/ptxmm/ptxmm/litmus"
 	"github.com/ptxmm/ptxmm/report"
 )

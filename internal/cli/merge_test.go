@@ -16,8 +16,8 @@ import (
 func TestMergeCommand(t *testing.T) {
 	dir := t.TempDir()
 	model := specModel(t)
-	files := []string{filepath.Join("..", "examples", "MP.litmus"), filepath.Join("..", "examples", "SB+fence.sc.litmus"),
-		filepath.Join("..", "examples", "LB.litmus")}
+	files := []string{filepath.Join("..", "..", "examples", "MP.litmus"), filepath.Join("..", "..", "examples", "SB+fence.sc.litmus"),
+		filepath.Join("..", "..", "examples", "LB.litmus")}
 	write := func(name, text string) string {
 		p := filepath.Join(dir, name)
 		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))

@@ -60,9 +60,9 @@ func TestShardsMergeToOneRun(t *testing.T) {
 		files  []string
 		counts []int
 	}{
-		{"examples", []string{filepath.Join("..", "examples")}, []int{1, 2, 3, 7, 200}},
+		{"examples", []string{filepath.Join("..", "..", "examples")}, []int{1, 2, 3, 7, 200}},
 	}
-	shared := filepath.Join("..", "..", "shared", "conformance")
+	shared := filepath.Join("..", "..", "..", "shared", "conformance")
 	if _, err := os.Stat(shared); err == nil {
 		corpora = append(corpora, struct {
 			name   string
@@ -115,7 +115,7 @@ func tableRows(table string) string {
 func TestShardsExpect(t *testing.T) {
 	dir := t.TempDir()
 	for _, f := range []string{"MP.litmus", "SB+fence.sc.litmus", "LB.litmus", "CoRR.litmus", "MP-scopes.test", "ISA2.litmus"} {
-		data, err := os.ReadFile(filepath.Join("..", "examples", f))
+		data, err := os.ReadFile(filepath.Join("..", "..", "examples", f))
 		require.NoError(t, err)
 		require.NoError(t, os.WriteFile(filepath.Join(dir, f), data, 0o644))
 	}

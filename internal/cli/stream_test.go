@@ -25,7 +25,7 @@ var timeFields = regexp.MustCompile(`(?m)^Time .*$|"time_ms":[0-9.]+`)
 // first result come out while the second is still being checked.
 func slowRun(t *testing.T) (dir string) {
 	dir = t.TempDir()
-	mp, err := os.ReadFile(filepath.Join("..", "examples", "MP.litmus"))
+	mp, err := os.ReadFile(filepath.Join("..", "..", "examples", "MP.litmus"))
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "a-MP.litmus"), mp, 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "b-IRIW.litmus"), []byte(families.IRIW(8)), 0o644))
@@ -97,7 +97,7 @@ func TestStreamedAndInterrupted(t *testing.T) {
 // in whatever order they finish, the log is in the order of the tests and
 // byte for byte the log of one worker, times aside.
 func TestStreamOrderIsInputOrder(t *testing.T) {
-	ex := filepath.Join("..", "examples")
+	ex := filepath.Join("..", "..", "examples")
 	logs := map[int]string{}
 	for _, j := range []int{1, 4} {
 		var out, errs bytes.Buffer
@@ -111,7 +111,7 @@ func TestStreamOrderIsInputOrder(t *testing.T) {
 // TestSummaryLine: on a terminal a run ends with one line counting the
 // verdicts; without one it prints none.
 func TestSummaryLine(t *testing.T) {
-	ex := filepath.Join("..", "examples")
+	ex := filepath.Join("..", "..", "examples")
 	files := []string{filepath.Join(ex, "MP.litmus"), filepath.Join(ex, "SB+fence.acq_rel.litmus"), filepath.Join(ex, "no-such.litmus")}
 	for _, term := range []*Terminal{nil, {Width: 100}} {
 		var out, errs bytes.Buffer

@@ -20,17 +20,17 @@ func TestExpectInAnotherFolder(t *testing.T) {
 	require.NoError(t, os.WriteFile(csv, []byte("MP.litmus,No\n"), 0o644))
 	var out, errs bytes.Buffer
 	cfg := CheckConfig{Model: specModel(t), Options: checker.DefaultOptions(), Expect: csv,
-		Files: []string{filepath.Join("..", "examples", "MP.litmus")}}
+		Files: []string{filepath.Join("..", "..", "examples", "MP.litmus")}}
 	require.Equal(t, ExitMismatch, Check(cfg, &out, &errs), errs.String())
 	assert.Contains(t, out.String(), "UNEXPECTED ")
 	assert.Contains(t, out.String(), "NOT RUN MP.litmus")
 	assert.Contains(t, out.String(), "0 passed, 2 failed")
 
 	// Beside the tests, the same row passes.
-	csv = filepath.Join("..", "examples", "expected.csv")
+	csv = filepath.Join("..", "..", "examples", "expected.csv")
 	out.Reset()
 	cfg.Expect = csv
-	cfg.Files = []string{filepath.Join("..", "examples")}
+	cfg.Files = []string{filepath.Join("..", "..", "examples")}
 	require.Equal(t, ExitOK, Check(cfg, &out, &errs), out.String())
 }
 

@@ -12,7 +12,7 @@ import (
 // TestEvalExample runs the shipped Datalog example as the README shows it.
 func TestEvalExample(t *testing.T) {
 	var out, errs bytes.Buffer
-	dir := filepath.Join("..", "examples", "datalog")
+	dir := filepath.Join("..", "..", "examples", "datalog")
 	status := Eval(EvalConfig{Program: filepath.Join(dir, "sc.dl"), FactsDir: filepath.Join(dir, "sb-facts"), OutDir: "-"}, &out, &errs)
 	require.Equal(t, ExitMismatch, status, errs.String())
 	require.Empty(t, errs.String())

@@ -17,7 +17,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 
 func specModel(t *testing.T) *checker.Model {
 	t.Helper()
-	m, err := loader.LoadFile(filepath.Join("..", "spec.dl"))
+	m, err := loader.LoadFile(filepath.Join("..", "..", "spec.dl"))
 	require.NoError(t, err)
 	return m
 }
@@ -51,7 +51,7 @@ func TestGraphGolden(t *testing.T) {
 			cfg := c.cfg
 			cfg.Model = m
 			cfg.Options = checker.DefaultOptions()
-			cfg.Test = filepath.Join("..", "examples", cfg.Test)
+			cfg.Test = filepath.Join("..", "..", "examples", cfg.Test)
 			var out, errs bytes.Buffer
 			require.Equal(t, ExitOK, Graph(cfg, &out, &errs), errs.String())
 			golden := filepath.Join("testdata", "graph", c.name+".dot")
@@ -60,7 +60,7 @@ func TestGraphGolden(t *testing.T) {
 				return
 			}
 			want, err := os.ReadFile(golden)
-			require.NoError(t, err, "missing golden file: run go test ./cli -update")
+			require.NoError(t, err, "missing golden file: run go test ./internal/cli -update")
 			require.Equal(t, string(want), out.String())
 		})
 	}
@@ -82,7 +82,7 @@ func TestGraphErrors(t *testing.T) {
 		cfg := c.cfg
 		cfg.Model = m
 		cfg.Options = checker.DefaultOptions()
-		cfg.Test = filepath.Join("..", "examples", cfg.Test)
+		cfg.Test = filepath.Join("..", "..", "examples", cfg.Test)
 		var out, errs bytes.Buffer
 		require.Equal(t, ExitError, Graph(cfg, &out, &errs))
 		require.Contains(t, errs.String(), c.want)

@@ -39,8 +39,8 @@ func TestCheckWarnsAboutModelsWithoutHost(t *testing.T) {
 	require.NoError(t, os.WriteFile(plain, []byte(".decl W(e: event)\n.decl co(a: event, b: event)\n.decl loc(a: event, b: event)\n.input W, loc\nlet co = (W * W) & loc\n.check acyclic_co: acyclic(co)\n"), 0o644))
 	noHost, err := loader.LoadFile(plain)
 	require.NoError(t, err)
-	host := filepath.Join("..", "examples", "host", "StreamSync.litmus")
-	device := filepath.Join("..", "examples", "MP.litmus")
+	host := filepath.Join("..", "..", "examples", "host", "StreamSync.litmus")
+	device := filepath.Join("..", "..", "examples", "MP.litmus")
 	cases := []struct {
 		name  string
 		model *checker.Model

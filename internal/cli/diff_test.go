@@ -36,11 +36,11 @@ func TestDiffVariants(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.variant, func(t *testing.T) {
-			v, err := loader.LoadFile(filepath.Join("..", "variants", c.variant+".dl"))
+			v, err := loader.LoadFile(filepath.Join("..", "..", "variants", c.variant+".dl"))
 			require.NoError(t, err)
 			var out, errs bytes.Buffer
 			status := Diff(DiffConfig{A: spec, B: v, NameA: "spec", NameB: c.variant, Options: checker.DefaultOptions(),
-				Files: []string{filepath.Join("..", "examples")}}, &out, &errs)
+				Files: []string{filepath.Join("..", "..", "examples")}}, &out, &errs)
 			require.Empty(t, errs.String())
 			var got []string
 			for _, m := range regexp.MustCompile(`(?m)^Test (\S+)$`).FindAllStringSubmatch(out.String(), -1) {

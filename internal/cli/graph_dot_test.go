@@ -31,7 +31,7 @@ func TestGraphvizAcceptsEveryPicture(t *testing.T) {
 		t.Skip("Graphviz's dot is not installed (Debian package graphviz); .ci/run installs it")
 	}
 	m := specModel(t)
-	ex := filepath.Join("..", "examples")
+	ex := filepath.Join("..", "..", "examples")
 	var files []string
 	require.NoError(t, filepath.WalkDir(ex, func(p string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".litmus") || strings.HasSuffix(p, ".test")) {
@@ -108,7 +108,7 @@ func TestGraphSVGWithoutGraphviz(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Setenv("PATH", c.path)
 			out := filepath.Join(t.TempDir(), "mp.svg")
-			cfg := GraphConfig{Model: m, Options: checker.DefaultOptions(), Test: filepath.Join("..", "examples", "MP+cta-scope.litmus"),
+			cfg := GraphConfig{Model: m, Options: checker.DefaultOptions(), Test: filepath.Join("..", "..", "examples", "MP+cta-scope.litmus"),
 				Outcome: `P1:r0 == 1 /\ P1:r1 == 0`, Out: out}
 			var stdout, errs bytes.Buffer
 			require.Equal(t, ExitOK, Graph(cfg, &stdout, &errs), errs.String())

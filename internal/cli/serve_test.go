@@ -24,7 +24,7 @@ import (
 // library through it, and stops it as Ctrl+C would.
 func TestServe(t *testing.T) {
 	// From the repository's root, as the README runs it.
-	t.Chdir("..")
+	t.Chdir(filepath.Join("..", ".."))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	cfg := ServeConfig{Addr: "127.0.0.1:0", ModelFile: filepath.Join("variants", "ptx-v6.0.dl"), Server: serve.DefaultConfig()}
@@ -87,8 +87,8 @@ func TestModelSourceNames(t *testing.T) {
 	cases := []struct {
 		file, includeDir, name string
 	}{
-		{filepath.Join("..", "spec.dl"), "", "spec.dl"},
-		{filepath.Join("testdata", "..", "..", "variants", "ptx-v6.0.dl"), "", "ptx-v6.0.dl"},
+		{filepath.Join("..", "..", "spec.dl"), "", "spec.dl"},
+		{filepath.Join("testdata", "..", "..", "..", "variants", "ptx-v6.0.dl"), "", "ptx-v6.0.dl"},
 		{inDir, dir, "sub/m.dl"},
 		{inDir, "", "m.dl"},
 	}
@@ -115,7 +115,7 @@ func TestServeStopsItsChecks(t *testing.T) {
 		stores.WriteString(" st.weak.u32 [x], 1 ;\n")
 	}
 	stores.WriteString("exists (x == 1)\n")
-	spec, err := os.ReadFile(filepath.Join("..", "spec.dl"))
+	spec, err := os.ReadFile(filepath.Join("..", "..", "spec.dl"))
 	require.NoError(t, err)
 	body, err := json.Marshal(serve.RunRequest{Test: serve.TestSource{Name: "S.litmus", Text: stores.String()},
 		Model: serve.ModelSource{Name: "spec.dl", Text: string(spec)}})
