@@ -12,10 +12,6 @@ import (
 type LogOptions struct {
 	// Candidates prints "Candidates NAME n" (herd7's -candidates).
 	Candidates bool
-	// Speedcheck reads the counts as herd7 does under -speedcheck: the
-	// enumeration stopped at the first witness, so the observation can only
-	// be Never or Sometimes (Always or Sometimes for forall).
-	Speedcheck bool
 }
 
 // Herd prints one result as herd7's log, which herd's log tools (mcompare7,
@@ -151,7 +147,7 @@ func HerdLog(w io.Writer, r *checker.Result, o LogOptions) {
 	if hasCond {
 		pos, neg := counts(r)
 		fmt.Fprintf(w, "Condition %s (%s)\n", kind, herdCondition(t, prop))
-		fmt.Fprintf(w, "Observation %s %s %d %d\n", name, observation(kind, pos, neg, o.Speedcheck), pos, neg)
+		fmt.Fprintf(w, "Observation %s %s %d %d\n", name, observation(pos, neg), pos, neg)
 	}
 	fmt.Fprintf(w, "Time %s %.2f\n", name, r.Elapsed.Seconds())
 	if o.Candidates {
@@ -163,20 +159,11 @@ func HerdLog(w io.Writer, r *checker.Result, o LogOptions) {
 }
 
 // observation follows herd7: Never when no execution satisfies the
-// proposition, Always when all do. Under -speedcheck the enumeration
-// stopped at a witness, so the other count is partial.
-func observation(kind litmus.CondKind, pos, neg int, speedcheck bool) string {
+// proposition, Always when none fails it, whatever the kind of condition
+// and -speedcheck (which may leave counts partial: herd7 reads them as
+// they are).
+func observation(pos, neg int) string {
 	switch {
-	case speedcheck && kind == litmus.CondForall:
-		if neg == 0 {
-			return "Always"
-		}
-		return "Sometimes"
-	case speedcheck:
-		if pos == 0 {
-			return "Never"
-		}
-		return "Sometimes"
 	case pos == 0:
 		return "Never"
 	case neg == 0:

@@ -183,10 +183,8 @@ func (h *herdFlags) apply(cfg *cli.CheckConfig, mf *modelFlags) (checker.Adjustm
 	case "false":
 	case "true":
 		cfg.Options.OnlyDeciding = true
-		cfg.Log.Speedcheck = true
 	case "fast":
 		cfg.Options.OnlyDeciding, cfg.Options.StopAtWitness = true, true
-		cfg.Log.Speedcheck = true
 	default:
 		return adj, fmt.Errorf("-speedcheck %s: expected false, true or fast", h.speedcheck)
 	}
