@@ -27,10 +27,9 @@ const (
 	dimRel
 	// dimScope is the scope of a strong operation.
 	dimScope
-	// dimDep is the dependency on the nearest read before: none, data,
-	// then control, the strongest, since a branch on the read makes every
-	// later instruction of the thread depend on it, where a data
-	// dependency reaches one write.
+	// dimDep is the dependency on the nearest read before: none, then a
+	// data or a control dependency (a dimension offering both is split
+	// into two chains before the search: depChains).
 	dimDep
 )
 

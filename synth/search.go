@@ -3,7 +3,6 @@ package synth
 import (
 	"context"
 	"fmt"
-	"os"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -213,6 +212,26 @@ func (s *searcher) skeleton(sk *skeleton) []*Found {
 		return nil
 	}
 	ev := &evaluator{ctx: s.ctx, models: []*checker.Model{s.o.A, s.o.B}, opts: s.o.Check, cache: map[string]*outcomes{}, evals: s.evals}
+	var out []*Found
+	seen := map[string]bool{}
+	for _, ds := range depChains(ds) {
+		for _, t := range s.lattice(sk, ev, ds) {
+			if text := t.Litmus(); !seen[text] {
+				seen[text] = true
+				out = append(out, s.tests(t, sk.size())...)
+			}
+		}
+		if s.ctx.Err() != nil {
+			break
+		}
+	}
+	return out
+}
+
+// lattice searches one skeleton's choices along the dimensions ds and
+// returns the event-minimal separating programs at its minimal points.
+func (s *searcher) lattice(sk *skeleton, ev *evaluator, ds []dim) []*program.Test {
+	v := s.o.Vocabulary
 	eval := func(p point) *outcomes {
 		o := ev.outcomes(sk.test(v, ds, p))
 		if o.err == nil && o.thinA != o.thinB {
@@ -223,23 +242,46 @@ func (s *searcher) skeleton(sk *skeleton) []*Found {
 		return o
 	}
 	screened := func(lo, hi point) bool { return !s.screen.separable(sk.features(ds, lo, hi)) }
-	ls := &latticeSearch{ds: ds, eval: eval, stop: func() bool { return s.ctx.Err() != nil }, screened: screened, monotone: func(wp, sp point, w, st *outcomes) {
-		if s.monotone(w, st) && os.Getenv("SYNTHDEBUG") != "" {
-			fmt.Fprintf(os.Stderr, "NOT MONOTONE\n%s%v\n%s%v\n", sk.test(v, ds, wp).Litmus(), w, sk.test(v, ds, sp).Litmus(), st)
-		}
-	}}
+	ls := &latticeSearch{ds: ds, eval: eval, stop: func() bool { return s.ctx.Err() != nil }, screened: screened,
+		monotone: func(_, _ point, w, st *outcomes) { s.monotone(w, st) }}
 	points := ls.run()
 	if ls.err != nil {
 		s.fail(ls.err)
 		return nil
 	}
-	var out []*Found
+	var out []*program.Test
 	for _, p := range points {
-		t := sk.test(v, ds, p)
-		if !s.eventMinimal(ev, t) {
+		if t := sk.test(v, ds, p); s.eventMinimal(ev, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// depChains splits the dependency dimensions that offer both a data and
+// a control dependency: a model may order either more strongly than the
+// other (spec.dl counts both in No-Thin-Air, where a branch reaches every
+// later instruction; a variant may count data dependencies only), so the
+// two are no chain. Each returned list of dimensions takes, for each such
+// access, none and one of the two; together they cover every choice.
+func depChains(ds []dim) [][]dim {
+	out := [][]dim{nil}
+	for _, d := range ds {
+		if d.kind != dimDep || len(d.deps) <= 2 {
+			for i := range out {
+				out[i] = append(out[i], d)
+			}
 			continue
 		}
-		out = append(out, s.tests(t, sk.size())...)
+		var next [][]dim
+		for _, prefix := range out {
+			for _, dep := range d.deps[1:] {
+				c := d
+				c.deps = []program.Dep{d.deps[0], dep}
+				next = append(next, append(append([]dim(nil), prefix...), c))
+			}
+		}
+		out = next
 	}
 	return out
 }

@@ -158,3 +158,40 @@ func TestWithout(t *testing.T) {
 	_, err = w.Parse()
 	assert.NoError(t, err)
 }
+
+// TestDepChains checks that a dimension offering both dependencies is
+// split into two chains, each from none, and others are kept.
+func TestDepChains(t *testing.T) {
+	both := dim{kind: dimDep, deps: []program.Dep{program.NoDep, program.Data, program.Ctrl}}
+	ctrl := dim{kind: dimDep, deps: []program.Dep{program.NoDep, program.Ctrl}}
+	sem := dim{kind: dimSem, sems: []program.Sem{program.Weak, program.Relaxed}}
+	for _, tc := range []struct {
+		name string
+		ds   []dim
+		want [][][]program.Dep // per chain, the deps of each dep dimension
+	}{
+		{"no dependency", []dim{sem}, [][][]program.Dep{nil}},
+		{"control only", []dim{sem, ctrl}, [][][]program.Dep{{{program.NoDep, program.Ctrl}}}},
+		{"both", []dim{both, sem}, [][][]program.Dep{{{program.NoDep, program.Data}}, {{program.NoDep, program.Ctrl}}}},
+		{"two accesses with both", []dim{both, both}, [][][]program.Dep{
+			{{program.NoDep, program.Data}, {program.NoDep, program.Data}},
+			{{program.NoDep, program.Data}, {program.NoDep, program.Ctrl}},
+			{{program.NoDep, program.Ctrl}, {program.NoDep, program.Data}},
+			{{program.NoDep, program.Ctrl}, {program.NoDep, program.Ctrl}},
+		}},
+	} {
+		chains := depChains(tc.ds)
+		var got [][][]program.Dep
+		for _, c := range chains {
+			assert.Len(t, c, len(tc.ds), tc.name)
+			var deps [][]program.Dep
+			for _, d := range c {
+				if d.kind == dimDep {
+					deps = append(deps, d.deps)
+				}
+			}
+			got = append(got, deps)
+		}
+		assert.Equal(t, tc.want, got, tc.name)
+	}
+}
