@@ -66,13 +66,11 @@ type Instance struct {
 	intr interrupter
 	// err is what stopped the last Run.
 	err error
-	// limits bound the memory: fixedBytes is the estimate of the dense
-	// relations, scratchBytes what the pool allocated since, and tupleRels
-	// the relations of three or more columns, which grow (limits.go).
-	limits       Limits
-	fixedBytes   int64
-	scratchBytes int64
-	tupleRels    []relID
+	// mem accounts for the memory against the instance's limit, and
+	// tupleRels are the relations of three or more columns, which grow
+	// (limits.go).
+	mem       memory
+	tupleRels []relID
 	// searching is the order being searched, for the limit error.
 	searching *orderPlan
 	// inc is the state of incremental evaluation (incr.go).

@@ -123,9 +123,39 @@ func (p *Program) NewLimitedInstance(dom *Domain, l Limits) (*Instance, error) {
 		}
 	}
 	in := p.NewInstance(dom)
-	in.limits = l
-	in.fixedBytes = p.EstimateBytes(in.n) - minScratch*relBytes(in.n)
+	in.mem = newMemory(p, in.n, l)
 	return in, nil
+}
+
+// memory is an instance's account of its memory against its limit: the
+// estimate of its dense relations (fixed) and the scratch relations the
+// pool allocated since; what the relations of three or more columns hold
+// is counted from them when needed (tupleBytesNow).
+type memory struct {
+	limits         Limits
+	fixed, scratch int64
+}
+
+// newMemory is the account of an instance over n atoms under l.
+func newMemory(p *Program, n int, l Limits) memory {
+	m := memory{limits: l}
+	if l.MaxBytes > 0 {
+		m.fixed = p.EstimateBytes(n) - minScratch*relBytes(n)
+	}
+	return m
+}
+
+// bounded reports whether the instance has a memory limit.
+func (m *memory) bounded() bool { return m.limits.MaxBytes > 0 }
+
+// used is the memory taken, with tuples the bytes of the relations of
+// three or more columns.
+func (m *memory) used(tuples int64) int64 { return m.fixed + m.scratch + tuples }
+
+// exceeded is the error of an evaluation stopped at the limit by what
+// (defined at pos), which needs at least need bytes.
+func (m *memory) exceeded(what string, pos source.Pos, need int64) *MemoryError {
+	return &MemoryError{What: what, Pos: pos, Need: need, AtLeast: true, Limit: m.limits.MaxBytes}
 }
 
 // blame names a relation for a MemoryError: a generated relation by the
@@ -144,13 +174,13 @@ func (p *Program) blame(r relID) (string, source.Pos) {
 // growScratch accounts for a scratch relation the pool allocates and stops
 // evaluation when it would exceed the limit.
 func (in *Instance) growScratch(bytes int64) {
-	in.scratchBytes += bytes
-	if in.limits.MaxBytes == 0 {
+	in.mem.scratch += bytes
+	if !in.mem.bounded() {
 		return
 	}
-	if need := in.fixedBytes + in.scratchBytes + in.tupleBytesNow(); need > in.limits.MaxBytes {
+	if need := in.mem.used(in.tupleBytesNow()); need > in.mem.limits.MaxBytes {
 		what, pos := in.scratchUser()
-		in.stop(&MemoryError{What: what, Pos: pos, Need: need, AtLeast: true, Limit: in.limits.MaxBytes})
+		in.stop(in.mem.exceeded(what, pos, need))
 	}
 }
 
@@ -182,10 +212,10 @@ func (in *Instance) tupleBytesNow() int64 {
 // tupleRoom returns how many more tuples a relation of the given arity may
 // take before the instance reaches its limit, or -1 for no limit.
 func (in *Instance) tupleRoom(arity int) int64 {
-	if in.limits.MaxBytes == 0 {
+	if !in.mem.bounded() {
 		return -1
 	}
-	free := in.limits.MaxBytes - in.fixedBytes - in.scratchBytes - in.tupleBytesNow()
+	free := in.mem.limits.MaxBytes - in.mem.used(in.tupleBytesNow())
 	return max(free/tupleBytes(arity), 0)
 }
 
@@ -212,7 +242,7 @@ func (in *Instance) joinBound(rp *rulePlan, deltaOcc int) float64 {
 // before evaluation must stop, or -1 when the estimate shows the rule
 // cannot reach the limit (the common case, which then costs nothing).
 func (in *Instance) tupleGuard(rp *rulePlan, deltaOcc int, dst store) int {
-	if dst.tup == nil || in.limits.MaxBytes == 0 {
+	if dst.tup == nil || !in.mem.bounded() {
 		return -1
 	}
 	room := in.tupleRoom(dst.arity)
@@ -229,8 +259,8 @@ func (in *Instance) tupleGuard(rp *rulePlan, deltaOcc int, dst store) int {
 		if pos == (source.Pos{}) {
 			pos = rp.rule.Pos
 		}
-		need := in.fixedBytes + in.scratchBytes + in.tupleBytesNow() + int64(min(low, 1<<60/float64(tupleBytes(dst.arity))))*tupleBytes(dst.arity)
-		in.stop(&MemoryError{What: what, Pos: pos, Need: need, AtLeast: true, Limit: in.limits.MaxBytes})
+		need := in.mem.used(in.tupleBytesNow()) + int64(min(low, 1<<60/float64(tupleBytes(dst.arity))))*tupleBytes(dst.arity)
+		in.stop(in.mem.exceeded(what, pos, need))
 	}
 	return dst.tup.Len() + int(min(room, int64(1)<<40))
 }
@@ -291,8 +321,7 @@ func (in *Instance) tooManyTuples(rp *rulePlan) {
 	if pos == (source.Pos{}) {
 		pos = rp.rule.Pos
 	}
-	need := in.fixedBytes + in.scratchBytes + in.tupleBytesNow()
-	in.stop(&MemoryError{What: what, Pos: pos, Need: need, AtLeast: true, Limit: in.limits.MaxBytes})
+	in.stop(in.mem.exceeded(what, pos, in.mem.used(in.tupleBytesNow())))
 }
 
 // tupleRelations lists the relations of three or more columns.

@@ -25,10 +25,10 @@ func (in *Instance) Query(q *datalog.Query) ([]string, [][]int, error) {
 // many variables can otherwise join without end: nine atoms over the
 // events of a litmus test took a server to 9 GB.
 func (in *Instance) QueryContext(ctx context.Context, q *datalog.Query, maxBytes int64) (vars []string, rows [][]int, err error) {
-	saved := in.limits
-	defer func() { in.limits = saved }()
-	if maxBytes > 0 && (in.limits.MaxBytes == 0 || maxBytes < in.limits.MaxBytes) {
-		in.limits.MaxBytes = maxBytes
+	saved := in.mem
+	defer func() { in.mem.limits = saved.limits }()
+	if maxBytes > 0 && (!in.mem.bounded() || maxBytes < in.mem.limits.MaxBytes) {
+		in.mem.limits.MaxBytes = maxBytes
 	}
 	var qerr error
 	if err := in.guarded(ctx, func() {

@@ -40,11 +40,7 @@ func (in *Instance) Reset(l Limits) {
 	in.fixedEpoch++
 	in.resetSolver()
 	in.resetIncrementalAll()
-	in.limits, in.scratchBytes = l, 0
-	in.fixedBytes = 0
-	if l.MaxBytes > 0 {
-		in.fixedBytes = in.p.EstimateBytes(in.n) - minScratch*relBytes(in.n)
-	}
+	in.mem = newMemory(in.p, in.n, l)
 }
 
 // clearAll empties a store whatever its row list says: after an evaluation
