@@ -50,6 +50,9 @@ type evaluator struct {
 	// evals counts the programs checked, for the progress line (shared by
 	// the workers).
 	evals *atomic.Int64
+	// thin, when set, counts the programs on which the models disagree
+	// about executions out of thin air (shared by the workers).
+	thin *atomic.Int64
 }
 
 // parse reads a program back as package litmus does.
@@ -84,6 +87,9 @@ func (e *evaluator) outcomes(t *program.Test) *outcomes {
 	}
 	o.a, o.b = stateSet(rs[0]), stateSet(rs[1])
 	o.thinA, o.thinB = rs[0].ThinAir, rs[1].ThinAir
+	if o.thinA != o.thinB && e.thin != nil {
+		e.thin.Add(1)
+	}
 	return o
 }
 

@@ -87,7 +87,7 @@ type Report struct {
 func Search(ctx context.Context, o Options) *Report {
 	start := time.Now()
 	rep := &Report{}
-	s := &searcher{ctx: ctx, o: o, rep: rep, evals: &atomic.Int64{}, start: start, notMonotone: map[string]bool{}}
+	s := &searcher{ctx: ctx, o: o, rep: rep, evals: &atomic.Int64{}, thin: &atomic.Int64{}, start: start, notMonotone: map[string]bool{}}
 	if o.Workers < 1 {
 		s.o.Workers = 1
 	}
@@ -134,6 +134,7 @@ func Search(ctx context.Context, o Options) *Report {
 	}
 	sort.Strings(rep.NotMonotone)
 	rep.Programs = int(s.evals.Load())
+	rep.ThinAir = int(s.thin.Load())
 	rep.Elapsed = time.Since(start)
 	return rep
 }
@@ -144,6 +145,7 @@ type searcher struct {
 	o     Options
 	rep   *Report
 	evals *atomic.Int64
+	thin  *atomic.Int64
 	start time.Time
 	mu    sync.Mutex
 	// notMonotone collects the names of the models seen to break
@@ -211,7 +213,7 @@ func (s *searcher) skeleton(sk *skeleton) []*Found {
 		s.mu.Unlock()
 		return nil
 	}
-	ev := &evaluator{ctx: s.ctx, models: []*checker.Model{s.o.A, s.o.B}, opts: s.o.Check, cache: map[string]*outcomes{}, evals: s.evals}
+	ev := &evaluator{ctx: s.ctx, models: []*checker.Model{s.o.A, s.o.B}, opts: s.o.Check, cache: map[string]*outcomes{}, evals: s.evals, thin: s.thin}
 	var out []*Found
 	seen := map[string]bool{}
 	for _, ds := range depChains(ds) {
@@ -232,15 +234,7 @@ func (s *searcher) skeleton(sk *skeleton) []*Found {
 // returns the event-minimal separating programs at its minimal points.
 func (s *searcher) lattice(sk *skeleton, ev *evaluator, ds []dim) []*program.Test {
 	v := s.o.Vocabulary
-	eval := func(p point) *outcomes {
-		o := ev.outcomes(sk.test(v, ds, p))
-		if o.err == nil && o.thinA != o.thinB {
-			s.mu.Lock()
-			s.rep.ThinAir++
-			s.mu.Unlock()
-		}
-		return o
-	}
+	eval := func(p point) *outcomes { return ev.outcomes(sk.test(v, ds, p)) }
 	screened := func(lo, hi point) bool { return !s.screen.separable(sk.features(ds, lo, hi)) }
 	ls := &latticeSearch{ds: ds, eval: eval, stop: func() bool { return s.ctx.Err() != nil }, screened: screened,
 		monotone: func(_, _ point, w, st *outcomes) { s.monotone(w, st) }}

@@ -2,6 +2,8 @@ package synth
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"sort"
 	"sync/atomic"
 	"testing"
@@ -152,4 +154,24 @@ func TestSearchLimit(t *testing.T) {
 		Bounds: Bounds{Events: 3, Threads: 2, Locations: 2}, Check: opts})
 	require.Error(t, rep.Err)
 	assert.Contains(t, rep.Err.Error(), "-max-candidates")
+}
+
+// TestSearchThinAir checks that differences only executions out of thin
+// air show are counted, once per program, and yield no test of their own:
+// without No-Thin-Air, LB with two data dependencies separates the models
+// in an execution whose values come from nowhere.
+func TestSearchThinAir(t *testing.T) {
+	root, err := filepath.Abs("..")
+	require.NoError(t, err)
+	file := filepath.Join(t.TempDir(), "no-oota.dl")
+	require.NoError(t, os.WriteFile(file, []byte(".include \""+filepath.Join(root, "spec.dl")+"\"\n.uncheck no_thin_air\n"), 0o644))
+	v, err := ParseVocabulary("data", "gpu")
+	require.NoError(t, err)
+	rep := Search(context.Background(), Options{A: fileModel(t, "../spec.dl"), B: fileModel(t, file), Vocabulary: v,
+		Bounds: Bounds{Events: 4, Threads: 2, Locations: 2}, Check: checker.DefaultOptions(), Workers: 2})
+	require.NoError(t, rep.Err)
+	assert.Positive(t, rep.ThinAir)
+	assert.LessOrEqual(t, rep.ThinAir, rep.Programs)
+	assert.Empty(t, rep.Tests, "with data dependencies only, every separating execution is out of thin air")
+	assert.Empty(t, rep.Unconfirmed)
 }
