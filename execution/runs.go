@@ -220,9 +220,13 @@ func newExplorer(t *litmus.Test, th *litmus.Thread, l *Layout, unroll int, addrV
 }
 
 // copiedRoots finds the roots of the addresses asynchronous copies and
-// wgmma access, and whether one is reached through a register (then all
-// are): once per test, not once per thread, which made a test of many
-// threads take time in the square of their number.
+// wgmma access, and whether one is reached through a register whose
+// addresses are not known statically (then all are): once per test, not
+// once per thread, which made a test of many threads take time in the
+// square of their number. A register that only mapa or mov ever set to a
+// named address (registerRoots) reaches those addresses' roots only: a
+// TMA load into another CTA's shared memory through mapa is how a
+// cluster's copies are written.
 func copiedRoots(t *litmus.Test, l *Layout) (map[int]bool, bool) {
 	copied, all := map[int]bool{}, false
 	for _, th := range t.Threads {
@@ -232,7 +236,13 @@ func copiedRoots(t *litmus.Test, l *Layout) (map[int]bool, bool) {
 			}
 			for _, o := range []litmus.Operand{in.Addr, in.Mem2} {
 				if o.Kind == litmus.OperandReg {
-					all = true
+					roots, ok := registerRoots(t, th, l, o.Reg, map[string]bool{})
+					if !ok {
+						all = true
+					}
+					for r := range roots {
+						copied[r] = true
+					}
 				} else if a, ok := l.Addr(o.Addr); ok {
 					copied[l.Addrs[a].Root] = true
 				}
