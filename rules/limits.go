@@ -317,7 +317,12 @@ func (in *Instance) joinLowerBound(rp *rulePlan, deltaOcc int) float64 {
 // tooManyTuples stops evaluation: a join into the relation of rule rp
 // reached the memory limit.
 func (in *Instance) tooManyTuples(rp *rulePlan) {
-	what, pos := in.p.blame(rp.head)
+	// A query's join (rules/query.go) has no relation of its own (head -1):
+	// the query is what takes the memory.
+	what, pos := "the query", rp.rule.Pos
+	if rp.head >= 0 {
+		what, pos = in.p.blame(rp.head)
+	}
 	if pos == (source.Pos{}) {
 		pos = rp.rule.Pos
 	}

@@ -87,3 +87,29 @@ func TestTupleLimit(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 1_000_000, size)
 }
+
+// TestQueryTupleLimit: a query's join has no relation of its own, so the
+// memory error of a query that joins past its bound names the query (it
+// indexed the program's relations with the join's head, -1, and panicked).
+func TestQueryTupleLimit(t *testing.T) {
+	m, msg := loadModel(".decl s(x)\n.input s\n?- s(X), s(Y), s(Z), X != Y.\n")
+	require.Empty(t, msg)
+	require.Len(t, m.Queries, 1)
+	p, errs := Compile(m)
+	require.False(t, errs.HasErrors(), errs.Quoted())
+	dom := NewDomain()
+	var atoms []string
+	for i := 0; i < 100; i++ {
+		atoms = append(atoms, fmt.Sprintf("a%d", i))
+		dom.Intern(Value{Kind: KindHost, Str: atoms[i]})
+	}
+	in := p.NewInstance(dom)
+	setFacts(t, in, "s", atoms...)
+	limit := p.EstimateBytes(100) + 1000*tupleBytes(3)
+	_, _, err := in.QueryContext(context.Background(), m.Queries[0], limit)
+	var me *MemoryError
+	require.ErrorAs(t, err, &me)
+	assert.Equal(t, "the query", me.What)
+	assert.Equal(t, m.Queries[0].Pos, me.Pos)
+	assert.Contains(t, err.Error(), "raise it with -max-memory")
+}
