@@ -100,6 +100,12 @@ func (p *parser) lint(t *Test) {
 				th.Name, tm.Reg, th.Name, tm.Reg, at.Line, at.Col, tm.Reg)
 			return
 		}
+		if pct := "%" + tm.Reg; written[tm.Thread][pct] {
+			// herd logs print a register without PTX's % (herd's lexer
+			// takes no %), so a name copied from a log misses it.
+			p.errs.Warn(tm.Pos, "thread %s never writes %s and does not initialise it, so it is 0 in every final state; did you mean %s? (herd logs print %s as %s)", th.Name, tm.Reg, pct, pct, tm.Reg)
+			return
+		}
 		p.errs.Warn(tm.Pos, "thread %s never writes %s and does not initialise it, so it is 0 in every final state", th.Name, tm.Reg)
 	}
 	var walk func(e Expr)
