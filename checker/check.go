@@ -181,6 +181,7 @@ type session struct {
 	nogoods  *execution.Nogoods
 	payoff   *execution.Payoff
 	accepted []int // the reads-from of the last partial candidate accepted
+	rfBuf    []int // a candidate's reads-from while rejectsOnly changes it
 	// learning is set while learn asks about candidates it expects the
 	// models to reject.
 	learning       bool

@@ -88,6 +88,7 @@ func (s *session) search() execution.Search {
 	}
 	opts.Nogoods, opts.Payoff = s.nogoods, s.payoff
 	opts.Prune = s.rejectsPartial
+	opts.Confirm = s.rejectsOnly
 	opts.Pruned = func(x *execution.Execution, n int) {
 		s.skipped = execution.AddCounts(s.skipped, execution.MulCounts(n, finalChoiceCount(s, x)))
 	}
@@ -170,6 +171,10 @@ func (s *session) learn(x *execution.Execution, rejected bool) {
 	// Most candidates asked about here are rejected (rules.WithRestarts).
 	s.learning = true
 	defer func() { s.learning = false }()
+	if hint := s.confirmedHint(x, reads); hint != nil {
+		s.nogoods.Add(x, hint)
+		return
+	}
 	keep := reads[:0:0]
 	for i := len(reads) - 1; i >= 0; i-- {
 		r := reads[i]
@@ -189,6 +194,45 @@ func (s *session) learn(x *execution.Execution, rejected bool) {
 		s.nogoods.Add(x, keep)
 	}
 }
+
+// rejectsOnly reports whether every model rejects x with only the
+// reads-from pairs of reads chosen; x is left as it was.
+func (s *session) rejectsOnly(x *execution.Execution, reads []int) bool {
+	saved := append(s.rfBuf[:0], x.RF...)
+	s.rfBuf = saved
+	for r := range x.RF {
+		x.RF[r] = -1
+	}
+	for _, r := range reads {
+		x.RF[r] = saved[r]
+	}
+	rejected := s.rejectsAll(x)
+	copy(x.RF, saved)
+	return rejected
+}
+
+// confirmedHint looks, among the sets learned in other combinations of
+// runs that x holds (execution.Nogoods.Hints), for one that the models
+// reject in x's combination too, with nothing else chosen: one evaluation
+// each, where learning a set by dropping pairs takes one per pair. It
+// returns the set, or nil.
+func (s *session) confirmedHint(x *execution.Execution, reads []int) []int {
+	for _, h := range s.nogoods.Hints(x, reads, maxHintTries) {
+		rejected := s.rejectsOnly(x, h.Reads)
+		if s.err != nil {
+			return nil
+		}
+		if rejected {
+			return h.Reads
+		}
+		s.nogoods.Refute(x, h)
+	}
+	return nil
+}
+
+// maxHintTries bounds the hints tried before a set is learned by dropping
+// pairs: a hint that fails costs an evaluation for nothing.
+const maxHintTries = 2
 
 // acceptedWithout reports whether the last partial candidate the models
 // accepted is x without read r's choice.

@@ -2,10 +2,13 @@ package execution
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
 	"sync/atomic"
 
 	"github.com/ptxmm/ptxmm/internal/payoff"
+	"github.com/ptxmm/ptxmm/litmus"
 )
 
 // Nogoods are choices of reads-from that a model rejects whatever the
@@ -20,6 +23,16 @@ import (
 type Nogoods struct {
 	mu      sync.Mutex
 	byCombo map[string]*nogoodSets
+	// hints are the sets learned in every combination, each pair named
+	// by its events' places in the program (eventPlace) rather than by
+	// indices: a set learned in one combination often holds in the
+	// others, which share most of their events (the runs of a thread
+	// that fails an await differ from the one that passes at once only
+	// from the await on). Hints only say where to look: the host checks
+	// one before it adds it to another combination (Hints).
+	hints     [][][2]eventPlace
+	hintsByPr map[[2]eventPlace][]int
+	hintSeen  map[string]bool
 	// learned and hits count the sets added and the branches they cut,
 	// for Worth; asked counts the calls of Worth.
 	learned, hits, asked atomic.Int64
@@ -31,6 +44,9 @@ type nogoodSets struct {
 	sets [][][2]int
 	// byPair lists, per (read, write) pair, the sets containing it.
 	byPair map[[2]int][]int
+	// refuted marks the hints (by index) the host found not to hold in
+	// this combination: they are not offered again.
+	refuted map[int]bool
 }
 
 // of returns the sets of a combination of runs, made on first use.
@@ -43,7 +59,7 @@ func (n *Nogoods) of(combo []int) *nogoodSets {
 	}
 	s, ok := n.byCombo[key]
 	if !ok {
-		s = &nogoodSets{byPair: map[[2]int][]int{}}
+		s = &nogoodSets{byPair: map[[2]int][]int{}, refuted: map[int]bool{}}
 		n.byCombo[key] = s
 	}
 	return s
@@ -65,6 +81,128 @@ func (n *Nogoods) Add(x *Execution, reads []int) {
 	}
 	s.mu.Unlock()
 	n.learned.Add(1)
+	n.addHint(x, set)
+}
+
+// eventPlace names an event by its place in the program, the same in
+// every combination of runs that executes it: its thread, the step of
+// the run that executes its instruction, the instruction, and which of
+// the instruction's events it is (an initial write by its location).
+type eventPlace struct {
+	thread, step int
+	instr        *litmus.Instr
+	kind         EventKind
+	role         Role
+	elem, off    int
+	loc          int
+}
+
+// placeOf returns the place of event e of x.
+func placeOf(x *Execution, e int) eventPlace {
+	ev := &x.Events[e]
+	return eventPlace{thread: ev.Thread, step: ev.Step, instr: ev.Instr, kind: ev.Kind, role: ev.Role, elem: ev.Elem, off: ev.Off, loc: ev.Loc}
+}
+
+// addHint records set, learned in x's combination, as a hint for the
+// others (once per distinct set of places).
+func (n *Nogoods) addHint(x *Execution, set [][2]int) {
+	hint := make([][2]eventPlace, len(set))
+	for i, p := range set {
+		hint[i] = [2]eventPlace{placeOf(x, p[0]), placeOf(x, p[1])}
+	}
+	key := fmt.Sprint(hint)
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.hintSeen[key] {
+		return
+	}
+	if n.hintSeen == nil {
+		n.hintSeen, n.hintsByPr = map[string]bool{}, map[[2]eventPlace][]int{}
+	}
+	n.hintSeen[key] = true
+	id := len(n.hints)
+	n.hints = append(n.hints, hint)
+	for _, p := range hint {
+		n.hintsByPr[p] = append(n.hintsByPr[p], id)
+	}
+}
+
+// A Hint is a set learned in some combination of runs, as the reads of
+// another combination it names (Nogoods.Hints).
+type Hint struct {
+	ID    int
+	Reads []int
+}
+
+// Hints returns, for a candidate x whose reads-from pairs of reads are
+// chosen, the sets learned (in any combination of runs) whose every pair
+// x holds, each as the reads of x it names, smallest first, at most
+// limit of them, leaving out those refuted in x's combination (Refute).
+// They are only likely nogoods of x's combination: the host checks one
+// before it adds it.
+func (n *Nogoods) Hints(x *Execution, reads []int, limit int) []Hint {
+	return n.hintsOf(n.of(x.Combo), x, reads, reads, limit)
+}
+
+// Refute records that hint h does not hold in x's combination of runs.
+func (n *Nogoods) Refute(x *Execution, h Hint) {
+	s := n.of(x.Combo)
+	s.mu.Lock()
+	s.refuted[h.ID] = true
+	s.mu.Unlock()
+}
+
+// hintsOf is Hints for the sets holding the pair of one of with, in the
+// combination whose sets are own.
+func (n *Nogoods) hintsOf(own *nogoodSets, x *Execution, reads, with []int, limit int) []Hint {
+	own.mu.RLock()
+	refuted := maps.Clone(own.refuted)
+	own.mu.RUnlock()
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if len(n.hints) == 0 {
+		return nil
+	}
+	found := false
+	for _, r := range with {
+		if len(n.hintsByPr[[2]eventPlace{placeOf(x, r), placeOf(x, x.RF[r])}]) > 0 {
+			found = true
+		}
+	}
+	if !found {
+		return nil
+	}
+	places := make(map[eventPlace]int, len(reads))
+	for _, r := range reads {
+		places[placeOf(x, r)] = r
+	}
+	seen := map[int]bool{}
+	var out []Hint
+	for _, r := range with {
+		for _, id := range n.hintsByPr[[2]eventPlace{placeOf(x, r), placeOf(x, x.RF[r])}] {
+			if seen[id] || refuted[id] {
+				continue
+			}
+			seen[id] = true
+			var set []int
+			for _, p := range n.hints[id] {
+				read, ok := places[p[0]]
+				if !ok || x.RF[read] < 0 || placeOf(x, x.RF[read]) != p[1] {
+					set = nil
+					break
+				}
+				set = append(set, read)
+			}
+			if set != nil {
+				out = append(out, Hint{ID: id, Reads: set})
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Hint) int { return len(a.Reads) - len(b.Reads) })
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out
 }
 
 // Worth reports whether learning another set may pay: learning takes an

@@ -42,6 +42,12 @@ type Search struct {
 	// yielded. They may be shared by several searches, as the parts of a
 	// split search.
 	Nogoods *Nogoods
+	// Confirm, when set with Nogoods, is asked whether the models reject
+	// x with only the reads-from pairs of reads chosen (x as Prune sees
+	// it, the other reads' choices to be ignored): a set learned in
+	// another combination of runs that x holds is checked so before the
+	// search adds it to x's combination and abandons the branch.
+	Confirm func(x *Execution, reads []int) bool
 	// Payoff, when set, is where asking Prune paid so far, kept from one
 	// search to the next likewise; nil starts afresh.
 	Payoff *Payoff
@@ -135,7 +141,7 @@ func (s *comboSearch) cut(k int) bool {
 	if p == nil || s.counting {
 		return false
 	}
-	known := s.opts.Nogoods != nil && (s.jump >= 0 && s.jump < k || s.opts.Nogoods.covers(s.nogoods, s.x, s.reads[k]))
+	known := s.opts.Nogoods != nil && (s.jump >= 0 && s.jump < k || s.opts.Nogoods.covers(s.nogoods, s.x, s.reads[k]) || s.confirmsHint(k))
 	if !known {
 		if k+1 == len(s.reads) || !s.payoff.Worth(k) {
 			return false
@@ -164,6 +170,28 @@ func (s *comboSearch) cut(k int) bool {
 	if s.opts.Pruned != nil {
 		s.opts.Pruned(s.x, n)
 	}
+	return true
+}
+
+// confirmsHint looks for a set learned in another combination of runs
+// that holds the pair read k just chose and that the choices up to k
+// hold (Nogoods.Hints), asks Search.Confirm whether the models reject it
+// here too, and if so adds it to this combination's sets: the branch is
+// then abandoned as one holding a set learned here. A hint the host does
+// not confirm is not offered again in this combination.
+func (s *comboSearch) confirmsHint(k int) bool {
+	if s.opts.Confirm == nil || k+1 == len(s.reads) {
+		return false
+	}
+	hints := s.opts.Nogoods.hintsOf(s.nogoods, s.x, s.reads[:k+1], s.reads[k:k+1], 1)
+	if len(hints) == 0 {
+		return false
+	}
+	if !s.opts.Confirm(s.x, hints[0].Reads) {
+		s.opts.Nogoods.Refute(s.x, hints[0])
+		return false
+	}
+	s.opts.Nogoods.Add(s.x, hints[0].Reads)
 	return true
 }
 

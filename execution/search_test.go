@@ -300,3 +300,74 @@ func restrict(rf, reads []int) []int {
 	}
 	return out
 }
+
+// TestSearchConfirmsHints: a set learned in one combination of runs is a
+// hint for the others, where it names the same reads and writes by their
+// places in the program. The search asks Confirm about it there, with the
+// reads it names; when the host confirms it, the branches holding it are
+// abandoned and counted, and when it does not, nothing is left out.
+func TestSearchConfirmsHints(t *testing.T) {
+	src := `PTX hints
+{ x=0; y=0; }
+ P0@cta 0,gpu 0       | P1@cta 1,gpu 0      ;
+ ld.relaxed.gpu r0, x | st.relaxed.gpu x, 1 ;
+ ld.relaxed.gpu r1, y | st.relaxed.gpu y, 1 ;
+ ld.relaxed.gpu r3, y |                     ;
+ beq r3, 1, L         |                     ;
+ ld.relaxed.gpu r2, x |                     ;
+ L:                   |                     ;
+exists (P0:r0 == 1)`
+	a := prepare(t, herd(t, src), DefaultOptions())
+	full, fst := enumerateAll(t, a)
+	// holds reports whether x's first read of P0 reads P1's write.
+	holds := func(x *Execution) bool {
+		r := x.ThreadStart[0]
+		return x.RF[r] >= 0 && !x.Events[x.RF[r]].IsInit()
+	}
+	for _, confirm := range []bool{true, false} {
+		nogoods := &Nogoods{}
+		var first []int
+		var confirmed [][]int
+		var got []*Execution
+		st, err := a.Search(Search{
+			Prune: func(x *Execution) bool {
+				if first == nil && holds(x) {
+					first = slices.Clone(x.Combo)
+					nogoods.Add(x, []int{x.ThreadStart[0]})
+				}
+				return false
+			},
+			Confirm: func(x *Execution, reads []int) bool {
+				require.NotEqual(t, first, x.Combo, "a set is not confirmed where it was learned")
+				confirmed = append(confirmed, slices.Clone(reads))
+				require.Equal(t, []int{x.ThreadStart[0]}, reads, "the hint names P0's first read")
+				return confirm
+			},
+			Nogoods: nogoods,
+		}, func(x *Execution) bool { got = append(got, x.Clone()); return true })
+		require.NoError(t, err)
+		require.NotNil(t, first, "a question holds P0's read of P1's write")
+		require.NotEmpty(t, confirmed, "the hint is asked about in another combination")
+		assert.Equal(t, fst.Candidates, st.Candidates+st.Pruned)
+		others := func(xs []*Execution) (all, holding int) {
+			for _, x := range xs {
+				if !slices.Equal(x.Combo, first) {
+					all++
+					if holds(x) {
+						holding++
+					}
+				}
+			}
+			return all, holding
+		}
+		fullAll, fullHolding := others(full)
+		gotAll, gotHolding := others(got)
+		require.Positive(t, fullHolding)
+		if confirm {
+			assert.Zero(t, gotHolding, "confirmed: left out in the other combinations")
+			assert.Equal(t, fullAll-fullHolding, gotAll)
+		} else {
+			assert.Equal(t, fullAll, gotAll, "not confirmed: nothing left out")
+		}
+	}
+}

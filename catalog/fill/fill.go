@@ -678,19 +678,62 @@ func fillRelContext(ctx context.Context, r *relations.Rel, name string, x *execu
 			}
 		}
 	default:
-		same := sameFunc(name, x)
+		// Only events of one part (sameKey) may be related: each part is
+		// compared within itself, not every pair of events.
+		same, key := sameFunc(name, x), sameKey(name, x)
+		parts := map[int][]int{}
+		var order []int
 		for i := range evs {
-			if err := ctx.Err(); err != nil {
-				return err
+			k, ok := key(&evs[i])
+			if !ok {
+				continue
 			}
-			for j := range evs {
-				if same(&evs[i], &evs[j]) {
-					r.Add(i, j)
+			if _, seen := parts[k]; !seen {
+				order = append(order, k)
+			}
+			parts[k] = append(parts[k], i)
+		}
+		for _, k := range order {
+			part := parts[k]
+			for _, i := range part {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				for _, j := range part {
+					if same(&evs[i], &evs[j]) {
+						r.Add(i, j)
+					}
 				}
 			}
 		}
 	}
 	return nil
+}
+
+// sameKey returns, for the equivalence sameFunc returns, a part of the
+// events that holds every event an event is related to: events of
+// different parts are never related, and an event with no part (false)
+// is related to none.
+func sameKey(name string, x *execution.Execution) func(e *execution.Event) (int, bool) {
+	threads := x.Test.Threads
+	switch name {
+	case "loc", "vaddr", "gaddr", "same_bytes":
+		return func(e *execution.Event) (int, bool) { return e.Loc, e.IsMemory() }
+	case "sthd", "same_instr":
+		return func(e *execution.Event) (int, bool) { return e.Thread, e.Thread >= 0 }
+	case "same_cta_group", "same_shape":
+		return func(e *execution.Event) (int, bool) {
+			return 0, e.Thread >= 0 && e.Instr.Op == litmus.OpTcgen05
+		}
+	case "scta", "sclu", "sgpu":
+		return func(e *execution.Event) (int, bool) {
+			if e.Thread < 0 || threads[e.Thread].Host {
+				return 0, false
+			}
+			return threads[e.Thread].GPU, true
+		}
+	}
+	return func(e *execution.Event) (int, bool) { return 0, true }
 }
 
 // sameFunc returns the equivalence a "same ..." relation is made of.
