@@ -7,43 +7,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ptxmm/ptxmm/checker"
-	"github.com/ptxmm/ptxmm/datalog"
 	"github.com/ptxmm/ptxmm/gen"
+	"github.com/ptxmm/ptxmm/internal/testmodels"
 	"github.com/ptxmm/ptxmm/program"
 )
-
-// candidates is a model that allows every candidate execution whose
-// coherence order starts with the initial writes; sc adds sequential
-// consistency and the atomicity of read-modify-writes.
-const candidates = `
-.decl W(e: event)
-.decl IW(e: event)
-.decl loc(a: event, b: event)
-.decl rf(w: event, r: event)
-.decl po(a: event, b: event)
-.decl rmw(r: event, w: event)
-.decl E(e: event)
-.input E, W, IW, loc, rf, po, rmw
-let id = [E]
-let co_pairs = ((W * W) & loc) \ id
-.order co over co_pairs
-let fr = ((rf^-1 ; co) & loc) \ id
-.check init_first: empty(co ; [IW])
-`
-
-const sc = candidates + `
-.check sc: acyclic(po | rf | co | fr)
-.check atomic: empty(rmw & (fr ; co))
-`
-
-func model(t *testing.T, name, src string) *checker.Model {
-	t.Helper()
-	prog, errs := datalog.LoadSource(name, src)
-	require.False(t, errs.HasErrors(), "%v", errs)
-	m, err := checker.BuildModel(name, prog, nil)
-	require.NoError(t, err)
-	return m
-}
 
 // writesPerLocation is the most writes a test makes to one location.
 func writesPerLocation(t *program.Test) int {
@@ -74,7 +41,7 @@ func writesPerLocation(t *program.Test) int {
 // write, as docs/generate.md says). A cycle of data dependencies and
 // reads-from is the exception: its values are out of thin air.
 func TestConditionIsTheCycle(t *testing.T) {
-	all, seq := model(t, "candidates.dl", candidates), model(t, "sc.dl", sc)
+	all, seq := testmodels.Load(t, "candidates.dl", testmodels.Candidates), testmodels.Load(t, "sc.dl", testmodels.SC)
 	pl := func(s string) gen.Placement {
 		p, err := gen.ParsePlacement(s)
 		require.NoError(t, err)

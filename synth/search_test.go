@@ -12,44 +12,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ptxmm/ptxmm/checker"
-	"github.com/ptxmm/ptxmm/datalog"
 	"github.com/ptxmm/ptxmm/internal/loader"
+	"github.com/ptxmm/ptxmm/internal/testmodels"
 	"github.com/ptxmm/ptxmm/litmus"
 )
-
-// candidates allows every candidate execution whose coherence order starts
-// with the initial writes; sc adds sequential consistency and the
-// atomicity of read-modify-writes. They differ on the smallest test there
-// is: a thread that writes x and then reads its initial value.
-const candidates = `
-.decl W(e: event)
-.decl IW(e: event)
-.decl loc(a: event, b: event)
-.decl rf(w: event, r: event)
-.decl po(a: event, b: event)
-.decl rmw(r: event, w: event)
-.decl E(e: event)
-.input E, W, IW, loc, rf, po, rmw
-let id = [E]
-let co_pairs = ((W * W) & loc) \ id
-.order co over co_pairs
-let fr = ((rf^-1 ; co) & loc) \ id
-.check init_first: empty(co ; [IW])
-`
-
-const sc = candidates + `
-.check sc: acyclic(po | rf | co | fr)
-.check atomic: empty(rmw & (fr ; co))
-`
-
-func sourceModel(t *testing.T, name, src string) *checker.Model {
-	t.Helper()
-	prog, errs := datalog.LoadSource(name, src)
-	require.False(t, errs.HasErrors(), "%v", errs)
-	m, err := checker.BuildModel(name, prog, nil)
-	require.NoError(t, err)
-	return m
-}
 
 func fileModel(t *testing.T, file string) *checker.Model {
 	t.Helper()
@@ -74,13 +40,13 @@ func TestSearch(t *testing.T) {
 		wantSmallest int // the size of the first test; 0: no test
 		wantAtLeast  int
 	}{
-		{"sc and no axiom", sourceModel(t, "sc", sc), sourceModel(t, "candidates", candidates), "atom", "gpu", 3, 2, 3},
-		{"sc and no axiom, no atomics", sourceModel(t, "sc", sc), sourceModel(t, "candidates", candidates), "", "gpu", 3, 2, 2},
+		{"sc and no axiom", testmodels.Load(t, "sc", testmodels.SC), testmodels.Load(t, "candidates", testmodels.Candidates), "atom", "gpu", 3, 2, 3},
+		{"sc and no axiom, no atomics", testmodels.Load(t, "sc", testmodels.SC), testmodels.Load(t, "candidates", testmodels.Candidates), "", "gpu", 3, 2, 2},
 		// ISA 6.0 has no virtual aliases: a thread that reads x and then
 		// writes it through another address cannot read its own write.
 		{"spec.dl and ptx-v6.0 with aliases", spec, fileModel(t, "../variants/ptx-v6.0.dl"), "alias", "gpu", 2, 2, 2},
 		{"identical models", spec, fileModel(t, "../spec.dl"), DefaultFeatures, "gpu", 4, 0, 0},
-		{"identical small models", sourceModel(t, "sc", sc), sourceModel(t, "sc2", sc), "atom,fence.sc", "cta,gpu", 3, 0, 0},
+		{"identical small models", testmodels.Load(t, "sc", testmodels.SC), testmodels.Load(t, "sc2", testmodels.SC), "atom,fence.sc", "cta,gpu", 3, 0, 0},
 		// The variants differ only with fences, atomics or aliases.
 		{"ptx-v6.0 without aliases", spec, fileModel(t, "../variants/ptx-v6.0.dl"), "", "gpu", 3, 0, 0},
 		{"data dependencies only where there are none", spec, fileModel(t, "../variants/nta-data-only.dl"), "fence.sc", "gpu", 3, 0, 0},
@@ -137,7 +103,7 @@ func TestSearchStops(t *testing.T) {
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	rep := Search(ctx, Options{A: sourceModel(t, "sc", sc), B: sourceModel(t, "candidates", candidates), Vocabulary: v,
+	rep := Search(ctx, Options{A: testmodels.Load(t, "sc", testmodels.SC), B: testmodels.Load(t, "candidates", testmodels.Candidates), Vocabulary: v,
 		Bounds: Bounds{Events: 4, Threads: 2, Locations: 2}, Check: checker.DefaultOptions()})
 	assert.ErrorIs(t, rep.Stopped, context.Canceled)
 	assert.Less(t, rep.Complete, 4)
@@ -150,7 +116,7 @@ func TestSearchLimit(t *testing.T) {
 	require.NoError(t, err)
 	opts := checker.DefaultOptions()
 	opts.MaxCandidates = 1
-	rep := Search(context.Background(), Options{A: sourceModel(t, "sc", sc), B: sourceModel(t, "candidates", candidates), Vocabulary: v,
+	rep := Search(context.Background(), Options{A: testmodels.Load(t, "sc", testmodels.SC), B: testmodels.Load(t, "candidates", testmodels.Candidates), Vocabulary: v,
 		Bounds: Bounds{Events: 3, Threads: 2, Locations: 2}, Check: opts})
 	require.Error(t, rep.Err)
 	assert.Contains(t, rep.Err.Error(), "-max-candidates")
