@@ -1,6 +1,10 @@
 package program
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/ptxmm/ptxmm/litmus"
+)
 
 // Kind says what an operation does.
 type Kind int
@@ -28,47 +32,42 @@ func (k Kind) Writes() bool { return k == Store || k == RMW }
 // Memory reports whether an operation of kind k accesses memory.
 func (k Kind) Memory() bool { return k == Load || k == Store || k == RMW }
 
-// Sem is the memory order of an operation.
-type Sem int
+// Sem is the memory order of an operation: litmus's, so that a program
+// names its orders as the tests it becomes do.
+type Sem = litmus.Sem
 
+// The memory orders a program uses.
 const (
 	// Weak is a plain (.weak) access; fences are never weak.
-	Weak Sem = iota
+	Weak = litmus.SemWeak
 	// Relaxed is .relaxed.
-	Relaxed
+	Relaxed = litmus.SemRelaxed
 	// Acquire is .acquire.
-	Acquire
+	Acquire = litmus.SemAcquire
 	// Release is .release.
-	Release
+	Release = litmus.SemRelease
 	// AcqRel is .acq_rel (read-modify-writes and fences).
-	AcqRel
+	AcqRel = litmus.SemAcqRel
 	// SC is .sc (fences).
-	SC
+	SC = litmus.SemSC
 )
 
-var semNames = [...]string{"weak", "relaxed", "acquire", "release", "acq_rel", "sc"}
+// Scope is the scope of a strong operation: litmus's.
+type Scope = litmus.Scope
 
-func (s Sem) String() string { return semNames[s] }
-
-// Scope is the scope of a strong operation.
-type Scope int
-
+// The scopes.
 const (
 	// NoScope is the scope of weak accesses and proxy fences.
-	NoScope Scope = iota
+	NoScope = litmus.ScopeNone
 	// CTA is .cta.
-	CTA
+	CTA = litmus.ScopeCTA
 	// Cluster is .cluster.
-	Cluster
+	Cluster = litmus.ScopeCluster
 	// GPU is .gpu.
-	GPU
+	GPU = litmus.ScopeGPU
 	// Sys is .sys.
-	Sys
+	Sys = litmus.ScopeSys
 )
-
-var scopeNames = [...]string{"", "cta", "cluster", "gpu", "sys"}
-
-func (s Scope) String() string { return scopeNames[s] }
 
 // Scopes lists the scopes from the narrowest to the widest.
 func Scopes() []Scope { return []Scope{CTA, Cluster, GPU, Sys} }
