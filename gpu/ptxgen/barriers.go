@@ -106,41 +106,43 @@ func (p *Plan) barrier(r *Role, in *litmus.Instr) (id, users int) {
 // forward branches: the instructions strictly between are skipped when
 // the branch is taken.
 func skipRanges(th *litmus.Thread) [][2]int {
-	labels := map[string]int{}
-	for k, in := range th.Instrs {
-		if in.Op == litmus.OpLabel {
-			labels[in.Label] = k
-		}
-	}
 	var out [][2]int
-	for k, in := range th.Instrs {
-		if in.Op != litmus.OpBranch && in.Op != litmus.OpGoto {
-			continue
+	forEachBranch(th, func(branch, label int) {
+		if label > branch {
+			out = append(out, [2]int{branch, label})
 		}
-		if at, ok := labels[in.Label]; ok && at > k {
-			out = append(out, [2]int{k, at})
-		}
-	}
+	})
 	return out
 }
 
 // loopRanges lists the instruction ranges [label, branch] of a thread's
 // backward branches.
 func loopRanges(th *litmus.Thread) [][2]int {
+	var out [][2]int
+	forEachBranch(th, func(branch, label int) {
+		if label <= branch {
+			out = append(out, [2]int{label, branch})
+		}
+	})
+	return out
+}
+
+// forEachBranch calls f with the index of each branch or goto of th and
+// the index of the label it targets (branches to unknown labels skipped:
+// the parser already refused them).
+func forEachBranch(th *litmus.Thread, f func(branch, label int)) {
 	labels := map[string]int{}
 	for k, in := range th.Instrs {
 		if in.Op == litmus.OpLabel {
 			labels[in.Label] = k
 		}
 	}
-	var out [][2]int
 	for k, in := range th.Instrs {
 		if in.Op != litmus.OpBranch && in.Op != litmus.OpGoto {
 			continue
 		}
-		if at, ok := labels[in.Label]; ok && at <= k {
-			out = append(out, [2]int{at, k})
+		if at, ok := labels[in.Label]; ok {
+			f(k, at)
 		}
 	}
-	return out
 }
