@@ -126,16 +126,14 @@ type verdict struct {
 	failures   []rules.CheckResult
 }
 
-// session holds the per-test state of a check of one or more models over
-// one shared enumeration of candidates.
+// session is one goroutine's search of a test's candidates for one or
+// more models over one shared enumeration: the test's plan, shared with
+// the other goroutines of a split search (plan.go), and the state of this
+// goroutine's search, which a fork starts afresh (parallel.go).
+// TestSessionFields lists which is which.
 type session struct {
-	opts     Options
-	t        *litmus.Test
-	a        *execution.Analysis
-	obs      []Observable
-	slots    []finalSlot // the segments of the observed locations (finals.go)
-	ranges   [][2]int    // the slots of each observable
-	finalBuf []int       // the final write chosen for each slot
+	*plan
+	finalBuf []int // the final write chosen for each slot
 	// regs are the observed registers looked up in the last candidate's
 	// runs (zero entries for locations), for state.
 	regs []execution.RegisterRef
@@ -145,40 +143,26 @@ type session struct {
 	stateBuf State
 	keyBuf   []byte
 	runs     []*modelRun
-	// observe, when set, sees every candidate with every model's verdict.
-	observe func(x *execution.Execution, st State, vs []verdict)
 	// stopped is set when StopAtWitness found its witness; halt when
 	// the search may end there (verdictsKnown).
 	stopped, halt bool
-	// target is what settles the test, nil when no single execution
-	// does; onlyDeciding says the check looks only at the executions that
-	// may settle it, and partial holds the values a partial candidate
-	// determines (deciding.go).
-	target       *target
-	onlyDeciding bool
-	partial      partialState
-	undefined    undefinedWatch
-	// ctx carries the deadline of -timeout into every evaluation; err is
-	// the first error an evaluation stopped with; reserved is the memory
-	// taken from the shared budget (limits.go).
-	ctx      context.Context
+	// partial holds the values a partial candidate determines
+	// (deciding.go).
+	partial   partialState
+	undefined undefinedWatch
+	// err is the first error an evaluation stopped with; reserved is the
+	// memory the check took from the shared budget and waited how long
+	// it waited for it (limits.go): the goroutine that starts the check
+	// takes it, for all the goroutines searching it.
 	err      error
 	reserved int64
 	waited   time.Duration
-	withCtx  rules.SolveOption // rules.WithContext(ctx), made once
-	// prune is set when the search abandons the partial candidates the
-	// models reject; skipped counts the candidates it so left out.
-	prune   bool
+	// skipped counts the candidates the search left out (plan.prune).
 	skipped int
-	// yields counts the candidates of the parts of a search split across
-	// cores, against Options.MaxCandidates (parallel.go); nil for a
-	// search in one piece, which the enumeration bounds itself.
-	yields *atomic.Int64
-	// nogoods are the choices of reads-from the models reject, learned
-	// from rejected candidates, and payoff where asking about partial
-	// candidates pays (search.go); leafConsistent is set when
-	// some model finds the candidate being evaluated consistent.
-	nogoods  *execution.Nogoods
+	// payoff says where asking about partial candidates pays (search.go):
+	// kept across the parts a worker searches, and not shared, as it is
+	// not safe for concurrent use; leafConsistent is set when some model
+	// finds the candidate being evaluated consistent.
 	payoff   *execution.Payoff
 	accepted []int // the reads-from of the last partial candidate accepted
 	rfBuf    []int // a candidate's reads-from while rejectsOnly changes it
@@ -190,10 +174,8 @@ type session struct {
 	// learning's questions get their budget (search.go).
 	cost searchCost
 	// probing is set while the probe runs are searched for flags
-	// (probes.go), which have at most probeDepth failed iterations (0:
-	// no bound but the unrolling bound's).
-	probing    bool
-	probeDepth int
+	// (probes.go).
+	probing bool
 }
 
 // Check checks one test against the model.
@@ -218,7 +200,7 @@ func checkAllWith(models []*Model, t *litmus.Test, opts Options, observe func(*e
 // the check.
 func checkAllContext(ctx context.Context, models []*Model, t *litmus.Test, opts Options, observe func(*execution.Execution, State, []verdict), setup func(*session)) []*Result {
 	start := time.Now().Add(-opts.Spent)
-	s := &session{opts: opts, t: t, observe: observe, ctx: ctx}
+	s := &session{plan: &plan{opts: opts, t: t, observe: observe, ctx: ctx}}
 	if setup != nil {
 		setup(s)
 	}
@@ -240,6 +222,8 @@ func checkAllContext(ctx context.Context, models []*Model, t *litmus.Test, opts 
 	return out
 }
 
+// check fills in the plan of the test, searches its candidates and
+// gives each model run its verdicts.
 func (s *session) check(start time.Time) error {
 	t, opts := s.t, s.opts
 	eopts, note := awaitOptions(s.runs, opts.Exec)
@@ -270,8 +254,7 @@ func (s *session) check(start time.Time) error {
 			}
 		}
 	}
-	s.finalBuf = make([]int, len(s.slots))
-	s.regs = make([]execution.RegisterRef, len(obs))
+	s.makeBuffers()
 	if g, ok := decidingTarget(t); ok {
 		s.target = &g
 		s.onlyDeciding = (opts.OnlyDeciding || opts.StopAtWitness) && s.observe == nil
@@ -282,7 +265,7 @@ func (s *session) check(start time.Time) error {
 	defer s.releaseMemory()
 	cancel := s.startClock(start)
 	defer cancel()
-	s.prune = s.pruning()
+	s.setPrune(s.pruning())
 	stats, err := s.searchAll()
 	if err == nil {
 		err = s.probeFlags()

@@ -74,10 +74,9 @@ func (s *session) searchAll() (execution.Stats, error) {
 // the parts after the witness would be searched for nothing.)
 func (s *session) searchParts(parts []execution.Part, helpers int) []partOutcome {
 	outs := make([]partOutcome, len(parts))
-	s.nogoods = &execution.Nogoods{} // shared: what one part learns, the others use
+	split := s.forSplit()
 	var next atomic.Int64
 	var failed atomic.Bool
-	s.yields = &atomic.Int64{}
 	work := func(w *session) {
 		for {
 			i := next.Add(1) - 1
@@ -95,7 +94,7 @@ func (s *session) searchParts(parts []execution.Part, helpers int) []partOutcome
 	var wg sync.WaitGroup
 	forks := make([]*session, helpers+1)
 	for h := range forks {
-		forks[h] = s.fork()
+		forks[h] = s.fork(split)
 	}
 	for _, w := range forks[1:] {
 		wg.Add(1)
@@ -114,16 +113,23 @@ func (s *session) searchParts(parts []execution.Part, helpers int) []partOutcome
 	return outs
 }
 
-// fork returns a session searching the same test with models runs of its
-// own (instances, fillers, results), for one goroutine.
-func (s *session) fork() *session {
-	w := &session{opts: s.opts, t: s.t, a: s.a, obs: s.obs, slots: s.slots, ranges: s.ranges, ctx: s.ctx, withCtx: s.withCtx,
-		prune: s.prune, target: s.target, onlyDeciding: s.onlyDeciding, yields: s.yields, nogoods: s.nogoods, finalBuf: make([]int, len(s.slots)),
-		regs: make([]execution.RegisterRef, len(s.obs))}
+// fork returns a session searching by plan p with model runs of its own
+// (instances, fillers, results), for one goroutine. It shares the plan
+// and starts everything else afresh (TestSessionFields).
+func (s *session) fork(p *plan) *session {
+	w := &session{plan: p}
 	for _, r := range s.runs {
 		w.runs = append(w.runs, newModelRun(r.m, nil, r.maxBytes))
 	}
+	w.makeBuffers()
 	return w
+}
+
+// makeBuffers makes the buffers of the final writes and the observed
+// registers of a candidate, for the plan's observables.
+func (s *session) makeBuffers() {
+	s.finalBuf = make([]int, len(s.slots))
+	s.regs = make([]execution.RegisterRef, len(s.obs))
 }
 
 // reset gives the session's runs fresh results, for the next part.

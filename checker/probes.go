@@ -41,24 +41,25 @@ func (s *session) probeFlags() error {
 	if wanted == nil {
 		return nil
 	}
-	main, runs, nogoods, payoff, prune := s.a, s.runs, s.nogoods, s.payoff, s.prune
-	s.a, s.probing, s.runs = main.WithProbes(), true, nil
-	s.nogoods, s.payoff = nil, nil // learned about other combinations
-	// Only the models that want a flag take part.
+	// The probe search is another search, with a plan of its own
+	// (plan.forProbes), on this goroutine: the worker's state of the main
+	// search that it would change is set aside until it ends. Only the
+	// models that want a flag take part, and the payoff of asking about
+	// partial candidates was learned about other combinations of runs.
+	main, runs, payoff := s.plan, s.runs, s.payoff
+	s.probing, s.runs, s.payoff = true, nil, nil
 	for i, r := range runs {
 		if len(wanted[i]) > 0 {
 			r.probing = wanted[i]
 			s.runs = append(s.runs, r)
 		}
 	}
-	// No host watches the probe executions and none is explained: the
-	// search may abandon what the models reject whenever they allow it.
-	s.prune = !s.opts.FullSearch && s.monotoneModels()
+	s.plan = main.forProbes(!s.opts.FullSearch && s.monotoneModels())
 	defer func() {
 		for _, r := range s.runs {
 			r.probing = nil
 		}
-		s.a, s.runs, s.probing, s.nogoods, s.payoff, s.prune = main, runs, false, nogoods, payoff, prune
+		s.plan, s.runs, s.probing, s.payoff = main, runs, false, payoff
 	}()
 	search := s.search()
 	search.Relevant, search.Pruned, search.Uncounted = nil, nil, true

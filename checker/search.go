@@ -79,9 +79,6 @@ func (s *session) search() execution.Search {
 	if !s.prune {
 		return opts
 	}
-	if s.nogoods == nil {
-		s.nogoods = &execution.Nogoods{}
-	}
 	if s.payoff == nil {
 		// Kept across the parts a forked session searches (parallel.go).
 		s.payoff = &execution.Payoff{}
