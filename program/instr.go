@@ -23,6 +23,13 @@ func (t *Test) Text(th, op int) []string {
 		pre = append(pre, fmt.Sprintf("xor %s, %s, %s", tmp, src, src), fmt.Sprintf("add %s, %s, %d", tmp, tmp, o.Value))
 		value = tmp
 	}
+	if o.Kind == ClusterBarrier {
+		arrive := "barrier.cluster.arrive"
+		if o.Sem == Relaxed {
+			arrive += ".relaxed"
+		}
+		return []string{arrive, "barrier.cluster.wait"}
+	}
 	return append(pre, t.instr(th, op, o, value))
 }
 
@@ -43,6 +50,8 @@ func (t *Test) instr(th, op int, o Op, value string) string {
 		return "fence" + order(o)
 	case AliasFence:
 		return "fence.proxy.alias"
+	case Barrier:
+		return "bar.sync 0"
 	}
 	panic(fmt.Sprintf("program: unknown operation kind %d", o.Kind))
 }
@@ -70,6 +79,13 @@ func (o Op) Mnemonic() string {
 		return "atom" + order(o) + ".exch"
 	case Fence:
 		return "fence" + order(o)
+	case Barrier:
+		return "bar.sync"
+	case ClusterBarrier:
+		if o.Sem == Relaxed {
+			return "barrier.cluster.relaxed"
+		}
+		return "barrier.cluster"
 	}
 	return "fence.proxy.alias"
 }

@@ -21,6 +21,14 @@ const (
 	// AliasFence is the proxy fence fence.proxy.alias, which orders
 	// accesses through different virtual addresses of one location.
 	AliasFence
+	// Barrier is the CTA barrier bar.sync 0: the threads of a CTA that
+	// execute it meet there (the k-th barrier of each thread with the
+	// k-th of the others).
+	Barrier
+	// ClusterBarrier is barrier.cluster.arrive followed by
+	// barrier.cluster.wait: every thread of the cluster meets there. Its
+	// Sem is that of the arrive: Release (the default) or Relaxed.
+	ClusterBarrier
 )
 
 // Reads reports whether an operation of kind k reads memory.
@@ -28,6 +36,9 @@ func (k Kind) Reads() bool { return k == Load || k == RMW }
 
 // Writes reports whether an operation of kind k writes memory.
 func (k Kind) Writes() bool { return k == Store || k == RMW }
+
+// Barrier reports whether an operation of kind k is a barrier.
+func (k Kind) Barrier() bool { return k == Barrier || k == ClusterBarrier }
 
 // Memory reports whether an operation of kind k accesses memory.
 func (k Kind) Memory() bool { return k == Load || k == Store || k == RMW }
@@ -175,8 +186,9 @@ type Test struct {
 	Observe []Pin
 }
 
-// EventCount counts the test's instructions that are events of the
-// model: memory operations and fences (a read-modify-write is one).
+// EventCount counts the test's operations: memory operations, fences and
+// barriers (a read-modify-write is one, and so is a cluster barrier's
+// arrive and wait).
 func (t *Test) EventCount() int {
 	n := 0
 	for _, th := range t.Threads {

@@ -11,12 +11,17 @@ import (
 // canonical spells a test so that two tests get the same spelling exactly
 // when they differ by a renaming of threads, locations and written
 // values: the least spelling over the orders of the threads, locations
-// and values numbered in order of first use. (Every thread of a
-// synthesized test runs in a CTA of its own, so the placement is left
-// out.)
+// and values numbered in order of first use, and of the CTAs, clusters
+// and GPUs the threads run in. (Where each thread runs in a CTA of its own
+// on one GPU, the placement is left out.)
 func canonical(t *program.Test) string {
 	best := ""
+	placed := !ownCTAs(t)
 	permute(len(t.Threads), func(order []int) {
+		var places *placeSpeller
+		if placed {
+			places = newPlaceSpeller()
+		}
 		locs := map[int]int{}
 		vals := map[[2]int64]int64{}
 		physical := func(a int) (int, bool) {
@@ -30,6 +35,9 @@ func canonical(t *program.Test) string {
 		for i, th := range order {
 			if i > 0 {
 				b.WriteByte('|')
+			}
+			if placed {
+				places.spell(&b, t.Threads[th].Place)
 			}
 			for k, op := range t.Threads[th].Ops {
 				pos[[2]int{th, k}] = i
@@ -84,4 +92,18 @@ func canonical(t *program.Test) string {
 		}
 	})
 	return best
+}
+
+// ownCTAs reports whether every thread of a test runs in a CTA of its own,
+// in no named cluster, on GPU 0.
+func ownCTAs(t *program.Test) bool {
+	seen := map[int]bool{}
+	for _, th := range t.Threads {
+		p := th.Place
+		if p.GPU != 0 || p.Cluster >= 0 || seen[p.CTA] {
+			return false
+		}
+		seen[p.CTA] = true
+	}
+	return true
 }

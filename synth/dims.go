@@ -79,8 +79,10 @@ func (s *skeleton) dims(v Vocabulary) []dim {
 				if sl.fence == program.Weak {
 					add(dim{kind: dimSem, sems: chainFences(v.Fences)})
 				}
+			case program.ClusterBarrier:
+				add(dim{kind: dimSem, sems: []program.Sem{program.Relaxed, program.Release}})
 			}
-			if sl.kind != program.AliasFence {
+			if sl.kind != program.AliasFence && !sl.kind.Barrier() {
 				add(dim{kind: dimScope, scopes: v.Scopes})
 			}
 			if sl.kind.Memory() {
@@ -172,6 +174,8 @@ func (s *skeleton) test(v Vocabulary, ds []dim, p point) *program.Test {
 				if sl.fence != program.Weak {
 					op.Sem = sl.fence
 				}
+			case program.ClusterBarrier:
+				op.Sem = program.Relaxed
 			}
 			if sl.alias {
 				op.Addr = t.Alias(sl.loc)
@@ -216,9 +220,12 @@ func (s *skeleton) test(v Vocabulary, ds []dim, p point) *program.Test {
 			case op.Sem == program.Weak:
 				op.Scope = program.NoScope
 			}
-			if op.Kind == program.AliasFence {
+			switch {
+			case op.Kind == program.AliasFence || op.Kind == program.Barrier:
 				op.Sem, op.Scope = program.Weak, program.NoScope
-			} else if op.Sem != program.Weak && op.Scope == program.NoScope {
+			case op.Kind == program.ClusterBarrier:
+				op.Scope = program.NoScope
+			case op.Sem != program.Weak && op.Scope == program.NoScope:
 				op.Scope = scope
 			}
 		}
@@ -236,7 +243,11 @@ func (s *skeleton) test(v Vocabulary, ds []dim, p point) *program.Test {
 				op.Value = values[loc]
 			}
 		}
-		t.Threads = append(t.Threads, program.Thread{Place: program.Place{CTA: th, Cluster: -1}, Ops: ops[th]})
+		place := program.Place{CTA: th, Cluster: -1}
+		if s.places != nil {
+			place = s.places[th]
+		}
+		t.Threads = append(t.Threads, program.Thread{Place: place, Ops: ops[th]})
 	}
 	for th := range ops {
 		for k, op := range ops[th] {

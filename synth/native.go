@@ -1,5 +1,7 @@
 package synth
 
+import "github.com/ptxmm/ptxmm/program"
+
 // This file decides, without a model, which skeletons can separate two
 // models at all: those with an execution that sequential consistency
 // forbids (every model allows the others) in which every access lies on a
@@ -17,7 +19,9 @@ type node struct {
 // critical reports whether some execution of the skeleton (a write for
 // each read to read, an order of the writes to each location) has a cycle
 // of program order, reads-from, coherence and from-reads through every
-// access.
+// access; barriers order the accesses before a barrier in one thread
+// before those after it in the threads it meets (sequential consistency
+// with barriers).
 func (s *skeleton) critical() bool {
 	var nodes []node
 	for t, th := range s.threads {
@@ -35,6 +39,9 @@ func (s *skeleton) critical() bool {
 	for i := range nodes {
 		for j := range nodes {
 			if nodes[i].thread == nodes[j].thread && nodes[i].pos < nodes[j].pos {
+				po[i] |= 1 << j
+			}
+			if s.meetBetween(nodes[i], nodes[j]) {
 				po[i] |= 1 << j
 			}
 		}
@@ -153,4 +160,42 @@ func permutations(xs []int) [][]int {
 		out = append(out, o)
 	})
 	return out
+}
+
+// meetBetween reports whether a barrier of a's thread that a precedes
+// meets a barrier of b's thread (another) that precedes b: the k-th CTA
+// barriers of two threads of one CTA meet, as do the k-th cluster barriers
+// of two threads of one cluster.
+func (s *skeleton) meetBetween(a, b node) bool {
+	if a.thread == b.thread || s.places == nil {
+		return false
+	}
+	pa, pb := s.places[a.thread], s.places[b.thread]
+	for _, kind := range []program.Kind{program.Barrier, program.ClusterBarrier} {
+		if kind == program.Barrier && (pa.GPU != pb.GPU || pa.CTA != pb.CTA) {
+			continue
+		}
+		if kind == program.ClusterBarrier && !sameCluster(pa, pb) {
+			continue
+		}
+		// The k-th barrier of b's thread before b, for every k at or
+		// after the first barrier a's thread has after a.
+		ka := countKind(s.threads[a.thread][:a.pos], kind)
+		kb := countKind(s.threads[b.thread][:b.pos], kind)
+		if countKind(s.threads[a.thread], kind) > ka && kb > ka {
+			return true
+		}
+	}
+	return false
+}
+
+// countKind counts the slots of a kind.
+func countKind(ss []slot, k program.Kind) int {
+	n := 0
+	for _, s := range ss {
+		if s.kind == k {
+			n++
+		}
+	}
+	return n
 }

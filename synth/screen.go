@@ -27,6 +27,8 @@ const (
 	featData
 	featAcqFence
 	featRelFence
+	featBarrier
+	featClusterBarrier
 )
 
 // screen remembers, per feature set, whether the models can disagree on
@@ -55,7 +57,16 @@ func newScreen(o Options) *screen {
 		}
 	}
 	sc.base = sc.filled(sc.samples(0))
-	for _, f := range []feature{featRMW, featFence, featAcqFence, featRelFence, featAliasFence, featAlias, featCtrl, featData} {
+	fs := []feature{featRMW, featFence, featAcqFence, featRelFence, featAliasFence, featAlias, featCtrl, featData}
+	// No skeleton has a barrier the vocabulary lacks: sampling one
+	// would only cost time.
+	if o.Vocabulary.Barrier {
+		fs = append(fs, featBarrier)
+	}
+	if o.Vocabulary.ClusterBarrier {
+		fs = append(fs, featClusterBarrier)
+	}
+	for _, f := range fs {
 		in := map[string]bool{}
 		for k := range sc.filled(sc.samples(f)) {
 			if !sc.base[k] {
@@ -104,18 +115,59 @@ func (sc *screen) samples(f feature) []*program.Test {
 			v.Deps = []program.Dep{program.Data}
 		}
 		th = [][]slot{{r(0), w(1)}, {r(1), w(0)}}
+	case featBarrier:
+		v.Barrier = true
+		th = [][]slot{{w(0), {kind: program.Barrier}, w(1)}, {r(1), {kind: program.Barrier}, r(0)}}
+	case featClusterBarrier:
+		v.ClusterBarrier = true
+		th = [][]slot{{w(0), {kind: program.ClusterBarrier}, w(1)}, {r(1), {kind: program.ClusterBarrier}, r(0)}}
 	}
 	sk := &skeleton{threads: th, nlocs: 2}
 	if f == featAliasFence {
 		sk.nlocs = 1
 	}
+	places := samplePlaces(sc.o.Vocabulary)
+	if f == featBarrier || f == featClusterBarrier {
+		// Only threads that share a CTA (or a cluster) meet.
+		places = sharedPlaces()
+	}
+	var out []*program.Test
+	for _, ps := range places {
+		sk.places = ps
+		out = append(out, sampleTests(sk, v)...)
+	}
+	return out
+}
+
+// sharedPlaces places two threads in one CTA, and in two CTAs of one
+// cluster.
+func sharedPlaces() [][]program.Place {
+	return [][]program.Place{{{Cluster: 0}, {Cluster: 0}}, {{Cluster: 0}, {CTA: 1, Cluster: 0}}}
+}
+
+// samplePlaces lists placements of two threads for the samples: each in a
+// CTA of its own, and, where the vocabulary places threads so, both in
+// one CTA of one cluster and each on a GPU of its own (an input of a model
+// might be filled only when threads share a CTA).
+func samplePlaces(v Vocabulary) [][]program.Place {
+	out := [][]program.Place{nil}
+	if v.shareCTA() || v.shareCluster() {
+		out = append(out, sharedPlaces()...)
+	}
+	if v.multiGPU() {
+		out = append(out, []program.Place{{Cluster: -1}, {GPU: 1, Cluster: -1}})
+	}
+	return out
+}
+
+// sampleTests builds a sample skeleton's programs: the weakest, and each
+// value of each dimension with the others at their strongest.
+func sampleTests(sk *skeleton, v Vocabulary) []*program.Test {
 	ds := sk.dims(v)
 	top := make(point, len(ds))
 	for i, d := range ds {
 		top[i] = d.size() - 1
 	}
-	// The weakest program, and each value of each dimension with the
-	// others at their strongest.
 	out := []*program.Test{sk.test(v, ds, make(point, len(ds)))}
 	for i, d := range ds {
 		for x := 0; x < d.size(); x++ {
@@ -144,6 +196,10 @@ func (s *skeleton) features(ds []dim, lo, hi point) feature {
 				f |= featRelFence
 			case sl.kind == program.Fence:
 				f |= featFence
+			case sl.kind == program.Barrier:
+				f |= featBarrier
+			case sl.kind == program.ClusterBarrier:
+				f |= featClusterBarrier
 			}
 			if sl.alias {
 				f |= featAlias

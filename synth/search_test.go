@@ -50,6 +50,16 @@ func TestSearch(t *testing.T) {
 		// The variants differ only with fences, atomics or aliases.
 		{"ptx-v6.0 without aliases", spec, fileModel(t, "../variants/ptx-v6.0.dl"), "", "gpu", 3, 0, 0},
 		{"data dependencies only where there are none", spec, fileModel(t, "../variants/nta-data-only.dl"), "fence.sc", "gpu", 3, 0, 0},
+		// .cta scope read as the thread's own: two threads must share a
+		// CTA, which only -scopes cta searches.
+		{"cta scope as thread scope, threads sharing a CTA", spec, fileModel(t, "../testdata/synth/cta-scope-own-thread.dl"), "", "cta", 3, 3, 2},
+		{"cta scope as thread scope, each thread in a CTA of its own", spec, fileModel(t, "../testdata/synth/cta-scope-own-thread.dl"), "", "gpu", 3, 0, 0},
+		// Barriers that synchronize nothing: MP with a barrier between
+		// the store and the load, in one CTA or one cluster.
+		{"bar.sync without synchronization", spec, fileModel(t, "../testdata/synth/no-barrier-sync.dl"), "bar.sync", "gpu", 4, 4, 3},
+		{"bar.sync without synchronization, no barriers", spec, fileModel(t, "../testdata/synth/no-barrier-sync.dl"), "atom,fence.sc", "cta,gpu", 3, 0, 0},
+		{"barrier.cluster without synchronization", spec, fileModel(t, "../testdata/synth/no-cluster-barrier-sync.dl"), "barrier.cluster", "gpu", 4, 4, 3},
+		{"identical models, every placement and barrier", spec, fileModel(t, "../spec.dl"), "bar.sync,barrier.cluster,fence.sc", "cta,cluster,sys", 3, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v, err := ParseVocabulary(tc.features, tc.scopes)

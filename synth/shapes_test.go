@@ -20,6 +20,7 @@ func TestParseVocabulary(t *testing.T) {
 			Fences: []program.Sem{program.SC}, Alias: true}, ""},
 		{"fence.sc,fence.acquire,data,ctrl", "cluster", Vocabulary{Scopes: []program.Scope{program.Cluster},
 			Fences: []program.Sem{program.Acquire, program.SC}, Deps: []program.Dep{program.Data, program.Ctrl}}, ""},
+		{"bar.sync,barrier.cluster", "gpu", Vocabulary{Scopes: []program.Scope{program.GPU}, Barrier: true, ClusterBarrier: true}, ""},
 		{"atomics", "gpu", Vocabulary{}, "-vocab atomics: unknown feature"},
 		{"", "", Vocabulary{}, "-scopes: give at least one scope"},
 		{"", "warp", Vocabulary{}, "-scopes:"},
@@ -54,7 +55,7 @@ func TestCanonicalKey(t *testing.T) {
 		{"one location", [][]slot{{st(0), st(0)}, {ld(0), ld(0)}}, false},
 		{"an alias", [][]slot{{st(0), st(1)}, {ld(1), {kind: program.Load, loc: 0, alias: true}}}, false},
 	} {
-		assert.Equal(t, tc.equal, canonicalKey(mp) == canonicalKey(tc.th), tc.name)
+		assert.Equal(t, tc.equal, canonicalKey(mp, nil) == canonicalKey(tc.th, nil), tc.name)
 	}
 }
 
@@ -67,6 +68,8 @@ func TestSkeletonsOnce(t *testing.T) {
 	require.NoError(t, err)
 	all, err := ParseVocabulary(DefaultFeatures+",fence.acquire,fence.release", "cta,gpu")
 	require.NoError(t, err)
+	placed, err := ParseVocabulary("fence.sc,bar.sync,barrier.cluster", "cta,cluster,sys")
+	require.NoError(t, err)
 	for _, tc := range []struct {
 		v     Vocabulary
 		n     int
@@ -78,6 +81,8 @@ func TestSkeletonsOnce(t *testing.T) {
 		{plain, 3, 0},
 		{plain, 4, 0},
 		{all, 4, 0},
+		{placed, 3, 0},
+		{placed, 4, 0},
 	} {
 		seen := map[string]bool{}
 		count := 0
@@ -86,9 +91,14 @@ func TestSkeletonsOnce(t *testing.T) {
 			require.False(t, seen[sk.key], "twice: %s", sk.key)
 			seen[sk.key] = true
 			assert.Equal(t, tc.n, sk.size())
-			assert.Equal(t, sk.key, canonicalKey(sk.threads))
+			assert.Equal(t, sk.key, canonicalKey(sk.threads, sk.places))
+			assert.True(t, barriersMeet(sk.threads, sk.places), "barriers that do not meet: %s", sk.key)
 			for _, th := range sk.threads {
 				for k, s := range th {
+					if s.kind.Barrier() {
+						assert.False(t, k > 0 && (th[k-1].kind == s.kind || isFence(th[k-1].kind)), "barrier after a fence or its kind: %s", sk.key)
+						continue
+					}
 					if !s.kind.Memory() {
 						assert.True(t, k > 0 && k < len(th)-1 && th[k-1].kind.Memory() && th[k+1].kind.Memory(), "fence not between accesses: %s", sk.key)
 					}
@@ -100,6 +110,74 @@ func TestSkeletonsOnce(t *testing.T) {
 			assert.Equal(t, tc.count, count, "shapes of %d instructions", tc.n)
 		}
 		assert.NotZero(t, count)
+	}
+}
+
+// TestPlacements counts the placements each vocabulary searches and
+// checks that renaming threads with their CTAs, clusters and GPUs keeps a
+// skeleton's key.
+func TestPlacements(t *testing.T) {
+	for _, tc := range []struct {
+		features, scopes string
+		threads, count   int
+	}{
+		{"", "gpu", 3, 1},
+		{"", "cta,gpu", 3, 5}, // the partitions of 3 threads into CTAs
+		{"bar.sync", "gpu", 2, 2},
+		{"", "cluster", 2, 2},     // CTAs of their own, in one cluster or two
+		{"", "cta,cluster", 2, 3}, // one CTA; two CTAs in one cluster; two clusters
+		{"", "cta,cluster,sys", 2, 4},
+		{"", "sys", 3, 5},
+	} {
+		v, err := ParseVocabulary(tc.features, tc.scopes)
+		require.NoError(t, err)
+		assert.Len(t, placements(tc.threads, v), tc.count, "%q %q", tc.features, tc.scopes)
+	}
+	mp := [][]slot{{st(0), st(1)}, {ld(1), ld(0)}, {ld(0)}}
+	one := []program.Place{{CTA: 0, Cluster: -1}, {CTA: 0, Cluster: -1}, {CTA: 1, Cluster: -1}}
+	for _, tc := range []struct {
+		name  string
+		th    [][]slot
+		ps    []program.Place
+		equal bool
+	}{
+		{"CTAs renamed", mp, []program.Place{{CTA: 5, Cluster: -1}, {CTA: 5, Cluster: -1}, {CTA: 2, Cluster: -1}}, true},
+		{"threads swapped with their places", [][]slot{{ld(0)}, {ld(1), ld(0)}, {st(0), st(1)}},
+			[]program.Place{{CTA: 1, Cluster: -1}, {CTA: 0, Cluster: -1}, {CTA: 0, Cluster: -1}}, true},
+		{"another thread shares the CTA", mp, []program.Place{{CTA: 0, Cluster: -1}, {CTA: 1, Cluster: -1}, {CTA: 0, Cluster: -1}}, false},
+		{"every thread in a CTA of its own", mp, nil, false},
+	} {
+		assert.Equal(t, tc.equal, canonicalKey(mp, one) == canonicalKey(tc.th, tc.ps), tc.name)
+	}
+}
+
+// TestBarriersMeet checks which placements let a skeleton's barriers meet.
+func TestBarriersMeet(t *testing.T) {
+	bar := slot{kind: program.Barrier}
+	cbar := slot{kind: program.ClusterBarrier}
+	oneCTA := []program.Place{{Cluster: -1}, {Cluster: -1}}
+	twoCTAs := []program.Place{{Cluster: -1}, {CTA: 1, Cluster: -1}}
+	oneCluster := []program.Place{{Cluster: 0}, {CTA: 1, Cluster: 0}}
+	for _, tc := range []struct {
+		name string
+		th   [][]slot
+		ps   []program.Place
+		want bool
+	}{
+		{"MP with bar.sync in one CTA", [][]slot{{st(0), bar}, {bar, ld(0)}}, oneCTA, true},
+		{"in two CTAs", [][]slot{{st(0), bar}, {bar, ld(0)}}, twoCTAs, false},
+		{"each thread in a CTA of its own", [][]slot{{st(0), bar}, {bar, ld(0)}}, nil, false},
+		{"one barrier against two", [][]slot{{st(0), bar}, {bar, ld(0), bar}}, oneCTA, false},
+		{"a barrier in one thread only", [][]slot{{st(0), bar}, {ld(0)}}, oneCTA, false},
+		{"no barrier", [][]slot{{st(0)}, {ld(0)}}, nil, true},
+		{"barrier.cluster in one cluster", [][]slot{{st(0), cbar}, {cbar, ld(0)}}, oneCluster, true},
+		{"barrier.cluster in one CTA", [][]slot{{st(0), cbar}, {cbar, ld(0)}}, oneCTA, true},
+		{"barrier.cluster in two clusters", [][]slot{{st(0), cbar}, {cbar, ld(0)}}, twoCTAs, false},
+		// A thread of the cluster without the barrier would have exited.
+		{"barrier.cluster and a thread without", [][]slot{{st(0), cbar}, {cbar, ld(0)}, {ld(0)}},
+			[]program.Place{{Cluster: 0}, {CTA: 1, Cluster: 0}, {CTA: 2, Cluster: 0}}, false},
+	} {
+		assert.Equal(t, tc.want, barriersMeet(tc.th, tc.ps), tc.name)
 	}
 }
 
@@ -123,6 +201,22 @@ func TestCritical(t *testing.T) {
 		{"two stores to two locations", [][]slot{{st(0)}, {st(1)}}, false},
 	} {
 		sk := &skeleton{threads: tc.th, nlocs: 2}
+		assert.Equal(t, tc.want, sk.critical(), tc.name)
+	}
+	// A barrier orders the accesses before it in one thread before those
+	// after it in the threads it meets.
+	bar := slot{kind: program.Barrier}
+	oneCTA := []program.Place{{Cluster: -1}, {Cluster: -1}}
+	for _, tc := range []struct {
+		name string
+		th   [][]slot
+		want bool
+	}{
+		{"MP with bar.sync", [][]slot{{st(0), bar}, {bar, ld(0)}}, true},
+		{"two stores across bar.sync", [][]slot{{st(0), bar}, {bar, st(0)}}, true},
+		{"a load and a store both before it", [][]slot{{ld(0), bar}, {st(0), bar}}, false},
+	} {
+		sk := &skeleton{threads: tc.th, nlocs: 1, places: oneCTA}
 		assert.Equal(t, tc.want, sk.critical(), tc.name)
 	}
 }

@@ -19,9 +19,11 @@ type slot struct {
 }
 
 // skeleton is the shape of a test: its threads' instructions without
-// their memory orders and scopes.
+// their memory orders and scopes, and where the threads run (places: nil
+// for each thread in a CTA of its own on GPU 0).
 type skeleton struct {
 	threads [][]slot
+	places  []program.Place
 	nlocs   int
 	key     string
 }
@@ -51,6 +53,10 @@ func (s slot) code() byte {
 		return 'U'
 	case program.AliasFence:
 		return 'A'
+	case program.Barrier:
+		return 'B'
+	case program.ClusterBarrier:
+		return 'C'
 	}
 	switch s.fence {
 	case program.Acquire:
@@ -67,7 +73,9 @@ func (s slot) code() byte {
 // false. The rules: a fence sits between two accesses of its thread and
 // next to no other fence; every location is accessed twice or more and
 // written at least once; every thread of a test of several accesses a
-// location another thread accesses.
+// location another thread accesses; a barrier is next to no fence and no
+// barrier of its kind, and meets the barriers of other threads
+// (barriersMeet).
 func skeletons(n int, b Bounds, v Vocabulary, yield func(*skeleton) bool) bool {
 	kinds := []slot{{kind: program.Load}, {kind: program.Store}}
 	if v.RMW {
@@ -83,6 +91,12 @@ func skeletons(n int, b Bounds, v Vocabulary, yield func(*skeleton) bool) bool {
 	}
 	if v.Alias {
 		kinds = append(kinds, slot{kind: program.AliasFence})
+	}
+	if v.Barrier {
+		kinds = append(kinds, slot{kind: program.Barrier})
+	}
+	if v.ClusterBarrier {
+		kinds = append(kinds, slot{kind: program.ClusterBarrier})
 	}
 	seqs := map[int][][]slot{}
 	for l := 1; l <= n; l++ {
@@ -130,7 +144,8 @@ func partitions(n, maxThreads int) [][]int {
 }
 
 // kindSequences lists the sequences of l kinds whose fences each sit
-// between two accesses, next to no other fence.
+// between two accesses, next to no other fence, and whose barriers each
+// sit anywhere but next to a fence or a barrier of their kind.
 func kindSequences(l int, kinds []slot) [][]slot {
 	var out [][]slot
 	cur := make([]slot, l)
@@ -141,6 +156,14 @@ func kindSequences(l int, kinds []slot) [][]slot {
 			return
 		}
 		for _, k := range kinds {
+			if k.kind.Barrier() {
+				if i > 0 && (cur[i-1].kind == k.kind || isFence(cur[i-1].kind)) {
+					continue
+				}
+				cur[i] = k
+				rec(i + 1)
+				continue
+			}
 			fence := !k.kind.Memory()
 			if fence && (i == 0 || i == l-1 || !cur[i-1].kind.Memory()) {
 				continue
@@ -215,8 +238,8 @@ func (e *enumerator) locations(th [][]slot) bool {
 }
 
 // communicates reports whether every location is accessed twice or more
-// and written, and every thread (of several) shares a location with
-// another.
+// and written, and every thread (of several) shares a location or a
+// barrier with another.
 func communicates(th [][]slot, nlocs int) bool {
 	count := make([]int, nlocs)
 	written := make([]bool, nlocs)
@@ -241,7 +264,8 @@ func communicates(th [][]slot, nlocs int) bool {
 	for t, ss := range th {
 		shares := false
 		for _, s := range ss {
-			if s.kind.Memory() && users[s.loc]&^(1<<t) != 0 {
+			// A barrier meets other threads (barriersMeet sees to it).
+			if (s.kind.Memory() && users[s.loc]&^(1<<t) != 0) || s.kind.Barrier() {
 				shares = true
 			}
 		}
@@ -300,16 +324,28 @@ func aliasFenceUseful(th [][]slot) bool {
 	return second || !fence
 }
 
-// finish keeps a skeleton once: the first time its canonical key is met.
+// finish keeps a skeleton once in each placement its barriers allow: the
+// first time its canonical key is met.
 func (e *enumerator) finish(th [][]slot, nlocs int) bool {
-	sk := &skeleton{threads: th, nlocs: nlocs}
-	sk.key = canonicalKey(th)
-	if e.seen[sk.key] {
-		return true
+	for _, ps := range placements(len(th), e.v) {
+		if !barriersMeet(th, ps) {
+			continue
+		}
+		sk := &skeleton{threads: th, places: ps, nlocs: nlocs}
+		sk.key = canonicalKey(th, ps)
+		if e.seen[sk.key] {
+			continue
+		}
+		e.seen[sk.key] = true
+		if !e.yield(sk.clone()) {
+			return false
+		}
 	}
-	e.seen[sk.key] = true
-	return e.yield(sk.clone())
+	return true
 }
+
+// isFence reports whether k is a fence (of memory or of a proxy).
+func isFence(k program.Kind) bool { return k == program.Fence || k == program.AliasFence }
 
 // nearestRead is the index of the last read before position k of a
 // thread, or -1.
@@ -324,7 +360,7 @@ func nearestRead(ss []slot, k int) int {
 
 // clone copies a skeleton the enumeration will go on modifying.
 func (s *skeleton) clone() *skeleton {
-	c := &skeleton{nlocs: s.nlocs, key: s.key}
+	c := &skeleton{nlocs: s.nlocs, key: s.key, places: s.places}
 	for _, th := range s.threads {
 		c.threads = append(c.threads, append([]slot(nil), th...))
 	}
@@ -332,13 +368,18 @@ func (s *skeleton) clone() *skeleton {
 }
 
 // canonicalKey spells a skeleton so that two skeletons get the same key
-// exactly when they differ by a renaming of threads and locations: the
+// exactly when they differ by a renaming of threads and locations (and of
+// the CTAs, clusters and GPUs of their placement, ps, when not nil): the
 // least spelling over the orders of the threads, locations numbered in
 // order of first use.
-func canonicalKey(th [][]slot) string {
+func canonicalKey(th [][]slot, ps []program.Place) string {
 	best := ""
 	permute(len(th), func(order []int) {
 		var b strings.Builder
+		var places *placeSpeller
+		if ps != nil {
+			places = newPlaceSpeller()
+		}
 		ren := map[int]byte{}
 		// A location's first access in this order names its first
 		// address: the others are spelt relative to it.
@@ -346,6 +387,9 @@ func canonicalKey(th [][]slot) string {
 		for i, t := range order {
 			if i > 0 {
 				b.WriteByte('|')
+			}
+			if ps != nil {
+				places.spell(&b, ps[t])
 			}
 			for _, s := range th[t] {
 				b.WriteByte(s.code())

@@ -10,7 +10,11 @@ import (
 
 // Vocabulary is what the tests are made of: loads and stores always, and
 // the optional operations and features below. Every strong operation takes
-// one of Scopes; every thread runs in a CTA of its own on one GPU.
+// one of Scopes. Where the threads run follows from the scopes and
+// barriers (placements): each thread in a CTA of its own on one GPU, and
+// besides, threads sharing a CTA with .cta scope or CTA barriers, CTAs
+// sharing a cluster with .cluster scope or cluster barriers, and threads
+// on several GPUs with .sys scope.
 type Vocabulary struct {
 	Scopes []program.Scope
 	// RMW adds atom.exch in every memory order.
@@ -24,6 +28,31 @@ type Vocabulary struct {
 	// Alias lets a location be accessed through a second virtual address,
 	// with the alias proxy fence.
 	Alias bool
+	// Barrier adds the CTA barrier bar.sync; ClusterBarrier the cluster
+	// barrier (barrier.cluster.arrive, .relaxed or not, then
+	// barrier.cluster.wait).
+	Barrier, ClusterBarrier bool
+}
+
+// shareCTA reports whether threads may share a CTA: where a .cta scope or
+// a CTA barrier can tell it.
+func (v Vocabulary) shareCTA() bool { return v.Barrier || hasScope(v.Scopes, program.CTA) }
+
+// shareCluster reports whether CTAs may share a cluster.
+func (v Vocabulary) shareCluster() bool {
+	return v.ClusterBarrier || hasScope(v.Scopes, program.Cluster)
+}
+
+// multiGPU reports whether threads may run on different GPUs.
+func (v Vocabulary) multiGPU() bool { return hasScope(v.Scopes, program.Sys) }
+
+func hasScope(ss []program.Scope, s program.Scope) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
 
 // features are the items of a vocabulary list, with what each adds.
@@ -36,6 +65,8 @@ var features = []struct{ name, doc string }{
 	{"data", "data dependencies on an earlier read"},
 	{"ctrl", "control dependencies on an earlier read"},
 	{"alias", "a second virtual address of a location, and fence.proxy.alias"},
+	{"bar.sync", "the CTA barrier, between threads of one CTA"},
+	{"barrier.cluster", "the cluster barrier (arrive, relaxed or release, then wait), between threads of one cluster"},
 }
 
 // DefaultFeatures is the vocabulary ptxmm diff -synth uses unless told.
@@ -43,7 +74,8 @@ const DefaultFeatures = "atom,fence.sc,fence.acq_rel,data,ctrl,alias"
 
 // ParseVocabulary reads a comma-separated list of features (atom,
 // fence.sc, fence.acq_rel, fence.acquire, fence.release, data, ctrl,
-// alias) and of scopes (cta, cluster, gpu, sys).
+// alias, bar.sync, barrier.cluster) and of scopes (cta, cluster, gpu,
+// sys).
 func ParseVocabulary(featureList, scopeList string) (Vocabulary, error) {
 	var v Vocabulary
 	for _, f := range strings.Split(featureList, ",") {
@@ -65,6 +97,10 @@ func ParseVocabulary(featureList, scopeList string) (Vocabulary, error) {
 			v.Deps = append(v.Deps, program.Ctrl)
 		case "alias":
 			v.Alias = true
+		case "bar.sync":
+			v.Barrier = true
+		case "barrier.cluster":
+			v.ClusterBarrier = true
 		default:
 			var names []string
 			for _, x := range features {

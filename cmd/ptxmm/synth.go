@@ -44,7 +44,7 @@ func synthCommand(args []string, out io.Writer) int {
 	threads := fs.Int("threads", 4, "most threads of a test")
 	locations := fs.Int("locations", 3, "most memory locations of a test")
 	vocab := fs.String("vocab", synth.DefaultFeatures, "comma-separated `FEATURES` the tests may use besides loads and stores: "+synth.FeatureHelp())
-	scopes := fs.String("scopes", "gpu", "comma-separated `SCOPES` of strong operations: cta, cluster, gpu, sys (every thread runs in a CTA of its own)")
+	scopes := fs.String("scopes", "gpu", "comma-separated `SCOPES` of strong operations: cta, cluster, gpu, sys (each thread runs in a CTA of its own on one GPU; with cta, threads may also share a CTA; with cluster, CTAs a cluster; with sys, threads run on several GPUs)")
 	budget := fs.Duration("budget", 0, "time the whole search may take (0: no limit); the tests found by then are printed")
 	explain := fs.Bool("explain", false, "show, for each test, the execution one model allows and the checks with which the other forbids it")
 	dir := fs.String("o", "", "write each test to `DIR`/NAME.litmus and list them in DIR/@all")
