@@ -16,7 +16,10 @@ const mp = `PTX MP
 exists (P1:r0 == 1 /\ P1:r1 == 0)
 `
 
-// Check a litmus test against the embedded PTX model.
+// Check a litmus test against the embedded PTX model. The result is plain
+// values: the verdict, each final state as herd7 prints it, the counts,
+// the flags raised with their witnesses; WriteJSON writes it as the -json
+// output does.
 func Example() {
 	m, err := ptxmm.DefaultModel()
 	if err != nil {
@@ -27,8 +30,18 @@ func Example() {
 		panic(err)
 	}
 	r := m.Check(tests[0])
-	fmt.Println(tests[0].Name, r.Verdict, len(r.States), "states")
-	// Output: MP No 3 states
+	if r.Err != nil {
+		panic(r.Err)
+	}
+	fmt.Println(r.Name, r.Verdict, r.Positive, "of", r.Consistent, "consistent executions satisfy the condition")
+	for _, s := range r.States {
+		fmt.Println(s)
+	}
+	// Output:
+	// MP No 0 of 3 consistent executions satisfy the condition
+	// P1:r0=0; P1:r1=0;
+	// P1:r0=0; P1:r1=1;
+	// P1:r0=1; P1:r1=1;
 }
 
 // Evaluate an execution built by another tool: the MP execution in which

@@ -167,9 +167,6 @@ func options(opts []Option) checker.Options {
 	return o
 }
 
-// Result is the outcome of checking one test.
-type Result = checker.Result
-
 // ParseTests parses a litmus file's text (.litmus or .test, by the name's
 // extension) into tests; a .test template yields one test per row.
 func ParseTests(name string, src []byte) ([]*litmus.Test, error) {
@@ -189,7 +186,7 @@ func (m *Model) Check(t *litmus.Test, opts ...Option) *Result {
 // CheckContext is Check under a context: cancelling it stops the check,
 // whose Result.Err then says so.
 func (m *Model) CheckContext(ctx context.Context, t *litmus.Test, opts ...Option) *Result {
-	return m.m.CheckContext(ctx, t, options(opts))
+	return newResult(m.m.CheckContext(ctx, t, options(opts)))
 }
 
 // CheckFile parses and checks every test of a litmus file.
@@ -209,7 +206,7 @@ func (m *Model) CheckFileContext(ctx context.Context, path string, opts ...Optio
 		if err := ctx.Err(); err != nil {
 			return out, err
 		}
-		out = append(out, m.m.CheckContext(ctx, t, o))
+		out = append(out, newResult(m.m.CheckContext(ctx, t, o)))
 	}
 	return out, nil
 }

@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/ptxmm/ptxmm"
-	"github.com/ptxmm/ptxmm/report"
 )
 
 // DefaultMaxRequest bounds one request line: an execution of a few hundred
@@ -176,7 +175,7 @@ func (o *Oracle) check(ctx context.Context, req *Request) *Answer {
 	ans := &Answer{Results: []json.RawMessage{}}
 	for _, t := range tests {
 		var b bytes.Buffer
-		if err := report.JSON(&b, o.model.CheckContext(ctx, t, o.opts...)); err != nil {
+		if err := o.model.CheckContext(ctx, t, o.opts...).WriteJSON(&b); err != nil {
 			return &Answer{Error: err.Error()}
 		}
 		ans.Results = append(ans.Results, json.RawMessage(bytes.TrimSuffix(b.Bytes(), []byte("\n"))))
