@@ -194,6 +194,7 @@ func (in *Instance) markChanged(r relID) {
 	// The version changes now, not at the end of the step: what is read
 	// by version (emptyRel, spans) must see the new tuples at once.
 	in.versions[r]++
+	in.quiet.moved(r)
 	if !inc.changed[r] && !inc.lost[r] {
 		inc.pending = append(inc.pending, r)
 	}
@@ -203,6 +204,7 @@ func (in *Instance) markChanged(r relID) {
 func (in *Instance) markLost(r relID) {
 	inc := &in.inc
 	in.versions[r]++
+	in.quiet.moved(r)
 	if !inc.changed[r] && !inc.lost[r] {
 		inc.pending = append(inc.pending, r)
 	}
@@ -258,6 +260,7 @@ func (in *Instance) propagate() {
 	}
 	for _, r := range inc.pending {
 		in.versions[r]++
+		in.quiet.moved(r)
 		if inc.changed[r] {
 			in.recordTuples(r, false, inc.chg[r])
 		}
@@ -430,6 +433,7 @@ func (in *Instance) undo(m int) {
 			continue
 		}
 		in.versions[e.rel]++
+		in.quiet.moved(e.rel)
 		for _, s := range in.p.search.deferredReaders[e.rel] {
 			in.dirty.set(s)
 		}

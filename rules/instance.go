@@ -87,6 +87,8 @@ type Instance struct {
 	largest []largestCache
 	// trace, when set, records the rules evaluated (trace.go).
 	trace *RuleTrace
+	// quiet holds the strata the evaluation passes over (quiet.go).
+	quiet quietStrata
 }
 
 // NewInstance prepares an evaluation over dom. It adds the program's
@@ -168,6 +170,7 @@ func (in *Instance) invalidate(r relID) {
 // inputChanged marks the readers of relation r for recomputation.
 func (in *Instance) inputChanged(r relID) {
 	in.versions[r]++
+	in.quiet.moved(r)
 	if in.vary != nil && in.vary.fixed[r] {
 		in.fixedEpoch++
 	}
@@ -290,9 +293,11 @@ func (in *Instance) Run() { in.err = in.RunContext(context.Background()) }
 // run is Run inside an evaluation that has its context set.
 func (in *Instance) run() {
 	in.settle()
-	for i := in.dirty.nextIn(nil, 0); i >= 0; i = in.dirty.nextIn(nil, i+1) {
+	visit := in.quietSkip(false)
+	for i := in.dirty.nextIn(visit, 0); i >= 0; i = in.dirty.nextIn(visit, i+1) {
 		in.runDirty(i)
 	}
+	in.passQuiet(nil)
 }
 
 // Invalidate marks every stratum for recomputation, so that the next Run

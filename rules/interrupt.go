@@ -131,6 +131,7 @@ func (in *Instance) afterStop() {
 		in.versions[i]++
 	}
 	in.fixedEpoch++
+	in.forgetQuiet()
 	in.record = nil
 	in.searching = nil
 	in.resetIncremental()

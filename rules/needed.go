@@ -153,6 +153,9 @@ func (in *Instance) runDirty(i int) {
 	}
 	in.dirty.unset(i)
 	in.runs[i]++
+	if in.quiet.known && in.quiet.dead.has(i) {
+		in.markQuiet(i)
+	}
 	if changed {
 		for _, d := range s.readers {
 			in.dirty.set(d)
@@ -363,8 +366,9 @@ func (in *Instance) starvedBy(rp *rulePlan, i int) (relID, bool) {
 // runNeeded brings the strata the search tests up to date, leaving the
 // others dirty.
 func (in *Instance) runNeeded() {
-	needed := in.p.search.neededBits
-	for i := in.dirty.nextIn(needed, 0); i >= 0; i = in.dirty.nextIn(needed, i+1) {
+	visit := in.quietSkip(true)
+	for i := in.dirty.nextIn(visit, 0); i >= 0; i = in.dirty.nextIn(visit, i+1) {
 		in.runDirty(i)
 	}
+	in.passQuiet(in.p.search.neededBits)
 }

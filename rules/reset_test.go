@@ -87,7 +87,7 @@ func TestResetCoversEveryField(t *testing.T) {
 		// emptied or reset by Reset
 		"stores", "delta", "next", "dirty", "runs", "cutoff", "nothing", "rowMark", "cur", "record", "prov",
 		"intr", "err", "searching", "trace", "bounds", "fixedEpoch", "solve", "inc",
-		"mem",
+		"mem", "quiet",
 		// caches keyed by relation versions, which Reset moves on
 		"versions", "empty", "witnesses", "verdicts", "spans", "inverses", "largest",
 		// scratch whose contents are written before they are read

@@ -1,0 +1,214 @@
+package rules
+
+import (
+	"math/bits"
+
+	"github.com/ptxmm/ptxmm/datalog"
+)
+
+// Quiet strata. A test without tensor memory, asynchronous proxies or
+// read-modify-writes leaves the inputs that speak of them empty, and every
+// stratum built on those inputs derives nothing: over a hundred of the PTX
+// model's strata on a message-passing test. Asking each of them whether it
+// derives nothing (derivesNothing) costs a visit per stratum per
+// evaluation; the quiet strata are found once for the empty inputs as they
+// are, and the evaluation passes over them as a group while those inputs
+// stay empty.
+//
+// A stratum is dead for a set of empty inputs when each rule that starts
+// its evaluation (its starters) has a positive atom over one of those
+// inputs or over a relation of a dead stratum: whatever the other
+// relations hold, it derives nothing, and its relations stay empty. A dead
+// stratum is quiet once its relations are empty: being dirty, it would
+// only be cleared (runDirty), which changes nothing, so the evaluation
+// marks it clean without visiting it, and its readers stay as they are.
+// A quiet stratum's relations cannot gain a tuple while the inputs stay
+// empty: only its rules write them, and they derive nothing.
+
+// quietStrata is what an instance knows of its quiet strata.
+type quietStrata struct {
+	// known says whether dead and the watched inputs are computed (for
+	// the empty inputs at watchAt's versions).
+	known bool
+	// dead holds the dead strata, quiet the dead ones known empty, and
+	// skip the strata that are neither (where evaluation visits).
+	dead, quiet, skip strataBits
+	// neededSkip is the needed strata (searchPlan) that are not quiet.
+	neededSkip strataBits
+	// watch lists the empty inputs the dead strata rely on, and watchAt
+	// their versions (plus one) when they were last seen empty; watched[r]
+	// says whether r is in watch, and stale is set when the version of a
+	// watched input moved since (moved).
+	watch   []relID
+	watchAt []uint64
+	watched []bool
+	stale   bool
+	// starved marks the relations known empty while the dead strata are
+	// computed, per relation; scratch.
+	starved []bool
+}
+
+// forgetQuiet drops what the instance knows of its quiet strata (Reset):
+// the first evaluation after it visits every stratum, as a new instance's
+// does.
+func (in *Instance) forgetQuiet() {
+	q := &in.quiet
+	q.known = false
+	clear(q.dead)
+	clear(q.quiet)
+}
+
+// moved notes that the version of relation r changed: every change to an
+// input's tuples goes through it.
+func (q *quietStrata) moved(r relID) {
+	if q.watched != nil && q.watched[r] {
+		q.stale = true
+	}
+}
+
+// quietValid reports whether the dead and quiet strata are still those of
+// the inputs as they are: no watched input changed since they were found.
+func (in *Instance) quietValid() bool {
+	q := &in.quiet
+	if !q.stale {
+		return true
+	}
+	for k, r := range q.watch {
+		if q.watchAt[k] != in.versions[r]+1 {
+			return false
+		}
+	}
+	q.stale = false
+	return true
+}
+
+// quietSkip returns the strata the evaluation visits among mask's (nil:
+// every stratum): those that are not quiet. The dead strata are computed
+// again when an input they relied on is no longer empty.
+func (in *Instance) quietSkip(needed bool) strataBits {
+	q := &in.quiet
+	if !q.known || !in.quietValid() {
+		in.findDead()
+	}
+	if needed {
+		return q.neededSkip
+	}
+	return q.skip
+}
+
+// findDead computes the dead strata for the inputs that are empty now; a
+// dead stratum is quiet when its relations are empty.
+func (in *Instance) findDead() {
+	p := in.p
+	q := &in.quiet
+	n := len(p.strata)
+	if q.dead == nil {
+		q.dead, q.quiet = newStrataBits(n), newStrataBits(n)
+		q.skip, q.neededSkip = newStrataBits(n), newStrataBits(n)
+		q.starved = make([]bool, len(p.rels))
+		q.watched = make([]bool, len(p.rels))
+	}
+	for _, r := range q.watch {
+		q.watched[r] = false
+	}
+	clear(q.dead)
+	clear(q.quiet)
+	clear(q.starved)
+	q.watch, q.watchAt = q.watch[:0], q.watchAt[:0]
+	// An input's mark in starved is its emptiness, found once.
+	emptyInput := func(r relID) bool {
+		if p.rels[r].kind != datalog.RelInput {
+			return false
+		}
+		if q.starved[r] {
+			return true
+		}
+		if !in.stores[r].isEmpty() {
+			return false
+		}
+		q.starved[r], q.watched[r] = true, true
+		q.watch = append(q.watch, r)
+		q.watchAt = append(q.watchAt, in.versions[r]+1)
+		return true
+	}
+	for i, s := range p.strata {
+		dead := true
+		for _, rp := range s.starters {
+			starved := false
+			for _, r := range rp.positive {
+				t := int(p.stratumOf[r])
+				if t >= i {
+					continue
+				}
+				if (t < 0 && emptyInput(r)) || (t >= 0 && q.dead.has(t)) {
+					starved = true
+					break
+				}
+			}
+			if !starved {
+				dead = false
+				break
+			}
+		}
+		if !dead {
+			continue
+		}
+		q.dead.set(i)
+		empty := true
+		for _, r := range s.rels {
+			if !in.stores[r].isEmpty() {
+				empty = false
+				break
+			}
+		}
+		if empty {
+			q.quiet.set(i)
+		}
+	}
+	q.known, q.stale = true, false
+	in.quietChanged()
+}
+
+// markQuiet notes that dead stratum i was cleared (runDirty): it is quiet
+// from now on.
+func (in *Instance) markQuiet(i int) {
+	q := &in.quiet
+	if q.known && q.dead.has(i) && !q.quiet.has(i) {
+		q.quiet.set(i)
+		in.quietChanged()
+	}
+}
+
+// quietChanged computes the masks of the strata to visit from quiet.
+func (in *Instance) quietChanged() {
+	q := &in.quiet
+	n := len(in.p.strata)
+	needed := in.p.search.neededBits
+	for k := range q.skip {
+		w := ^q.quiet[k]
+		if k == n>>6 && n&63 != 0 {
+			w &= 1<<uint(n&63) - 1
+		}
+		q.skip[k] = w
+		q.neededSkip[k] = w & needed[k]
+	}
+}
+
+// passQuiet marks the dirty quiet strata among mask's clean, as if they
+// had been recomputed (each counts a run): they hold what they would.
+func (in *Instance) passQuiet(mask strataBits) {
+	q := &in.quiet
+	for k, w := range in.dirty {
+		w &= q.quiet[k]
+		if mask != nil {
+			w &= mask[k]
+		}
+		if w == 0 {
+			continue
+		}
+		in.dirty[k] &^= w
+		for ; w != 0; w &= w - 1 {
+			in.runs[k<<6+bits.TrailingZeros64(w)]++
+		}
+	}
+}
