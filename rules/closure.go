@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"slices"
+
 	"github.com/ptxmm/ptxmm/datalog"
 	"github.com/ptxmm/ptxmm/relations"
 )
@@ -99,8 +101,9 @@ func (in *Instance) runClosure(cp *closurePlan) {
 		defer func() { in.trace = tr }()
 	}
 	t := in.stores[cp.rel].rel
+	s := in.p.strata[in.p.rels[cp.rel].stratum]
 	for _, rp := range cp.base {
-		in.evalRuleInto(rp, -1, in.stores[cp.rel])
+		in.evalRuleFull(s, slices.Index(s.rules, rp), in.stores[cp.rel])
 	}
 	if cp.dir == closureDouble {
 		t.TransitiveClosure()

@@ -12,8 +12,8 @@ func (in *Instance) runStratum(s *stratum) {
 	case s.closure != nil && in.record == nil:
 		in.runClosure(s.closure)
 	case !s.recursive || in.recursionIdle(s):
-		for _, rp := range s.rules {
-			in.evalRuleInto(rp, -1, in.stores[rp.head])
+		for k, rp := range s.rules {
+			in.evalRuleFull(s, k, in.stores[rp.head])
 		}
 	case in.p.options.naive:
 		in.runNaive(s)
@@ -52,9 +52,9 @@ func (in *Instance) runSemiNaive(s *stratum) {
 	for _, r := range s.rels {
 		in.next[r].clear()
 	}
-	for _, rp := range s.rules {
+	for k, rp := range s.rules {
 		if len(rp.recOccs) == 0 {
-			in.evalRuleInto(rp, -1, in.next[rp.head])
+			in.evalRuleFull(s, k, in.next[rp.head])
 		}
 	}
 	in.semiNaiveRounds(s, nil)

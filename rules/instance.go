@@ -89,6 +89,8 @@ type Instance struct {
 	trace *RuleTrace
 	// quiet holds the strata the evaluation passes over (quiet.go).
 	quiet quietStrata
+	// flat holds the rules compiled flat for small domains (flat.go).
+	flat flatRules
 }
 
 // NewInstance prepares an evaluation over dom. It adds the program's

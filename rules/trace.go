@@ -211,6 +211,7 @@ const (
 	opClear   nodeKind = iota + 100 // empty the destination
 	opJoin                          // a join rule, through the evaluator
 	opClosure                       // a closure stratum's closure
+	opCopy                          // the destination becomes a copy of the operand (flat.go)
 )
 
 // replayOp is one operation of a compiled trace: a plan node's kind (or
@@ -224,6 +225,9 @@ type replayOp struct {
 	konst            int
 	dir              closureDir
 	empty            bool // what nGuard found
+	// skip is how many operations a flat rule's guard jumps over when its
+	// condition is empty (flat.go).
+	skip int
 
 	// opJoin's rule, delta occurrence, destination and stratum.
 	rp       *rulePlan
@@ -259,6 +263,12 @@ func (op *replayOp) run(in *Instance) {
 		}
 	case nGuard:
 		op.empty = (op.aset != nil && op.aset.IsEmpty()) || (op.arel != nil && op.arel.IsEmpty())
+	case opCopy:
+		if op.dset != nil {
+			op.dset.CopyFrom(op.aset)
+		} else {
+			d.CopyFrom(op.arel)
+		}
 	case nConst:
 		op.dset.Clear()
 		op.dset.Add(op.konst)
