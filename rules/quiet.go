@@ -43,19 +43,43 @@ type quietStrata struct {
 	watchAt []uint64
 	watched []bool
 	stale   bool
+	// inputs lists the inputs some starter reads positively, and recheck
+	// is set after Reset, when an input that was not empty before may be
+	// empty now (keptOverReset).
+	inputs  []relID
+	listed  []bool
+	recheck bool
 	// starved marks the relations known empty while the dead strata are
 	// computed, per relation; scratch.
 	starved []bool
 }
 
-// forgetQuiet drops what the instance knows of its quiet strata (Reset):
-// the first evaluation after it visits every stratum, as a new instance's
-// does.
+// forgetQuiet drops what the instance knows of its quiet strata (after an
+// evaluation was stopped).
 func (in *Instance) forgetQuiet() {
 	q := &in.quiet
 	q.known = false
 	clear(q.dead)
 	clear(q.quiet)
+}
+
+// keepQuietOverReset keeps the dead strata over Reset, which empties every
+// relation and moves every version on: the watched inputs are empty, and
+// every dead stratum is quiet. The next test often leaves the same inputs
+// empty; where it leaves an input empty that was not, the first
+// evaluation finds the dead strata again (quietValid), as a new instance's
+// would.
+func (in *Instance) keepQuietOverReset() {
+	q := &in.quiet
+	if !q.known {
+		return
+	}
+	for k, r := range q.watch {
+		q.watchAt[k] = in.versions[r] + 1
+	}
+	copy(q.quiet, q.dead)
+	q.stale, q.recheck = false, true
+	in.quietChanged()
 }
 
 // moved notes that the version of relation r changed: every change to an
@@ -70,6 +94,14 @@ func (q *quietStrata) moved(r relID) {
 // the inputs as they are: no watched input changed since they were found.
 func (in *Instance) quietValid() bool {
 	q := &in.quiet
+	if q.recheck {
+		q.recheck = false
+		for _, r := range q.inputs {
+			if !q.watched[r] && in.stores[r].isEmpty() {
+				return false
+			}
+		}
+	}
 	if !q.stale {
 		return true
 	}
@@ -107,6 +139,7 @@ func (in *Instance) findDead() {
 		q.skip, q.neededSkip = newStrataBits(n), newStrataBits(n)
 		q.starved = make([]bool, len(p.rels))
 		q.watched = make([]bool, len(p.rels))
+		q.listed = make([]bool, len(p.rels))
 	}
 	for _, r := range q.watch {
 		q.watched[r] = false
@@ -124,6 +157,10 @@ func (in *Instance) findDead() {
 			return true
 		}
 		if !in.stores[r].isEmpty() {
+			if !q.listed[r] {
+				q.listed[r] = true
+				q.inputs = append(q.inputs, r)
+			}
 			return false
 		}
 		q.starved[r], q.watched[r] = true, true
@@ -165,7 +202,7 @@ func (in *Instance) findDead() {
 			q.quiet.set(i)
 		}
 	}
-	q.known, q.stale = true, false
+	q.known, q.stale, q.recheck = true, false, false
 	in.quietChanged()
 }
 

@@ -40,7 +40,7 @@ func (in *Instance) Reset(l Limits) {
 	in.fixedEpoch++
 	in.resetSolver()
 	in.resetIncrementalAll()
-	in.forgetQuiet()
+	in.keepQuietOverReset()
 	in.mem = newMemory(in.p, in.n, l)
 }
 
