@@ -10,9 +10,12 @@
 // An Instance holds one evaluation: the atoms of the domain, the input
 // relations supplied by the host, and every derived relation. After an
 // input changes, only the strata that depend on it are recomputed, which is
-// what makes checking thousands of candidate executions cheap. The package
-// also evaluates the named checks with witnesses, and searches the .order
-// relations (the run-time orders of a memory model) for a choice that makes
-// every check hold, pruning with checks that are monotone in the order and
-// orienting first the pairs those checks decide (forced.go, ways.go).
+// what makes checking thousands of candidate executions cheap; the strata
+// that empty inputs starve are passed over as a group (quiet.go), and on
+// small domains each rule runs as a flat list of resolved operations
+// compiled once per instance (flat.go). The package also evaluates the
+// named checks with witnesses, and searches the .order relations (the
+// run-time orders of a memory model) for a choice that makes every check
+// hold, pruning with checks that are monotone in the order and orienting
+// first the pairs those checks decide (forced.go, ways.go).
 package rules
