@@ -66,7 +66,7 @@ func load(src loader.Source, opts []LoadOption) (*Model, error) {
 
 // DefaultModel loads the embedded PTX model.
 func DefaultModel(opts ...LoadOption) (*Model, error) {
-	return load(loader.Source{Name: DefaultModelName, FS: models}, opts)
+	return load(loader.Source{Name: DefaultModelName, FS: models, Builtin: true}, opts)
 }
 
 // LoadModel loads a model from a file on disk: a herd7 cat model when the

@@ -273,6 +273,7 @@ func (s *session) check(start time.Time) error {
 	if err != nil {
 		return err
 	}
+	s.termination()
 	for _, r := range s.runs {
 		r.res.Stopped, r.res.OnlyDeciding = s.stopped, s.onlyDeciding
 		if stats.Candidates == 0 && hasFilters(t) && !s.onlyDeciding {

@@ -35,6 +35,12 @@ type Model struct {
 	// undefined names the model's .undefined tests, which make a
 	// verdict Undef (deciding.go).
 	undefined []string
+	// Builtin is set when the model is the embedded spec.dl as shipped,
+	// with nothing added or left out (loader.Source.Builtin): the
+	// termination of loops that write is decided only for it, since the
+	// argument rests on what docs/model.md shows of its axioms ("Loops
+	// that write: termination under fair scheduling").
+	Builtin bool
 	// finals is the relation whose last writes are the final ones:
 	// FinalsRelation when the model defines it, else CoherenceRelation.
 	finals string

@@ -70,6 +70,12 @@ type Result struct {
 	// judged like finished executions.
 	Hangs, Unjudged int
 	Stuck           []string
+	// Termination is, for a test with a loop that writes memory (an
+	// exchange or CAS loop), whether some thread can run forever under a
+	// fair scheduler, or why that is not decided; nil for other tests,
+	// whose termination Hangs says (docs/model.md, "Loops that write:
+	// termination under fair scheduling").
+	Termination *execution.Termination
 	// ThinAir counts consistent executions whose values are not determined
 	// (a cycle of reads-from and data dependencies the model allows).
 	ThinAir int

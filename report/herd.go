@@ -137,8 +137,9 @@ func HerdLog(w io.Writer, r *checker.Result, o LogOptions) {
 			fmt.Fprintf(w, "Positive: %d Negative: %d\n", pos, neg)
 		}
 	}
-	// "Flag deadlock" when some consistent execution never finishes.
-	if r.Hangs > 0 {
+	// "Flag deadlock" when some consistent execution never finishes: a
+	// thread waits forever, or loops forever under a fair scheduler.
+	if r.Hangs > 0 || livelock(r) {
 		fmt.Fprintln(w, "Flag deadlock")
 	}
 	for _, f := range r.Flags {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ptxmm/ptxmm/checker"
+	"github.com/ptxmm/ptxmm/execution"
 	"github.com/ptxmm/ptxmm/litmus"
 )
 
@@ -65,6 +66,9 @@ func richLines(w io.Writer, r *checker.Result, name string, order []int) {
 	if r.Hangs > 0 {
 		fmt.Fprintln(w, deadlockLine(name, r))
 	}
+	if r.Termination != nil {
+		fmt.Fprintln(w, terminationLine(name, r.Termination))
+	}
 	if r.ThinAir > 0 {
 		fmt.Fprintf(w, "ThinAir %s: the model allows %d execution(s) whose values form a cycle of reads-from and data dependencies; their values are not determined, so they have no final state\n", name, r.ThinAir)
 	}
@@ -111,6 +115,37 @@ func capitalize(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// livelock reports whether some thread of the test can loop forever under
+// a fair scheduler in a loop that writes memory.
+func livelock(r *checker.Result) bool {
+	return r.Termination != nil && r.Termination.Spins
+}
+
+// terminationText is the termination verdict on loops that write:
+// "terminates", "livelock", or why it is not decided.
+func terminationText(t *execution.Termination) string {
+	switch {
+	case !t.Decided:
+		return "not decided: " + t.Why
+	case t.Spins:
+		return "livelock"
+	}
+	return "terminates"
+}
+
+// terminationLine says whether some thread can run forever under a fair
+// scheduler in a test whose loops write memory (docs/litmus.md).
+func terminationLine(name string, t *execution.Termination) string {
+	switch {
+	case !t.Decided:
+		return fmt.Sprintf("Termination %s: not decided for its loops that write memory: %s", name, t.Why)
+	case t.Spins:
+		return fmt.Sprintf("Livelock %s: under a fair scheduler some thread can loop forever, every unfinished thread taking steps on a reachable cycle of the test's interleavings (%d states explored), through %s",
+			name, t.States, strings.Join(t.Where, " and "))
+	}
+	return fmt.Sprintf("Termination %s: every run finishes under a fair scheduler (its loops write memory; all %d states of its interleavings explored)", name, t.States)
 }
 
 // deadlockLine says how many consistent executions never finish, where the

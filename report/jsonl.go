@@ -49,9 +49,14 @@ type jsonResult struct {
 	Hangs      int             `json:"hangs,omitempty"`
 	Unjudged   int             `json:"hangs_without_final_state,omitempty"`
 	Stuck      []string        `json:"stuck,omitempty"`
-	Loop       bool            `json:"loop,omitempty"`
-	Awaits     string          `json:"awaits,omitempty"`
-	Empty      *jsonEmpty      `json:"empty,omitempty"`
+	// Termination is, for a test with a loop that writes memory,
+	// "terminates", "livelock" or "not decided: why"; Livelock says, for
+	// a livelock, where each thread that loops forever runs.
+	Termination string     `json:"termination,omitempty"`
+	Livelock    []string   `json:"livelock,omitempty"`
+	Loop        bool       `json:"loop,omitempty"`
+	Awaits      string     `json:"awaits,omitempty"`
+	Empty       *jsonEmpty `json:"empty,omitempty"`
 	// Speedcheck says which executions the states and counts are those
 	// of: "deciding" (those that may settle the test), "stopped" (up to
 	// the first that does); empty for all.
@@ -73,6 +78,9 @@ func JSON(w io.Writer, r *checker.Result) error {
 	out := jsonResult{File: t.File, Instance: t.Instance, Name: t.Name, Verdict: r.Verdict,
 		Positive: r.Positive, Negative: r.Negative, Candidates: r.Candidates, Consistent: r.Consistent,
 		Sanity: r.Sanity, Cut: r.Cut, Hangs: r.Hangs, Unjudged: r.Unjudged, Stuck: r.Stuck, Loop: r.Loop, Awaits: r.Awaits, Empty: emptyJSON(r), TimeMS: float64(r.Elapsed.Microseconds()) / 1000, States: []string{}}
+	if tm := r.Termination; tm != nil {
+		out.Termination, out.Livelock = terminationText(tm), tm.Where
+	}
 	switch {
 	case r.Stopped:
 		out.Speedcheck = "stopped"

@@ -99,7 +99,7 @@ func (f *modelFlags) source(file string, stderr io.Writer) (loader.Source, loade
 			return src, loader.Options{}, err
 		}
 	case file == "":
-		src = loader.Source{Name: ptxmm.DefaultModelName, FS: ptxmm.DefaultModelFS()}
+		src = loader.Source{Name: ptxmm.DefaultModelName, FS: ptxmm.DefaultModelFS(), Builtin: true}
 	case len(own) > 0:
 		return src, loader.Options{}, fmt.Errorf("-variant %s: a variant of the embedded model applies without -model; to edit %s, write a variant of it (docs/variants.md)", strings.Join(own, ","), file)
 	default:

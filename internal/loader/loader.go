@@ -30,6 +30,10 @@ type Source struct {
 	Text []byte
 	// Label names the model in warnings; empty means Name.
 	Label string
+	// Builtin says that Name in FS is the embedded spec.dl, which the
+	// user cannot edit: the model is marked checker.Model.Builtin unless
+	// Options add items to it or leave checks out.
+	Builtin bool
 }
 
 // Options say how a model is read and what is added to it.
@@ -127,6 +131,7 @@ func Load(src Source, opts Options) (*Model, error) {
 	// A cat model's pictures draw what it shows, and what items added to
 	// it show.
 	m.Show, m.CheckGroups = append(show, m.Show...), groups
+	m.Builtin = src.Builtin && src.FS != nil && src.Text == nil && opts.Read == nil && len(opts.Extra) == 0 && len(opts.Unchecked) == 0
 	if len(warnings) > 0 {
 		m.Warnings = append(warnings, m.Warnings...)
 	}
@@ -333,6 +338,7 @@ func key(src Source, opts Options) string {
 		field("disk")
 	}
 	fmt.Fprintf(h, "confined%t", opts.Read != nil)
+	fmt.Fprintf(h, "builtin%t", src.Builtin)
 	list("I", opts.IncludeDirs)
 	// The cat options are plain values (Read is the loader's own).
 	co := opts.Cat

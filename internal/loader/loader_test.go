@@ -103,3 +103,35 @@ func TestCacheRereadsChangedFiles(t *testing.T) {
 	_, err = NewCache(0, func(m *Model) *Model { return m })
 	require.Error(t, err)
 }
+
+// TestLoadBuiltin: only the embedded model as shipped is marked Builtin,
+// on which the termination of loops that write relies; items added or
+// checks left out, a text, a variant or a host's reader unmark it.
+func TestLoadBuiltin(t *testing.T) {
+	builtin := Source{Name: "spec.dl", FS: lib, Builtin: true}
+	cases := []struct {
+		name string
+		src  Source
+		opts Options
+		want bool
+	}{
+		{"shipped", builtin, Options{}, true},
+		{"not said", Source{Name: "spec.dl", FS: lib}, Options{}, false},
+		{"extra", builtin, Options{Extra: []string{"g(X) :- e(X)."}}, false},
+		{"unchecked", builtin, Options{Unchecked: []string{"none"}}, false},
+		{"text", Source{Name: "spec.dl", FS: lib, Text: []byte(".decl W(a: event)\n.input W\n"), Builtin: true}, Options{}, false},
+		{"read", builtin, Options{Read: lib.ReadFile}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m, err := Load(c.src, c.opts)
+			require.NoError(t, err)
+			assert.Equal(t, c.want, m.Builtin)
+		})
+	}
+	a, err := Load(builtin, Options{})
+	require.NoError(t, err)
+	b, err := Load(Source{Name: "spec.dl", FS: lib}, Options{})
+	require.NoError(t, err)
+	assert.NotEqual(t, a.Digest, b.Digest, "a cache must not hand one for the other")
+}

@@ -1,0 +1,253 @@
+package checker
+
+import (
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var builtinOnce = sync.OnceValues(func() (*Model, error) {
+	m, err := loadFile(filepath.Join("..", "spec.dl"))
+	if err == nil {
+		m.Builtin = true
+	}
+	return m, err
+})
+
+// builtin returns spec.dl marked as the embedded model, as the loader
+// marks it (a model of its own: spec(t)'s is not marked).
+func builtin(t *testing.T) *Model {
+	t.Helper()
+	m, err := builtinOnce()
+	require.NoError(t, err)
+	return m
+}
+
+// exchPingPong is AlloyForwardProgress's 2-thread 2-instruction test 0:
+// P0 swaps in 0 and loops while it took 1, P1 swaps in 1 and loops while
+// it took 0. Under the fair schedule P1, P0, P1, ... each takes what the
+// other wrote, for ever; P0 running first ends both.
+const exchPingPong = `PTX exch-ping-pong
+{ x=0; }
+ P0@cta 0,gpu 0                 | P1@cta 0,gpu 0                 ;
+ L0:                            | L1:                            ;
+ atom.relaxed.gpu.exch r0, x, 0 | atom.relaxed.gpu.exch r1, x, 1 ;
+ beq r0, 1, L0                  | beq r1, 0, L1                  ;
+exists (P0:r0 == 0 /\ P1:r1 == 1)
+`
+
+// TestTermination: a loop that writes gets a termination verdict from
+// the embedded model, a "not decided" from any other; a test whose loops
+// are awaits gets none (its hangs say it).
+func TestTermination(t *testing.T) {
+	// P0's swap taking 0 ends its loop: after P1 stepped, x holds 1 only
+	// until P0 swaps, and that swap takes the 1.
+	terminating := strings.Replace(exchPingPong, "beq r0, 1, L0", "beq r0, 0, L0", 1)
+	cases := []struct {
+		name  string
+		model *Model
+		src   string
+		want  string // "livelock", "terminates", "not decided", or "" for none
+	}{
+		{"livelock", builtin(t), exchPingPong, "livelock"},
+		{"terminates", builtin(t), terminating, "terminates"},
+		{"other model", spec(t), exchPingPong, "not decided"},
+		{"await", builtin(t), spinMP, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := check(t, c.model, herd(t, c.src))
+			tm := r.Termination
+			switch c.want {
+			case "":
+				assert.Nil(t, tm)
+				return
+			case "not decided":
+				require.NotNil(t, tm)
+				assert.False(t, tm.Decided)
+				assert.Equal(t, notBuiltin, tm.Why)
+				return
+			}
+			require.NotNil(t, tm)
+			require.True(t, tm.Decided, tm.Why)
+			assert.Equal(t, c.want == "livelock", tm.Spins)
+			// The livelock has no final state: the states are those of
+			// the finished executions, as before (P0 ran first).
+			assert.True(t, r.Loop)
+			assert.Zero(t, r.Hangs)
+		})
+	}
+}
+
+// fragProg is a random program of the fragment FairTermination decides:
+// threads of atom.exch, ld and st of x, each followed by a branch.
+type fragOp struct {
+	kind         string
+	val, cmpVal  int64
+	cmp          string
+	target       int
+	reg, regRead int // the register written (exch, ld) and the one compared
+}
+
+type fragProg struct {
+	init    int64
+	threads [][]fragOp
+}
+
+func randomFragProg(r *rand.Rand) fragProg {
+	p := fragProg{init: int64(r.Intn(2))}
+	for range 2 {
+		n := 1 + r.Intn(3)
+		var th []fragOp
+		for b := range n {
+			op := fragOp{kind: []string{"exch", "ld", "st"}[r.Intn(3)], val: int64(r.Intn(2)), cmpVal: int64(r.Intn(2)),
+				cmp: []string{"beq", "bne"}[r.Intn(2)], target: r.Intn(n + 1), reg: b, regRead: b}
+			th = append(th, op)
+		}
+		p.threads = append(p.threads, th)
+	}
+	return p
+}
+
+func (p fragProg) litmus() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "PTX frag\n{ x=%d; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n", p.init)
+	var cols [2][]string
+	for i, th := range p.threads {
+		for k, op := range th {
+			cols[i] = append(cols[i], fmt.Sprintf("B%d:", k))
+			switch op.kind {
+			case "exch":
+				cols[i] = append(cols[i], fmt.Sprintf("atom.relaxed.gpu.exch r%d, x, %d", op.reg, op.val))
+			case "ld":
+				cols[i] = append(cols[i], fmt.Sprintf("ld.relaxed.gpu r%d, x", op.reg))
+			case "st":
+				cols[i] = append(cols[i], fmt.Sprintf("st.release.gpu x, %d", op.val))
+			}
+			cols[i] = append(cols[i], fmt.Sprintf("%s r%d, %d, B%d", op.cmp, op.regRead, op.cmpVal, op.target))
+		}
+		cols[i] = append(cols[i], fmt.Sprintf("B%d:", len(th)))
+	}
+	for row := 0; row < max(len(cols[0]), len(cols[1])); row++ {
+		cell := func(i int) string {
+			if row < len(cols[i]) {
+				return cols[i][row]
+			}
+			return ""
+		}
+		fmt.Fprintf(&b, " %s | %s ;\n", cell(0), cell(1))
+	}
+	var locs []string
+	for i, th := range p.threads {
+		for k := range th {
+			locs = append(locs, fmt.Sprintf("%d:r%d", i, k))
+		}
+	}
+	fmt.Fprintf(&b, "locations [x; %s;]\nexists (0==0)\n", strings.Join(locs, "; "))
+	return b.String()
+}
+
+// finals lists the final states of the interleavings in which each thread
+// takes at most unroll backward branches, formatted as the checker
+// formats them.
+func (p fragProg) finals(unroll int) []string {
+	type st struct {
+		x         int64
+		pc, backs [2]int
+		regs      [2][3]int64
+	}
+	seen := map[st]bool{}
+	out := map[string]bool{}
+	var walk func(s st)
+	walk = func(s st) {
+		if seen[s] {
+			return
+		}
+		seen[s] = true
+		done := true
+		for i, th := range p.threads {
+			if s.pc[i] >= len(th) {
+				continue
+			}
+			done = false
+			n := s
+			op := th[s.pc[i]]
+			switch op.kind {
+			case "exch":
+				n.regs[i][op.reg], n.x = n.x, op.val
+			case "ld":
+				n.regs[i][op.reg] = n.x
+			case "st":
+				n.x = op.val
+			}
+			v := n.regs[i][op.regRead]
+			if op.cmp == "beq" && v == op.cmpVal || op.cmp == "bne" && v != op.cmpVal {
+				if op.target <= s.pc[i] {
+					if n.backs[i]++; n.backs[i] > unroll {
+						continue
+					}
+				}
+				n.pc[i] = op.target
+			} else {
+				n.pc[i]++
+			}
+			walk(n)
+		}
+		if done {
+			var parts []string
+			for i, th := range p.threads {
+				for k := range th {
+					parts = append(parts, fmt.Sprintf("P%d:r%d=%d;", i, k, s.regs[i][k]))
+				}
+			}
+			parts = append(parts, fmt.Sprintf("x=%d;", s.x))
+			out[strings.Join(parts, " ")] = true
+		}
+	}
+	walk(st{x: p.init})
+	var list []string
+	for s := range out {
+		list = append(list, s)
+	}
+	sort.Strings(list)
+	return list
+}
+
+// TestSpecInterleavesOneLocation is the evidence, on finite executions,
+// for what the termination of loops that write rests on: on programs of
+// morally strong accesses to one location, spec.dl allows exactly the
+// interleavings. The unrolled search's final states (at -unroll 2) are
+// those of the interleavings with at most two backward branches per
+// thread, computed here by an interpreter of the test's own
+// (PTXMM_ORACLE_CASES programs, 150 by default).
+func TestSpecInterleavesOneLocation(t *testing.T) {
+	n := 150
+	if s := os.Getenv("PTXMM_ORACLE_CASES"); s != "" {
+		var err error
+		n, err = strconv.Atoi(s)
+		require.NoError(t, err)
+	}
+	r := rand.New(rand.NewSource(34))
+	opts := DefaultOptions()
+	looping := 0
+	for k := range n {
+		p := randomFragProg(r)
+		src := p.litmus()
+		res := spec(t).Check(herd(t, src), opts)
+		require.NoError(t, res.Err, src)
+		require.Equal(t, p.finals(opts.Exec.Unroll), states(res), "case %d:\n%s", k, src)
+		if res.Loop {
+			looping++
+		}
+	}
+	require.Greater(t, looping, n/10, "too few programs loop")
+}
