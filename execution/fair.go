@@ -1,8 +1,8 @@
 package execution
 
 import (
+	"encoding/binary"
 	"fmt"
-	"strings"
 
 	"github.com/ptxmm/ptxmm/litmus"
 )
@@ -322,12 +322,12 @@ func instrRegs(in *litmus.Instr) []string {
 // thread its program counter and registers.
 type fairState []int64
 
-func (s fairState) key() string {
-	var b strings.Builder
+// key appends the state's encoding to buf.
+func (s fairState) key(buf []byte) []byte {
 	for _, v := range s {
-		fmt.Fprintf(&b, "%d,", v)
+		buf = binary.AppendVarint(buf, v)
 	}
-	return b.String()
+	return buf
 }
 
 // finished reports whether thread i has executed its last instruction.
@@ -437,12 +437,13 @@ type fairGraph struct {
 func (p *fairProgram) explore(max int) (*fairGraph, error) {
 	g := &fairGraph{}
 	index := map[string]int{}
+	var buf []byte
 	add := func(s fairState) int {
-		k := s.key()
-		if i, ok := index[k]; ok {
+		buf = s.key(buf[:0])
+		if i, ok := index[string(buf)]; ok {
 			return i
 		}
-		index[k] = len(g.states)
+		index[string(buf)] = len(g.states)
 		g.states = append(g.states, s)
 		g.edges = append(g.edges, nil)
 		return len(g.states) - 1
