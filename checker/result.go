@@ -70,10 +70,11 @@ type Result struct {
 	// judged like finished executions.
 	Hangs, Unjudged int
 	Stuck           []string
-	// Termination is, for a test with a loop that writes memory (an
-	// exchange or CAS loop), whether some thread can run forever under a
-	// fair scheduler, or why that is not decided; nil for other tests,
-	// whose termination Hangs says (docs/model.md, "Loops that write:
+	// Termination is, for a test with a loop that is not an await (an
+	// exchange or CAS loop, a loop whose runs were cut at the unrolling
+	// bound), whether some thread can run forever under a fair scheduler,
+	// or why that is not decided; nil for other tests, whose termination
+	// Hangs says (docs/model.md, "Loops that write:
 	// termination under fair scheduling").
 	Termination *execution.Termination
 	// ThinAir counts consistent executions whose values are not determined

@@ -13,6 +13,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/ptxmm/ptxmm/execution"
 )
 
 var builtinOnce = sync.OnceValues(func() (*Model, error) {
@@ -250,4 +252,65 @@ func TestSpecInterleavesOneLocation(t *testing.T) {
 		}
 	}
 	require.Greater(t, looping, n/10, "too few programs loop")
+}
+
+// randomAwaitProg is a fragment program whose only backward branches are
+// from a load to a load with nothing but loads between: its loops poll.
+func randomAwaitProg(r *rand.Rand) fragProg {
+	for {
+		p := randomFragProg(r)
+		ok := true
+		for _, th := range p.threads {
+			for k, op := range th {
+				if op.target > k {
+					continue
+				}
+				for j := op.target; j <= k; j++ {
+					if th[j].kind != "ld" {
+						ok = false
+					}
+				}
+			}
+		}
+		if ok {
+			return p
+		}
+	}
+}
+
+// TestFairTerminationMatchesSpinningRuns: on programs whose loops are
+// awaits, the spinning runs of the enumerator (a hang: an await whose
+// last iteration, reading the last writes, still fails) and
+// execution.FairTermination's cycles (which the checker does not ask for
+// such tests) are two independent answers to one question; they must
+// agree (PTXMM_ORACLE_CASES programs, 150 by default).
+func TestFairTerminationMatchesSpinningRuns(t *testing.T) {
+	n := 150
+	if s := os.Getenv("PTXMM_ORACLE_CASES"); s != "" {
+		var err error
+		n, err = strconv.Atoi(s)
+		require.NoError(t, err)
+	}
+	r := rand.New(rand.NewSource(35))
+	compared, hanging := 0, 0
+	for k := range n {
+		src := randomAwaitProg(r).litmus()
+		tc := herd(t, src)
+		res := check(t, builtin(t), tc)
+		if res.Loop {
+			continue // a polling loop that keeps a register: not an await
+		}
+		require.Nil(t, res.Termination)
+		ft := execution.FairTermination(tc, 0)
+		require.True(t, ft.Decided, ft.Why)
+		require.Equal(t, res.Hangs > 0, ft.Spins, "case %d:\n%s", k, src)
+		compared++
+		if ft.Spins {
+			hanging++
+		}
+	}
+	t.Logf("%d programs with awaits only compared, %d with a hang", compared, hanging)
+	require.Greater(t, compared, n/2)
+	require.Greater(t, hanging, compared/10)
+	require.Less(t, hanging, compared-compared/10)
 }

@@ -17,8 +17,14 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
+// specOnce loads spec.dl as the command line loads the embedded model
+// (marked Builtin), so that the logs are those users see.
 var specOnce = sync.OnceValues(func() (*checker.Model, error) {
-	return loader.LoadFile(filepath.Join("..", "spec.dl"))
+	m, err := loader.Load(loader.Source{Name: "spec.dl", FS: os.DirFS(".."), Builtin: true}, loader.Options{})
+	if err != nil {
+		return nil, err
+	}
+	return m.Model, nil
 })
 
 func spec(t *testing.T) *checker.Model {

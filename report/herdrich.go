@@ -140,12 +140,12 @@ func terminationText(t *execution.Termination) string {
 func terminationLine(name string, t *execution.Termination) string {
 	switch {
 	case !t.Decided:
-		return fmt.Sprintf("Termination %s: not decided for its loops that write memory: %s", name, t.Why)
+		return fmt.Sprintf("Termination %s: not decided for its loops that are not awaits: %s", name, t.Why)
 	case t.Spins:
 		return fmt.Sprintf("Livelock %s: under a fair scheduler some thread can loop forever, every unfinished thread taking steps on a reachable cycle of the test's interleavings (%d states explored), through %s",
 			name, t.States, strings.Join(t.Where, " and "))
 	}
-	return fmt.Sprintf("Termination %s: every run finishes under a fair scheduler (its loops write memory; all %d states of its interleavings explored)", name, t.States)
+	return fmt.Sprintf("Termination %s: every run finishes under a fair scheduler (its loops are not awaits; all %d states of its interleavings explored)", name, t.States)
 }
 
 // deadlockLine says how many consistent executions never finish, where the

@@ -28,10 +28,10 @@ func TestTerminationLines(t *testing.T) {
 			"Livelock MP: under a fair scheduler some thread can loop forever, every unfinished thread taking steps on a reachable cycle of the test's interleavings (64 states explored), through P0: atom.relaxed.gpu.exch r0, x, 0 and P1: atom.relaxed.gpu.exch r1, x, 1",
 			true, "livelock"},
 		{"terminates", &execution.Termination{Decided: true, States: 78},
-			"Termination MP: every run finishes under a fair scheduler (its loops write memory; all 78 states of its interleavings explored)",
+			"Termination MP: every run finishes under a fair scheduler (its loops are not awaits; all 78 states of its interleavings explored)",
 			false, "terminates"},
 		{"not decided", &execution.Termination{Why: "it accesses two locations"},
-			"Termination MP: not decided for its loops that write memory: it accesses two locations",
+			"Termination MP: not decided for its loops that are not awaits: it accesses two locations",
 			false, "not decided: it accesses two locations"},
 		{"none", nil, "", false, ""},
 	}
