@@ -56,8 +56,6 @@ type Instance struct {
 	// to tell whether its readers must be (runDirty): before[k] the stores
 	// of its k-th relation, one per arity (beforeStore).
 	before [][]store
-	// inverses caches the inverses the forced pairs' ways read (ways.go).
-	inverses map[relID]*inverseCache
 	// cutoff and nothing count how often the unchanged-stratum cutoff
 	// and the test for strata that derive nothing pay (runDirty).
 	cutoff, nothing payoff
@@ -71,12 +69,10 @@ type Instance struct {
 	// (limits.go).
 	mem       memory
 	tupleRels []relID
-	// searching is the order being searched, for the limit error.
-	searching *orderPlan
 	// inc is the state of incremental evaluation (incr.go).
 	inc incremental
-	// solve is the scratch of the order search, kept between searches.
-	solve *solver
+	// search is the state of the search of the orders (search.go).
+	search orderSearch
 	// vary is what SetVarying set, bounds what is known of each flag's
 	// bound, and fixedEpoch counts the changes of the inputs that do not
 	// vary (flagbound.go).

@@ -133,7 +133,7 @@ func (in *Instance) afterStop() {
 	in.fixedEpoch++
 	in.forgetQuiet()
 	in.record = nil
-	in.searching = nil
+	in.search.searching = nil
 	in.resetIncremental()
 }
 

@@ -187,8 +187,8 @@ func (in *Instance) growScratch(bytes int64) {
 // scratchUser names what takes scratch relations at the moment: the order
 // search, or the stratum being evaluated.
 func (in *Instance) scratchUser() (string, source.Pos) {
-	if in.searching != nil {
-		o := in.searching.order
+	if in.search.searching != nil {
+		o := in.search.searching.order
 		return fmt.Sprintf("the search of the order %s", o.Name), o.Pos
 	}
 	if in.cur >= 0 && in.cur < len(in.p.strata) {

@@ -35,10 +35,10 @@ func (in *Instance) Reset(l Limits) {
 	in.cur = -1
 	in.record, in.prov = nil, nil
 	in.intr, in.err = interrupter{}, nil
-	in.searching, in.trace = nil, nil
+	in.trace = nil
 	in.bounds = nil
 	in.fixedEpoch++
-	in.resetSolver()
+	in.resetSearch()
 	in.resetIncrementalAll()
 	in.keepQuietOverReset()
 	in.mem = newMemory(in.p, in.n, l)
@@ -66,10 +66,12 @@ func (p *payoff) reset() {
 	clear(p.hits)
 }
 
-// resetSolver forgets what the order search learned (the statistics of the
-// ways) and empties its scratch marks, keeping its memory.
-func (in *Instance) resetSolver() {
-	s := in.solve
+// resetSearch forgets the order being searched and what the order search
+// learned (the statistics of the ways), and empties its scratch marks,
+// keeping its memory.
+func (in *Instance) resetSearch() {
+	in.search.searching = nil
+	s := in.search.solve
 	if s == nil {
 		return
 	}

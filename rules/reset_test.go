@@ -25,8 +25,8 @@ func TestResetMatchesNewInstance(t *testing.T) {
 		for mi, in := range insts {
 			useInstance(t, in, inputs, rng)
 			in.Reset(Limits{})
-			if in.solve != nil {
-				assert.Empty(t, slices.DeleteFunc(slices.Clone(in.solve.ways), func(w wayStat) bool { return w == wayStat{} }),
+			if in.search.solve != nil {
+				assert.Empty(t, slices.DeleteFunc(slices.Clone(in.search.solve.ways), func(w wayStat) bool { return w == wayStat{} }),
 					"the statistics of the ways are forgotten")
 			}
 			fresh := in.p.NewInstance(in.dom)
@@ -89,10 +89,10 @@ func TestResetCoversEveryField(t *testing.T) {
 		"flat",
 		// emptied or reset by Reset
 		"stores", "delta", "next", "dirty", "runs", "cutoff", "nothing", "rowMark", "cur", "record", "prov",
-		"intr", "err", "searching", "trace", "bounds", "fixedEpoch", "solve", "inc",
+		"intr", "err", "search", "trace", "bounds", "fixedEpoch", "inc",
 		"mem", "quiet",
 		// caches keyed by relation versions, which Reset moves on
-		"versions", "empty", "witnesses", "verdicts", "spans", "inverses", "largest",
+		"versions", "empty", "witnesses", "verdicts", "spans", "largest",
 		// scratch whose contents are written before they are read
 		"pool", "views", "relViews", "before",
 	}

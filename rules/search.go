@@ -27,6 +27,18 @@ import "github.com/ptxmm/ptxmm/relations"
 //     that prunes only choices that fail, so the consistent choice found is
 //     the same, but the failures listed can be fewer.
 
+// orderSearch is what an instance keeps for the search of its orders:
+// the solver, whose scratch and statistics serve the next search too, the
+// order being searched, which a limit error names (limits.go), and the
+// inverses the ways of forced pairs read (ways.go). Reset empties the
+// solver and forgets the order; the inverses are keyed by the versions of
+// their relations, which Reset moves on.
+type orderSearch struct {
+	solve     *solver
+	searching *orderPlan
+	inverses  map[relID]*inverseCache
+}
+
 // solver is the state of one order search.
 type solver struct {
 	in     *Instance
@@ -109,10 +121,10 @@ type keptState struct {
 // consistent choice in that order. The inputs must be set before calling
 // Solve.
 func (in *Instance) Solve(opts ...SolveOption) SolveResult {
-	s := in.solve
+	s := in.search.solve
 	if s == nil {
 		s = &solver{in: in, seen: map[string]bool{}, pairs: make([][][2]int, len(in.p.orders))}
-		in.solve = s
+		in.search.solve = s
 	}
 	s.cfg = solveConfig{}
 	for _, o := range opts {
@@ -124,10 +136,10 @@ func (in *Instance) Solve(opts ...SolveOption) SolveResult {
 	s.restart = false
 	// A nested Solve (RaisedFlags searching from a host hook) must not
 	// share the scratch of the search that is running.
-	in.solve = nil
-	defer func() { in.solve = s }()
+	in.search.solve = nil
+	defer func() { in.search.solve = s }()
 	err := in.guarded(s.cfg.ctx, func() {
-		defer func() { in.searching = nil }()
+		defer func() { in.search.searching = nil }()
 		s.full, s.fromBase = true, in.startSearch()
 		if s.node(0, 0) {
 			s.result.Consistent = true
@@ -258,7 +270,7 @@ func (s *solver) expand(k, i int) bool {
 		return s.leaf()
 	}
 	op := in.p.orders[k]
-	in.searching = op
+	in.search.searching = op
 	if i == 0 {
 		s.pairs[k] = s.pairsOf(op, s.pairs[k][:0])
 		if s.restarts(op) {

@@ -466,14 +466,14 @@ func (in *Instance) stepTuples(st *wayStep, tuples [][2]int, out [][2]int) [][2]
 // r's version changes: a way enumerating r's column reads its inverse's
 // row.
 func (in *Instance) inverseOf(r relID) *relations.Rel {
-	if in.inverses == nil {
-		in.inverses = map[relID]*inverseCache{}
+	if in.search.inverses == nil {
+		in.search.inverses = map[relID]*inverseCache{}
 	}
-	c := in.inverses[r]
+	c := in.search.inverses[r]
 	if c == nil {
 		in.growScratch(relBytes(in.n))
 		c = &inverseCache{rel: relations.NewRel(in.n)}
-		in.inverses[r] = c
+		in.search.inverses[r] = c
 	} else if c.version == in.versions[r]+1 {
 		return c.rel
 	}
