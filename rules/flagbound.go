@@ -43,6 +43,20 @@ type flagPlan struct {
 	usable, grows bool
 }
 
+// flagBounds is what an instance keeps to rule flags out by their bounds:
+// the varying relations SetVarying gave (vary), what is known of each
+// flag's bound (known, nil until first decided), fixedEpoch, which counts
+// the changes of the inputs that do not vary (a bound learned at another
+// epoch is forgotten), and the largest value of each order a bound takes
+// (orderbound.go), kept while the order's pairs do not change. Reset
+// forgets what is known and moves the epoch on; vary stays set.
+type flagBounds struct {
+	vary       *Varying
+	known      []flagBound
+	fixedEpoch uint64
+	largest    []largestCache
+}
+
 // flagBound is what an Instance knows about one flag's bound.
 type flagBound struct {
 	// epoch is the instance's fixedEpoch+1 when asks started counting.
@@ -84,8 +98,8 @@ func (p *Program) Varying(names ...string) *Varying {
 // the inputs that do not vary, the flags no value of those that do could
 // raise.
 func (in *Instance) SetVarying(v *Varying) {
-	in.vary = v
-	in.bounds = nil
+	in.bounds.vary = v
+	in.bounds.known = nil
 }
 
 // flagPlanOf decides whether a flag testing relation r has a bound over the
@@ -125,15 +139,15 @@ func (p *Program) flagPlanOf(r relID, varying map[relID]bool) flagPlan {
 // fresh forgets what is known of flag i's bound when an input that does
 // not vary changed since it was learned.
 func (in *Instance) fresh(i int) {
-	if b := &in.bounds[i]; b.epoch != in.fixedEpoch+1 {
-		*b = flagBound{epoch: in.fixedEpoch + 1}
+	if b := &in.bounds.known[i]; b.epoch != in.bounds.fixedEpoch+1 {
+		*b = flagBound{epoch: in.bounds.fixedEpoch + 1}
 	}
 }
 
 // beyondReach reports whether flag i holds on every candidate that
 // differs from the current one in the varying relations only, as decided.
 func (in *Instance) beyondReach(i int) bool {
-	return in.bounds != nil && in.bounds[i].decided && in.bounds[i].holds
+	return in.bounds.known != nil && in.bounds.known[i].decided && in.bounds.known[i].holds
 }
 
 // decideBounds counts the question for each flag with a bound and decides
@@ -141,13 +155,13 @@ func (in *Instance) beyondReach(i int) bool {
 // changed. The instance must be up to date; afterwards it holds the same
 // inputs and orders again, but must be brought up to date (Run).
 func (in *Instance) decideBounds() {
-	if in.bounds == nil {
-		in.bounds = make([]flagBound, len(in.vary.flags))
+	if in.bounds.known == nil {
+		in.bounds.known = make([]flagBound, len(in.bounds.vary.flags))
 	}
 	var due []int
-	for i := range in.bounds {
-		b := &in.bounds[i]
-		if !in.vary.flags[i].usable {
+	for i := range in.bounds.known {
+		b := &in.bounds.known[i]
+		if !in.bounds.vary.flags[i].usable {
 			continue
 		}
 		in.fresh(i)
@@ -161,11 +175,11 @@ func (in *Instance) decideBounds() {
 	if len(due) == 0 {
 		return
 	}
-	ids := in.boundInputs(in.vary.ids)
+	ids := in.boundInputs(in.bounds.vary.ids)
 	saved := in.saveInputs(ids)
 	for _, i := range due {
-		b := &in.bounds[i]
-		b.holds = in.holdsAtBound(in.p.flags[i], in.vary.flags[i].grows, in.vary.ids)
+		b := &in.bounds.known[i]
+		b.holds = in.holdsAtBound(in.p.flags[i], in.bounds.vary.flags[i].grows, in.bounds.vary.ids)
 		b.decided = true
 	}
 	in.restoreInputs(ids, saved)

@@ -113,7 +113,7 @@ func TestFlagBoundsRuleOut(t *testing.T) {
 		setFacts(t, in, "rf", "a,b", "b,a")
 		assert.Empty(t, raisedNames(t, in))
 	}
-	require.True(t, in.vary.flags[0].usable)
+	require.True(t, in.bounds.vary.flags[0].usable)
 	assert.False(t, in.beyondReach(0), "m is not empty: rf empty raises the flag")
 
 	setFacts(t, in, "m")

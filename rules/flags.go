@@ -27,7 +27,7 @@ func (in *Instance) RaisedFlags(opts ...SolveOption) []CheckResult {
 		return nil
 	}
 	in.Run()
-	if in.vary != nil && in.err == nil {
+	if in.bounds.vary != nil && in.err == nil {
 		in.decideBounds()
 		in.Run()
 	}

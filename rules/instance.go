@@ -73,14 +73,9 @@ type Instance struct {
 	inc incremental
 	// search is the state of the search of the orders (search.go).
 	search orderSearch
-	// vary is what SetVarying set, bounds what is known of each flag's
-	// bound, and fixedEpoch counts the changes of the inputs that do not
-	// vary (flagbound.go).
-	vary       *Varying
-	bounds     []flagBound
-	fixedEpoch uint64
-	// largest caches each order's largest value (orderbound.go).
-	largest []largestCache
+	// bounds is what the instance knows of its flags' bounds
+	// (flagbound.go).
+	bounds flagBounds
 	// trace, when set, records the rules evaluated (trace.go).
 	trace *RuleTrace
 	// quiet holds the strata the evaluation passes over (quiet.go).
@@ -169,8 +164,8 @@ func (in *Instance) invalidate(r relID) {
 func (in *Instance) inputChanged(r relID) {
 	in.versions[r]++
 	in.quiet.moved(r)
-	if in.vary != nil && in.vary.fixed[r] {
-		in.fixedEpoch++
+	if in.bounds.vary != nil && in.bounds.vary.fixed[r] {
+		in.bounds.fixedEpoch++
 	}
 	for _, s := range in.p.readers[r] {
 		in.dirty.set(s)

@@ -130,7 +130,7 @@ func (in *Instance) afterStop() {
 	for i := range in.versions {
 		in.versions[i]++
 	}
-	in.fixedEpoch++
+	in.bounds.fixedEpoch++
 	in.forgetQuiet()
 	in.record = nil
 	in.search.searching = nil

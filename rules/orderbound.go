@@ -13,10 +13,10 @@ func (in *Instance) largestOrder(op *orderPlan) *relations.Rel {
 	for k < len(in.p.orders) && in.p.orders[k] != op {
 		k++
 	}
-	if in.largest == nil {
-		in.largest = make([]largestCache, len(in.p.orders))
+	if in.bounds.largest == nil {
+		in.bounds.largest = make([]largestCache, len(in.p.orders))
 	}
-	c := &in.largest[k]
+	c := &in.bounds.largest[k]
 	if at := in.versions[op.over] + 1; c.rel == nil || c.at != at {
 		if c.rel == nil {
 			c.rel = relations.NewRel(in.n)

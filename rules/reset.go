@@ -36,8 +36,7 @@ func (in *Instance) Reset(l Limits) {
 	in.record, in.prov = nil, nil
 	in.intr, in.err = interrupter{}, nil
 	in.trace = nil
-	in.bounds = nil
-	in.fixedEpoch++
+	in.bounds.forget()
 	in.resetSearch()
 	in.resetIncrementalAll()
 	in.keepQuietOverReset()
@@ -58,6 +57,14 @@ func (s store) clearAll() {
 	case s.tup != nil:
 		s.tup.Clear()
 	}
+}
+
+// forget forgets what is known of the flags' bounds, keeping the varying
+// relations; the orders' largest values are keyed by the versions of
+// their pairs, which Reset moves on.
+func (b *flagBounds) forget() {
+	b.known = nil
+	b.fixedEpoch++
 }
 
 // reset forgets every try and hit.
