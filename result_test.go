@@ -45,7 +45,7 @@ func TestResultIsTheJSONLine(t *testing.T) {
 			var line map[string]any
 			require.NoError(t, json.Unmarshal(b.Bytes(), &line))
 			delete(line, "time_ms")
-			assert.Equal(t, line, resultMap(t, r), "%s: %s", path, r.Name)
+			assert.Equal(t, line, resultMap(t, r), "%s: %s: a field of the -json line (report.JSON) is shown by ptxmm.Result (result.go) and compared here (resultMap)", path, r.Name)
 		}
 		return nil
 	})
