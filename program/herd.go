@@ -25,7 +25,7 @@ func (t *Test) Litmus() string {
 	b.WriteString(strings.Join(plain, " ") + "\n")
 	for _, a := range t.Addrs {
 		if a.AliasOf >= 0 {
-			fmt.Fprintf(&b, "%s @ generic aliases %s;\n", a.Name, t.Addrs[a.AliasOf].Name)
+			fmt.Fprintf(&b, "%s @ %s aliases %s;\n", a.Name, a.Proxy, t.Addrs[a.AliasOf].Name)
 		}
 	}
 	b.WriteString("}\n")

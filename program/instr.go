@@ -39,11 +39,22 @@ func (t *Test) instr(th, op int, o Op, value string) string {
 	if o.Kind.Memory() {
 		addr = t.Addrs[o.Addr].Name
 	}
+	ld, st := "ld", "st"
+	if o.Kind.Memory() {
+		switch t.Addrs[o.Addr].Proxy {
+		case Surface:
+			ld, st = "suld", "sust"
+		case Texture:
+			ld = "tld"
+		case Constant:
+			ld = "cold"
+		}
+	}
 	switch o.Kind {
 	case Load:
-		return fmt.Sprintf("ld%s %s, %s", order(o), t.Reg(th, op), addr)
+		return fmt.Sprintf("%s%s %s, %s", ld, order(o), t.Reg(th, op), addr)
 	case Store:
-		return fmt.Sprintf("st%s %s, %s", order(o), addr, value)
+		return fmt.Sprintf("%s%s %s, %s", st, order(o), addr, value)
 	case RMW:
 		return fmt.Sprintf("atom%s.exch %s, %s, %s", order(o), t.Reg(th, op), addr, value)
 	case Fence:
@@ -52,6 +63,8 @@ func (t *Test) instr(th, op int, o Op, value string) string {
 		return "fence.proxy.alias"
 	case Barrier:
 		return "bar.sync 0"
+	case ProxyFence:
+		return "fence.proxy." + o.Proxy.String()
 	}
 	panic(fmt.Sprintf("program: unknown operation kind %d", o.Kind))
 }
@@ -81,6 +94,8 @@ func (o Op) Mnemonic() string {
 		return "fence" + order(o)
 	case Barrier:
 		return "bar.sync"
+	case ProxyFence:
+		return "fence.proxy." + o.Proxy.String()
 	case ClusterBarrier:
 		if o.Sem == Relaxed {
 			return "barrier.cluster.relaxed"

@@ -25,6 +25,10 @@ const (
 	// execute it meet there (the k-th barrier of each thread with the
 	// k-th of the others).
 	Barrier
+	// ProxyFence is the proxy fence fence.proxy.PROXY (Op.Proxy: surface,
+	// texture or constant), which orders the accesses through that
+	// proxy's references with the generic accesses of their locations.
+	ProxyFence
 	// ClusterBarrier is barrier.cluster.arrive followed by
 	// barrier.cluster.wait: every thread of the cluster meets there. Its
 	// Sem is that of the arrive: Release (the default) or Relaxed.
@@ -61,6 +65,22 @@ const (
 	AcqRel = litmus.SemAcqRel
 	// SC is .sc (fences).
 	SC = litmus.SemSC
+)
+
+// Proxy is the proxy an address reaches its location through (8.6):
+// litmus's.
+type Proxy = litmus.Proxy
+
+// The proxies of a program's addresses and proxy fences.
+const (
+	// Generic is the proxy of ld, st and atom.
+	Generic = litmus.ProxyGeneric
+	// Surface is the proxy of suld and sust.
+	Surface = litmus.ProxySurface
+	// Texture is the proxy of tld.
+	Texture = litmus.ProxyTexture
+	// Constant is the proxy of cold.
+	Constant = litmus.ProxyConstant
 )
 
 // Scope is the scope of a strong operation: litmus's.
@@ -125,6 +145,8 @@ type Op struct {
 	// thread's operations.
 	Dep  Dep
 	From int
+	// Proxy is the proxy a ProxyFence orders.
+	Proxy Proxy
 }
 
 // Place is where a thread runs: its GPU, its CTA on that GPU and, when
@@ -140,10 +162,12 @@ type Thread struct {
 }
 
 // Addr is a named address: a location of its own, or (AliasOf at least 0)
-// a second generic virtual address of another address's location.
+// a second virtual address of another address's location: a generic one,
+// or the reference of another proxy (Proxy).
 type Addr struct {
 	Name    string
 	AliasOf int
+	Proxy   Proxy
 }
 
 // Alias returns the index of the second address of location loc (an
@@ -151,11 +175,24 @@ type Addr struct {
 // the first time it is asked for.
 func (t *Test) Alias(loc int) int {
 	for i, a := range t.Addrs {
-		if a.AliasOf == loc {
+		if a.AliasOf == loc && a.Proxy == Generic {
 			return i
 		}
 	}
 	t.Addrs = append(t.Addrs, Addr{Name: t.Addrs[loc].Name + "_alias", AliasOf: loc})
+	return len(t.Addrs) - 1
+}
+
+// ProxyRef returns the index of location loc's reference in proxy p
+// (surface, texture or constant), adding it, named after the location
+// with _surface, _texture or _constant, the first time it is asked for.
+func (t *Test) ProxyRef(loc int, p Proxy) int {
+	for i, a := range t.Addrs {
+		if a.AliasOf == loc && a.Proxy == p {
+			return i
+		}
+	}
+	t.Addrs = append(t.Addrs, Addr{Name: t.Addrs[loc].Name + "_" + p.String(), AliasOf: loc, Proxy: p})
 	return len(t.Addrs) - 1
 }
 

@@ -26,7 +26,7 @@ func canonical(t *program.Test) string {
 		vals := map[[2]int64]int64{}
 		physical := func(a int) (int, bool) {
 			if x := t.Addrs[a].AliasOf; x >= 0 {
-				return x, true
+				return x, t.Addrs[a].Proxy == program.Generic
 			}
 			return a, false
 		}
@@ -42,6 +42,9 @@ func canonical(t *program.Test) string {
 			for k, op := range t.Threads[th].Ops {
 				pos[[2]int{th, k}] = i
 				fmt.Fprintf(&b, ";%d.%d.%d", op.Kind, op.Sem, op.Scope)
+				if op.Kind == program.ProxyFence {
+					b.WriteString(op.Proxy.String())
+				}
 				if op.Kind.Memory() {
 					loc, second := physical(op.Addr)
 					if _, ok := locs[loc]; !ok {
@@ -50,6 +53,9 @@ func canonical(t *program.Test) string {
 					fmt.Fprintf(&b, "@%d", locs[loc])
 					if second {
 						b.WriteByte('\'')
+					}
+					if p := t.Addrs[op.Addr].Proxy; p != program.Generic {
+						b.WriteString("~" + p.String())
 					}
 					if op.Kind.Writes() {
 						key := [2]int64{int64(loc), op.Value}

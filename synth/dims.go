@@ -67,22 +67,27 @@ func (s *skeleton) dims(v Vocabulary) []dim {
 					out = append(out, d)
 				}
 			}
-			switch sl.kind {
-			case program.Load:
+			generic := sl.proxy == program.Generic
+			switch {
+			case !generic:
+				// An access through another proxy is weak (suld,
+				// sust, tld, cold take no order or scope); a proxy
+				// fence has neither.
+			case sl.kind == program.Load:
 				add(dim{kind: dimSem, sems: []program.Sem{program.Weak, program.Relaxed, program.Acquire}})
-			case program.Store:
+			case sl.kind == program.Store:
 				add(dim{kind: dimSem, sems: []program.Sem{program.Weak, program.Relaxed, program.Release}})
-			case program.RMW:
+			case sl.kind == program.RMW:
 				add(dim{kind: dimAcq})
 				add(dim{kind: dimRel})
-			case program.Fence:
+			case sl.kind == program.Fence:
 				if sl.fence == program.Weak {
 					add(dim{kind: dimSem, sems: chainFences(v.Fences)})
 				}
-			case program.ClusterBarrier:
+			case sl.kind == program.ClusterBarrier:
 				add(dim{kind: dimSem, sems: []program.Sem{program.Relaxed, program.Release}})
 			}
-			if sl.kind != program.AliasFence && !sl.kind.Barrier() {
+			if generic && sl.kind != program.AliasFence && !sl.kind.Barrier() {
 				add(dim{kind: dimScope, scopes: v.Scopes})
 			}
 			if sl.kind.Memory() {
@@ -177,7 +182,12 @@ func (s *skeleton) test(v Vocabulary, ds []dim, p point) *program.Test {
 			case program.ClusterBarrier:
 				op.Sem = program.Relaxed
 			}
-			if sl.alias {
+			switch {
+			case sl.kind == program.ProxyFence:
+				op.Proxy = sl.proxy
+			case sl.proxy != program.Generic:
+				op.Addr = t.ProxyRef(sl.loc, sl.proxy)
+			case sl.alias:
 				op.Addr = t.Alias(sl.loc)
 			}
 			ops[th] = append(ops[th], op)
@@ -221,7 +231,7 @@ func (s *skeleton) test(v Vocabulary, ds []dim, p point) *program.Test {
 				op.Scope = program.NoScope
 			}
 			switch {
-			case op.Kind == program.AliasFence || op.Kind == program.Barrier:
+			case op.Kind == program.AliasFence || op.Kind == program.ProxyFence || op.Kind == program.Barrier:
 				op.Sem, op.Scope = program.Weak, program.NoScope
 			case op.Kind == program.ClusterBarrier:
 				op.Scope = program.NoScope

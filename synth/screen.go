@@ -29,6 +29,8 @@ const (
 	featRelFence
 	featBarrier
 	featClusterBarrier
+	featProxy
+	featProxyFence
 )
 
 // screen remembers, per feature set, whether the models can disagree on
@@ -66,6 +68,9 @@ func newScreen(o Options) *screen {
 	if o.Vocabulary.ClusterBarrier {
 		fs = append(fs, featClusterBarrier)
 	}
+	if len(o.Vocabulary.Proxies) > 0 {
+		fs = append(fs, featProxy, featProxyFence)
+	}
 	for _, f := range fs {
 		in := map[string]bool{}
 		for k := range sc.filled(sc.samples(f)) {
@@ -88,6 +93,21 @@ func (sc *screen) samples(f feature) []*program.Test {
 	fence := func(sem program.Sem) slot { return slot{kind: program.Fence, fence: sem} }
 	second := func(s slot) slot { s.alias = true; return s }
 	var th [][]slot
+	var proxied [][][]slot // samples of proxies, one per proxy
+	for _, p := range sc.o.Vocabulary.Proxies {
+		via := func(s slot) slot { s.proxy = p; return s }
+		pf := slot{kind: program.ProxyFence, proxy: p}
+		w0 := w(0)
+		if proxyAccess(program.Store, p) {
+			w0 = via(w0)
+		}
+		switch f {
+		case featProxy:
+			proxied = append(proxied, [][]slot{{w0, via(r(0))}, {w(0), via(r(0)), r(0)}})
+		case featProxyFence:
+			proxied = append(proxied, [][]slot{{w0, pf, r(0)}, {w(0), pf, via(r(0))}})
+		}
+	}
 	switch f {
 	case 0:
 		th = [][]slot{{w(0), w(1)}, {r(1), r(0)}}
@@ -134,7 +154,12 @@ func (sc *screen) samples(f feature) []*program.Test {
 	var out []*program.Test
 	for _, ps := range places {
 		sk.places = ps
-		out = append(out, sampleTests(sk, v)...)
+		if th != nil {
+			out = append(out, sampleTests(sk, v)...)
+		}
+		for _, th := range proxied {
+			out = append(out, sampleTests(&skeleton{threads: th, nlocs: 1, places: ps}, v)...)
+		}
 	}
 	return out
 }
@@ -200,6 +225,11 @@ func (s *skeleton) features(ds []dim, lo, hi point) feature {
 				f |= featBarrier
 			case sl.kind == program.ClusterBarrier:
 				f |= featClusterBarrier
+			case sl.kind == program.ProxyFence:
+				f |= featProxyFence
+			}
+			if sl.kind.Memory() && sl.proxy != program.Generic {
+				f |= featProxy
 			}
 			if sl.alias {
 				f |= featAlias

@@ -59,7 +59,11 @@ func TestSearch(t *testing.T) {
 		{"bar.sync without synchronization", spec, fileModel(t, "../testdata/synth/no-barrier-sync.dl"), "bar.sync", "gpu", 4, 4, 3},
 		{"bar.sync without synchronization, no barriers", spec, fileModel(t, "../testdata/synth/no-barrier-sync.dl"), "atom,fence.sc", "cta,gpu", 3, 0, 0},
 		{"barrier.cluster without synchronization", spec, fileModel(t, "../testdata/synth/no-cluster-barrier-sync.dl"), "barrier.cluster", "gpu", 4, 4, 3},
-		{"identical models, every placement and barrier", spec, fileModel(t, "../spec.dl"), "bar.sync,barrier.cluster,fence.sc", "cta,cluster,sys", 3, 0, 0},
+		{"identical models, every placement, barrier and proxy", spec, fileModel(t, "../spec.dl"), "bar.sync,barrier.cluster,fence.sc,surface", "cta,cluster", 3, 0, 0},
+		// Proxy fences that carry nothing: a surface store, a proxy
+		// fence and a generic load of the location, in one thread.
+		{"proxy fences without effect", spec, fileModel(t, "../testdata/synth/no-proxy-fence.dl"), "surface,texture", "gpu", 3, 3, 4},
+		{"proxy fences without effect, no proxies", spec, fileModel(t, "../testdata/synth/no-proxy-fence.dl"), "alias,fence.sc", "gpu", 3, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v, err := ParseVocabulary(tc.features, tc.scopes)

@@ -21,6 +21,7 @@ func TestParseVocabulary(t *testing.T) {
 		{"fence.sc,fence.acquire,data,ctrl", "cluster", Vocabulary{Scopes: []program.Scope{program.Cluster},
 			Fences: []program.Sem{program.Acquire, program.SC}, Deps: []program.Dep{program.Data, program.Ctrl}}, ""},
 		{"bar.sync,barrier.cluster", "gpu", Vocabulary{Scopes: []program.Scope{program.GPU}, Barrier: true, ClusterBarrier: true}, ""},
+		{"constant,surface,constant", "gpu", Vocabulary{Scopes: []program.Scope{program.GPU}, Proxies: []program.Proxy{program.Surface, program.Constant}}, ""},
 		{"atomics", "gpu", Vocabulary{}, "-vocab atomics: unknown feature"},
 		{"", "", Vocabulary{}, "-scopes: give at least one scope"},
 		{"", "warp", Vocabulary{}, "-scopes:"},
@@ -54,9 +55,16 @@ func TestCanonicalKey(t *testing.T) {
 		{"the reads in the other order", [][]slot{{st(0), st(1)}, {ld(0), ld(1)}}, false},
 		{"one location", [][]slot{{st(0), st(0)}, {ld(0), ld(0)}}, false},
 		{"an alias", [][]slot{{st(0), st(1)}, {ld(1), {kind: program.Load, loc: 0, alias: true}}}, false},
+		{"a surface load", [][]slot{{st(0), st(1)}, {ld(1), {kind: program.Load, loc: 0, proxy: program.Surface}}}, false},
 	} {
 		assert.Equal(t, tc.equal, canonicalKey(mp, nil) == canonicalKey(tc.th, nil), tc.name)
 	}
+	// A location's second address is spelt relative to its first generic
+	// access: an access through a proxy comes before it here.
+	surf := slot{kind: program.Load, loc: 0, proxy: program.Surface}
+	second := slot{kind: program.Store, loc: 0, alias: true}
+	assert.Equal(t, canonicalKey([][]slot{{surf, st(0), second}}, nil), canonicalKey([][]slot{{surf, second, st(0)}}, nil))
+	assert.NotEqual(t, canonicalKey([][]slot{{surf, st(0)}}, nil), canonicalKey([][]slot{{ld(0), st(0)}}, nil))
 }
 
 // TestSkeletonsOnce checks that the enumeration meets no shape twice up
@@ -69,6 +77,8 @@ func TestSkeletonsOnce(t *testing.T) {
 	all, err := ParseVocabulary(DefaultFeatures+",fence.acquire,fence.release", "cta,gpu")
 	require.NoError(t, err)
 	placed, err := ParseVocabulary("fence.sc,bar.sync,barrier.cluster", "cta,cluster,sys")
+	require.NoError(t, err)
+	proxies, err := ParseVocabulary("alias,surface,texture,constant", "gpu")
 	require.NoError(t, err)
 	for _, tc := range []struct {
 		v     Vocabulary
@@ -83,6 +93,7 @@ func TestSkeletonsOnce(t *testing.T) {
 		{all, 4, 0},
 		{placed, 3, 0},
 		{placed, 4, 0},
+		{proxies, 3, 0},
 	} {
 		seen := map[string]bool{}
 		count := 0
@@ -93,6 +104,14 @@ func TestSkeletonsOnce(t *testing.T) {
 			assert.Equal(t, tc.n, sk.size())
 			assert.Equal(t, sk.key, canonicalKey(sk.threads, sk.places))
 			assert.True(t, barriersMeet(sk.threads, sk.places), "barriers that do not meet: %s", sk.key)
+			assert.True(t, fencesUseful(sk.threads), "a proxy fence without its proxy: %s", sk.key)
+			for _, th := range sk.threads {
+				for _, s := range th {
+					if s.kind.Memory() && s.proxy != program.Generic {
+						assert.True(t, proxyAccess(s.kind, s.proxy) && !s.alias, "kind %d through %s: %s", s.kind, s.proxy, sk.key)
+					}
+				}
+			}
 			for _, th := range sk.threads {
 				for k, s := range th {
 					if s.kind.Barrier() {

@@ -16,6 +16,9 @@ type slot struct {
 	fence program.Sem
 	loc   int
 	alias bool
+	// proxy is the proxy of an access through a proxy's reference of its
+	// location, or of a proxy fence.
+	proxy program.Proxy
 }
 
 // skeleton is the shape of a test: its threads' instructions without
@@ -55,6 +58,8 @@ func (s slot) code() byte {
 		return 'A'
 	case program.Barrier:
 		return 'B'
+	case program.ProxyFence:
+		return "?STK"[s.proxy]
 	case program.ClusterBarrier:
 		return 'C'
 	}
@@ -97,6 +102,9 @@ func skeletons(n int, b Bounds, v Vocabulary, yield func(*skeleton) bool) bool {
 	}
 	if v.ClusterBarrier {
 		kinds = append(kinds, slot{kind: program.ClusterBarrier})
+	}
+	for _, p := range v.Proxies {
+		kinds = append(kinds, slot{kind: program.ProxyFence, proxy: p})
 	}
 	seqs := map[int][][]slot{}
 	for l := 1; l <= n; l++ {
@@ -276,12 +284,14 @@ func communicates(th [][]slot, nlocs int) bool {
 	return true
 }
 
-// aliases chooses the accesses that use their location's second address
-// (with the alias vocabulary): any but the first access of each location,
-// in thread order. The alias fence comes only with second addresses.
+// aliases chooses the address each access uses: its location's first
+// address; its second (with the alias vocabulary), for any but the first
+// generic access of each location in thread order; or its reference in a
+// proxy of the vocabulary. A proxy fence comes only with accesses through
+// its proxy, the alias fence only with second addresses.
 func (e *enumerator) aliases(th [][]slot, mem [][2]int, nlocs, i int) bool {
 	if i == len(mem) {
-		if !aliasFenceUseful(th) {
+		if !fencesUseful(th) {
 			return true
 		}
 		return e.finish(th, nlocs)
@@ -289,11 +299,11 @@ func (e *enumerator) aliases(th [][]slot, mem [][2]int, nlocs, i int) bool {
 	t, k := mem[i][0], mem[i][1]
 	first := true
 	for _, p := range mem[:i] {
-		if th[p[0]][p[1]].loc == th[t][k].loc {
+		if q := th[p[0]][p[1]]; q.loc == th[t][k].loc && q.proxy == program.Generic {
 			first = false
 		}
 	}
-	th[t][k].alias = false
+	th[t][k].alias, th[t][k].proxy = false, program.Generic
 	if !e.finish2(th, mem, nlocs, i) {
 		return false
 	}
@@ -301,7 +311,20 @@ func (e *enumerator) aliases(th [][]slot, mem [][2]int, nlocs, i int) bool {
 		th[t][k].alias = true
 		ok := e.finish2(th, mem, nlocs, i)
 		th[t][k].alias = false
-		return ok
+		if !ok {
+			return false
+		}
+	}
+	for _, p := range e.v.Proxies {
+		if !proxyAccess(th[t][k].kind, p) {
+			continue
+		}
+		th[t][k].proxy = p
+		ok := e.finish2(th, mem, nlocs, i)
+		th[t][k].proxy = program.Generic
+		if !ok {
+			return false
+		}
 	}
 	return true
 }
@@ -311,14 +334,26 @@ func (e *enumerator) finish2(th [][]slot, mem [][2]int, nlocs, i int) bool {
 	return e.aliases(th, mem, nlocs, i+1)
 }
 
-// aliasFenceUseful reports whether a skeleton with an alias fence also
-// uses a second address.
-func aliasFenceUseful(th [][]slot) bool {
+// fencesUseful reports whether a skeleton with an alias fence also uses
+// a second address, and one with a proxy fence an access through its
+// proxy.
+func fencesUseful(th [][]slot) bool {
 	fence, second := false, false
+	var fenced, used [4]bool
 	for _, ss := range th {
 		for _, s := range ss {
 			fence = fence || s.kind == program.AliasFence
 			second = second || s.alias
+			if s.kind == program.ProxyFence {
+				fenced[s.proxy] = true
+			} else if s.kind.Memory() {
+				used[s.proxy] = true
+			}
+		}
+	}
+	for p := range fenced {
+		if fenced[p] && !used[p] {
+			return false
 		}
 	}
 	return second || !fence
@@ -345,7 +380,9 @@ func (e *enumerator) finish(th [][]slot, nlocs int) bool {
 }
 
 // isFence reports whether k is a fence (of memory or of a proxy).
-func isFence(k program.Kind) bool { return k == program.Fence || k == program.AliasFence }
+func isFence(k program.Kind) bool {
+	return k == program.Fence || k == program.AliasFence || k == program.ProxyFence
+}
 
 // nearestRead is the index of the last read before position k of a
 // thread, or -1.
@@ -381,8 +418,8 @@ func canonicalKey(th [][]slot, ps []program.Place) string {
 			places = newPlaceSpeller()
 		}
 		ren := map[int]byte{}
-		// A location's first access in this order names its first
-		// address: the others are spelt relative to it.
+		// A location's first generic access in this order names its
+		// first address: the others are spelt relative to it.
 		firstAlias := map[int]bool{}
 		for i, t := range order {
 			if i > 0 {
@@ -396,9 +433,15 @@ func canonicalKey(th [][]slot, ps []program.Place) string {
 				if s.kind.Memory() {
 					if _, ok := ren[s.loc]; !ok {
 						ren[s.loc] = byte('0' + len(ren))
-						firstAlias[s.loc] = s.alias
 					}
 					b.WriteByte(ren[s.loc])
+					if s.proxy != program.Generic {
+						b.WriteString("~" + s.proxy.String())
+						continue
+					}
+					if _, ok := firstAlias[s.loc]; !ok {
+						firstAlias[s.loc] = s.alias
+					}
 					if s.alias != firstAlias[s.loc] {
 						b.WriteByte('\'')
 					}

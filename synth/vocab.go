@@ -32,11 +32,18 @@ type Vocabulary struct {
 	// barrier (barrier.cluster.arrive, .relaxed or not, then
 	// barrier.cluster.wait).
 	Barrier, ClusterBarrier bool
+	// Proxies are the proxies (surface, texture, constant) whose
+	// references of a location an access may use (loads through each,
+	// stores through the surface proxy), with their proxy fences.
+	Proxies []program.Proxy
 }
 
-// shareCTA reports whether threads may share a CTA: where a .cta scope or
-// a CTA barrier can tell it.
-func (v Vocabulary) shareCTA() bool { return v.Barrier || hasScope(v.Scopes, program.CTA) }
+// shareCTA reports whether threads may share a CTA: where a .cta scope, a
+// CTA barrier or a proxy other than the generic one can tell it (a proxy
+// orders its own accesses to an address within a CTA, 8.9.5 item 2).
+func (v Vocabulary) shareCTA() bool {
+	return v.Barrier || len(v.Proxies) > 0 || hasScope(v.Scopes, program.CTA)
+}
 
 // shareCluster reports whether CTAs may share a cluster.
 func (v Vocabulary) shareCluster() bool {
@@ -67,6 +74,9 @@ var features = []struct{ name, doc string }{
 	{"alias", "a second virtual address of a location, and fence.proxy.alias"},
 	{"bar.sync", "the CTA barrier, between threads of one CTA"},
 	{"barrier.cluster", "the cluster barrier (arrive, relaxed or release, then wait), between threads of one cluster"},
+	{"surface", "suld and sust through a surface reference of a location, and fence.proxy.surface"},
+	{"texture", "tld through a texture reference of a location, and fence.proxy.texture"},
+	{"constant", "cold through a constant reference of a location, and fence.proxy.constant"},
 }
 
 // DefaultFeatures is the vocabulary ptxmm diff -synth uses unless told.
@@ -74,8 +84,8 @@ const DefaultFeatures = "atom,fence.sc,fence.acq_rel,data,ctrl,alias"
 
 // ParseVocabulary reads a comma-separated list of features (atom,
 // fence.sc, fence.acq_rel, fence.acquire, fence.release, data, ctrl,
-// alias, bar.sync, barrier.cluster) and of scopes (cta, cluster, gpu,
-// sys).
+// alias, bar.sync, barrier.cluster, surface, texture, constant) and of
+// scopes (cta, cluster, gpu, sys).
 func ParseVocabulary(featureList, scopeList string) (Vocabulary, error) {
 	var v Vocabulary
 	for _, f := range strings.Split(featureList, ",") {
@@ -101,6 +111,12 @@ func ParseVocabulary(featureList, scopeList string) (Vocabulary, error) {
 			v.Barrier = true
 		case "barrier.cluster":
 			v.ClusterBarrier = true
+		case "surface":
+			v.Proxies = append(v.Proxies, program.Surface)
+		case "texture":
+			v.Proxies = append(v.Proxies, program.Texture)
+		case "constant":
+			v.Proxies = append(v.Proxies, program.Constant)
 		default:
 			var names []string
 			for _, x := range features {
@@ -125,7 +141,32 @@ func ParseVocabulary(featureList, scopeList string) (Vocabulary, error) {
 	sort.Slice(v.Scopes, func(i, j int) bool { return v.Scopes[i] < v.Scopes[j] })
 	v.Scopes = compactScopes(v.Scopes)
 	sort.Slice(v.Fences, func(i, j int) bool { return v.Fences[i] < v.Fences[j] })
+	sort.Slice(v.Proxies, func(i, j int) bool { return v.Proxies[i] < v.Proxies[j] })
+	v.Proxies = compactProxies(v.Proxies)
 	return v, nil
+}
+
+func compactProxies(s []program.Proxy) []program.Proxy {
+	var out []program.Proxy
+	for i, x := range s {
+		if i == 0 || x != s[i-1] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// proxyAccess reports whether an access of kind k can go through proxy
+// p: a load through every proxy, a store through the surface proxy (the
+// texture and constant proxies only read), no read-modify-write.
+func proxyAccess(k program.Kind, p program.Proxy) bool {
+	switch k {
+	case program.Load:
+		return true
+	case program.Store:
+		return p == program.Surface
+	}
+	return false
 }
 
 func compactScopes(s []program.Scope) []program.Scope {
