@@ -62,6 +62,13 @@ type Result struct {
 	// Awaits, when set, says why the test's awaits are not decided as one
 	// iteration, or their termination not at all.
 	Awaits string
+	// Termination is, for a test with a loop that is not an await (one
+	// that writes, or that the unrolling bound cut), whether some thread
+	// can loop forever under a fair scheduler: "terminates", "livelock",
+	// or "not decided: " and why; empty for other tests. Livelock says
+	// where each thread that loops forever runs.
+	Termination string
+	Livelock    []string
 	// ThinAir counts the consistent executions whose values are not
 	// determined (a cycle of reads-from and data dependencies the model
 	// allows).
@@ -135,6 +142,9 @@ func newResult(r *checker.Result) *Result {
 		Elapsed: r.Elapsed, Err: r.Err, res: r}
 	for _, w := range t.Warnings {
 		out.Warnings = append(out.Warnings, w.Error())
+	}
+	if tm := r.Termination; tm != nil {
+		out.Termination, out.Livelock = tm.Verdict(), tm.Where
 	}
 	if r.Empty != nil {
 		out.Empty = &EmptyReason{Kind: r.Empty.Kind, Reason: r.Empty.Text}

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ptxmm/ptxmm"
+	"github.com/ptxmm/ptxmm/litmus"
 )
 
 // TestResultIsTheJSONLine checks that a Result shows what `ptxmm check
@@ -77,6 +78,8 @@ func resultMap(t *testing.T, r *ptxmm.Result) map[string]any {
 	set("stuck", r.Stuck, len(r.Stuck) > 0)
 	set("loop", r.Loop, r.Loop)
 	set("awaits", r.Awaits, r.Awaits != "")
+	set("termination", r.Termination, r.Termination != "")
+	set("livelock", r.Livelock, len(r.Livelock) > 0)
 	set("warnings", r.Warnings, len(r.Warnings) > 0)
 	if r.Empty != nil {
 		out["empty"] = map[string]any{"kind": r.Empty.Kind, "reason": r.Empty.Reason}
@@ -118,4 +121,31 @@ func resultMap(t *testing.T, r *ptxmm.Result) map[string]any {
 	var back map[string]any
 	require.NoError(t, json.Unmarshal(b, &back))
 	return back
+}
+
+// TestResultTermination: the embedded model decides the termination of a
+// loop that writes, and Result shows it as the -json line does: two
+// threads swapping 0 and 1 into x, each looping while it takes what the
+// other writes, can loop forever under a fair scheduler.
+func TestResultTermination(t *testing.T) {
+	m, err := ptxmm.DefaultModel()
+	require.NoError(t, err)
+	tc, err := litmus.ParseHerd("Exch-livelock.litmus", []byte(`PTX Exch-livelock
+{ x = 0; }
+ P0@cta 0,gpu 0                 | P1@cta 0,gpu 0                 ;
+ L0:                            | L1:                            ;
+ atom.relaxed.gpu.exch r0, x, 0 | atom.relaxed.gpu.exch r1, x, 1 ;
+ beq r0, 1, L0                  | beq r1, 0, L1                  ;
+exists (P0:r0 == 0 /\ P1:r1 == 1)
+`))
+	require.NoError(t, err)
+	r := m.Check(tc)
+	require.NoError(t, r.Err)
+	assert.Equal(t, "livelock", r.Termination)
+	assert.Equal(t, []string{"P0: atom.relaxed.gpu.exch r0, x, 0", "P1: atom.relaxed.gpu.exch r1, x, 1"}, r.Livelock)
+	var b bytes.Buffer
+	require.NoError(t, r.WriteJSON(&b))
+	var line map[string]any
+	require.NoError(t, json.Unmarshal(b.Bytes(), &line))
+	assert.Equal(t, "livelock", line["termination"])
 }

@@ -47,6 +47,18 @@ type Termination struct {
 	Why    string
 }
 
+// Verdict is the termination verdict as the -json line gives it:
+// "terminates", "livelock", or "not decided: " and why.
+func (t *Termination) Verdict() string {
+	switch {
+	case !t.Decided:
+		return "not decided: " + t.Why
+	case t.Spins:
+		return "livelock"
+	}
+	return "terminates"
+}
+
 // WritingLoop returns an instruction of t that writes memory and lies on a
 // cycle of its thread's control flow (a loop that writes), or nil.
 func WritingLoop(t *litmus.Test) *litmus.Instr {

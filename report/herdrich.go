@@ -123,18 +123,6 @@ func livelock(r *checker.Result) bool {
 	return r.Termination != nil && r.Termination.Spins
 }
 
-// terminationText is the termination verdict on loops that write:
-// "terminates", "livelock", or why it is not decided.
-func terminationText(t *execution.Termination) string {
-	switch {
-	case !t.Decided:
-		return "not decided: " + t.Why
-	case t.Spins:
-		return "livelock"
-	}
-	return "terminates"
-}
-
 // terminationLine says whether some thread can run forever under a fair
 // scheduler in a test whose loops write memory (docs/litmus.md).
 func terminationLine(name string, t *execution.Termination) string {

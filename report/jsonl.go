@@ -79,7 +79,7 @@ func JSON(w io.Writer, r *checker.Result) error {
 		Positive: r.Positive, Negative: r.Negative, Candidates: r.Candidates, Consistent: r.Consistent,
 		Sanity: r.Sanity, Cut: r.Cut, Hangs: r.Hangs, Unjudged: r.Unjudged, Stuck: r.Stuck, Loop: r.Loop, Awaits: r.Awaits, Empty: emptyJSON(r), TimeMS: float64(r.Elapsed.Microseconds()) / 1000, States: []string{}}
 	if tm := r.Termination; tm != nil {
-		out.Termination, out.Livelock = terminationText(tm), tm.Where
+		out.Termination, out.Livelock = tm.Verdict(), tm.Where
 	}
 	switch {
 	case r.Stopped:
