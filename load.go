@@ -3,6 +3,7 @@ package ptxmm
 import (
 	"io/fs"
 
+	"github.com/ptxmm/ptxmm/internal/defaultmodel"
 	"github.com/ptxmm/ptxmm/internal/loader"
 )
 
@@ -64,9 +65,11 @@ func load(src loader.Source, opts []LoadOption) (*Model, error) {
 	return newModel(lm.Model), nil
 }
 
-// DefaultModel loads the embedded PTX model.
+// DefaultModel loads the embedded PTX model. Without options it is read
+// as compiled when ptxmm was built (internal/defaultmodel), not compiled
+// again.
 func DefaultModel(opts ...LoadOption) (*Model, error) {
-	return load(loader.Source{Name: DefaultModelName, FS: models, Builtin: true}, opts)
+	return load(defaultmodel.Source(models), opts)
 }
 
 // LoadModel loads a model from a file on disk: a herd7 cat model when the

@@ -67,6 +67,26 @@ const FinalsRelation = "co$final"
 // Models are read (a .dl or .cat file, from disk or a file system, with
 // their includes) by package internal/loader, which calls it.
 func BuildModel(name string, prog *datalog.Program, copts []rules.CompileOption) (*Model, error) {
+	c, err := Compile(prog, copts)
+	if err != nil {
+		return nil, err
+	}
+	return c.Model(name), nil
+}
+
+// Compiled is what checking and compiling a program produces, which a
+// Model is made of: the loader keeps it, compiled when ptxmm is built, for
+// the embedded default model (internal/loader, Source.Compiled).
+type Compiled struct {
+	Syntax  *datalog.Model
+	Program *rules.Program
+	// Warnings are the compiler's (rules.Compile); the analysis's are
+	// Syntax.Warnings.
+	Warnings source.List
+}
+
+// Compile checks and compiles a parsed program, with compile options.
+func Compile(prog *datalog.Program, copts []rules.CompileOption) (*Compiled, error) {
 	m, errs := datalog.Analyze(prog)
 	if errs.HasErrors() {
 		return nil, errs
@@ -78,8 +98,15 @@ func BuildModel(name string, prog *datalog.Program, copts []rules.CompileOption)
 	if cerrs.HasErrors() {
 		return nil, cerrs
 	}
+	return &Compiled{Syntax: m, Program: p, Warnings: cerrs.Warnings()}, nil
+}
+
+// Model makes a model named name of a compiled program. The model shares
+// the program, which is immutable.
+func (c *Compiled) Model(name string) *Model {
+	m, p := c.Syntax, c.Program
 	warnings := append(source.List{}, m.Warnings...)
-	warnings = append(warnings, cerrs.Warnings()...)
+	warnings = append(warnings, c.Warnings...)
 	warnings = append(warnings, allowsEverything(name, m)...)
 	why := pruneModel(p)
 	if why != "" {
@@ -98,7 +125,7 @@ func BuildModel(name string, prog *datalog.Program, copts []rules.CompileOption)
 	model := &Model{Name: name, Syntax: m, Program: p, Warnings: warnings, Show: m.Show, notMonotone: why, finals: finals,
 		varying: p.Varying(catalog.ChoiceRelations()...), undefined: undefined}
 	model.workers = newWorkerPool(model)
-	return model, nil
+	return model
 }
 
 // hasCoherence reports whether the model defines the coherence order.

@@ -11,6 +11,7 @@ import (
 	"github.com/ptxmm/ptxmm/cat"
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/internal/cli"
+	"github.com/ptxmm/ptxmm/internal/defaultmodel"
 	"github.com/ptxmm/ptxmm/internal/loader"
 	"github.com/ptxmm/ptxmm/repl"
 )
@@ -99,7 +100,7 @@ func (f *modelFlags) source(file string, stderr io.Writer) (loader.Source, loade
 			return src, loader.Options{}, err
 		}
 	case file == "":
-		src = loader.Source{Name: ptxmm.DefaultModelName, FS: ptxmm.DefaultModelFS(), Builtin: true}
+		src = defaultmodel.Source(ptxmm.DefaultModelFS())
 	case len(own) > 0:
 		return src, loader.Options{}, fmt.Errorf("-variant %s: a variant of the embedded model applies without -model; to edit %s, write a variant of it (docs/variants.md)", strings.Join(own, ","), file)
 	default:

@@ -34,6 +34,12 @@ type Source struct {
 	// user cannot edit: the model is marked checker.Model.Builtin unless
 	// Options add items to it or leave checks out.
 	Builtin bool
+	// Compiled, when set, is the model compiled ahead of time
+	// (Precompile): it is used instead of compiling when the files it was
+	// compiled from hold what they held then and no items are added or
+	// checks left out; otherwise the model is compiled as usual. The
+	// embedded default model carries it (internal/defaultmodel).
+	Compiled []byte
 }
 
 // Options say how a model is read and what is added to it.
@@ -70,6 +76,8 @@ type Model struct {
 	// TextBytes counts the text compiled: the source's, every file read
 	// and the extra items. What the compiled model keeps grows with it.
 	TextBytes int64
+	// Precompiled says the model was read from Source.Compiled.
+	Precompiled bool
 }
 
 // FileState is what one file held when the model was read.
@@ -89,19 +97,39 @@ const UncheckedFile = "unticked-axioms"
 // checkName is what a check's name looks like (an identifier).
 var checkName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-// Load reads, extends and compiles a model.
+// Load reads, extends and compiles a model. A model whose source carries
+// its compiled form (Source.Compiled) is read from it when the files it
+// was compiled from still hold what they held then.
 func Load(src Source, opts Options) (*Model, error) {
+	if m, ok := loadCompiled(src, opts); ok {
+		return m, nil
+	}
 	rd := newRecorder(src, opts)
+	c, lowered, err := compile(src, opts, rd)
+	if err != nil {
+		return nil, err
+	}
+	return finish(src, opts, rd, c, lowered), nil
+}
+
+// catParts are what a cat model's lowering adds to its compiled model.
+type catParts struct {
+	show     []string
+	groups   map[string][]string
+	warnings source.List
+}
+
+// compile reads a model through rd, adds the options' items and compiles
+// it.
+func compile(src Source, opts Options, rd *recorder) (*checker.Compiled, catParts, error) {
 	var prog *datalog.Program
-	var show []string
-	var groups map[string][]string
-	var warnings source.List
+	var lowered catParts
 	if cat.IsCatFile(src.Name) {
 		low, errs := loadCat(src, opts, rd)
 		if errs.HasErrors() {
-			return nil, errs
+			return nil, lowered, errs
 		}
-		prog, show, groups, warnings = low.Program, low.Show, low.Groups, errs
+		prog, lowered = low.Program, catParts{low.Show, low.Groups, errs}
 	} else {
 		var errs source.List
 		dopts := rd.datalogOptions(opts)
@@ -111,35 +139,41 @@ func Load(src Source, opts Options) (*Model, error) {
 			prog, errs = datalog.Load(src.Name, dopts...)
 		}
 		if errs.HasErrors() {
-			return nil, errs
+			return nil, lowered, errs
 		}
 	}
 	if err := addExtra(prog, opts, rd.datalogOptions(opts)); err != nil {
-		return nil, err
+		return nil, lowered, err
 	}
-	if err := addUnchecked(prog, opts.Unchecked, groups); err != nil {
-		return nil, err
+	if err := addUnchecked(prog, opts.Unchecked, lowered.groups); err != nil {
+		return nil, lowered, err
 	}
+	c, err := checker.Compile(prog, nil)
+	if err != nil {
+		return nil, lowered, err
+	}
+	return c, lowered, nil
+}
+
+// finish makes the loaded model of a compiled one.
+func finish(src Source, opts Options, rd *recorder, c *checker.Compiled, lowered catParts) *Model {
 	label := src.Label
 	if label == "" {
 		label = src.Name
 	}
-	m, err := checker.BuildModel(label, prog, nil)
-	if err != nil {
-		return nil, err
-	}
+	m := c.Model(label)
 	// A cat model's pictures draw what it shows, and what items added to
 	// it show.
-	m.Show, m.CheckGroups = append(show, m.Show...), groups
+	m.Show, m.CheckGroups = append(lowered.show, m.Show...), lowered.groups
 	m.Builtin = src.Builtin && src.FS != nil && src.Text == nil && opts.Read == nil && len(opts.Extra) == 0 && len(opts.Unchecked) == 0
-	if len(warnings) > 0 {
-		m.Warnings = append(warnings, m.Warnings...)
+	if len(lowered.warnings) > 0 {
+		m.Warnings = append(lowered.warnings, m.Warnings...)
 	}
 	text := rd.bytes + int64(len(src.Text))
 	for _, item := range opts.Extra {
 		text += int64(len(item))
 	}
-	return &Model{Model: m, Files: rd.files, Digest: digest(key(src, opts), rd.files), TextBytes: text}, nil
+	return &Model{Model: m, Files: rd.files, Digest: digest(key(src, opts), rd.files), TextBytes: text}
 }
 
 // loadCat reads a cat model, lowered onto the modelling language.

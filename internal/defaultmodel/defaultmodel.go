@@ -1,0 +1,31 @@
+// Package defaultmodel holds the embedded default model (spec.dl)
+// compiled when ptxmm is built, so that a run reads it instead of
+// compiling it (internal/loader, Source.Compiled): compiling spec.dl costs
+// a few milliseconds, reading it back a fraction of that. spec.snap is
+// written by go generate; a test fails when it is stale against spec.dl,
+// and a stale one is never used (the model is then compiled as before).
+package defaultmodel
+
+import (
+	_ "embed"
+	"io/fs"
+
+	"github.com/ptxmm/ptxmm/internal/loader"
+)
+
+//go:generate go run ./gen
+
+// Name is the name the default model is known by.
+const Name = "spec.dl"
+
+// File is the name of the compiled model in this folder.
+const File = "spec.snap"
+
+//go:embed spec.snap
+var compiled []byte
+
+// Source is the default model read from fsys, the file system holding
+// spec.dl (the embedding API's DefaultModelFS), with its compiled form.
+func Source(fsys fs.FS) loader.Source {
+	return loader.Source{Name: Name, FS: fsys, Builtin: true, Compiled: compiled}
+}

@@ -1,0 +1,16 @@
+// Package snapshot writes a graph of Go values to bytes and reads it back:
+// structs (unexported fields included), pointers (an object reached twice
+// is written once and read back as one object, cycles included), slices,
+// arrays, maps, strings, numbers and interfaces over a closed list of
+// concrete types. It exists so that a model compiled when ptxmm is built
+// is read when it runs instead of compiled again (internal/loader).
+//
+// What it writes starts with a fingerprint of the types it holds (every
+// struct's fields, names and types, reachable from the root's type and the
+// interface types' concrete types): bytes written by a build whose types
+// differ are refused, not misread. A slice is written as its elements, so
+// two slices sharing an array are read back as two arrays, and a pointer
+// into the middle of an object as an object of its own: the graphs it is
+// meant for are not changed after they are built, where that makes no
+// difference. Functions, channels and unsafe pointers are refused.
+package snapshot
