@@ -88,6 +88,12 @@ func (d *decoder) uint() uint64 {
 }
 
 func (d *decoder) uintSlow() uint64 {
+	// Two bytes (an object read before, a line number) are the next
+	// commonest.
+	if p := d.pos; p+1 < len(d.data) && d.data[p+1] < 0x80 {
+		d.pos = p + 2
+		return uint64(d.data[p]&0x7f) | uint64(d.data[p+1])<<7
+	}
 	x, n := binary.Uvarint(d.data[d.pos:])
 	if n <= 0 {
 		d.fail("bad number")

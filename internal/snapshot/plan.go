@@ -153,6 +153,10 @@ func (d *decoder) read(p *plan, at unsafe.Pointer) {
 				*(*string)(fa) = d.string()
 			case reflect.Bool:
 				*(*bool)(fa) = d.uint() != 0
+			case reflect.Pointer:
+				*(*unsafe.Pointer)(fa) = d.object(f.plan)
+			case reflect.Slice:
+				d.slice(f.plan, fa)
 			default:
 				d.read(f.plan, fa)
 			}
@@ -225,6 +229,10 @@ func (d *decoder) slice(p *plan, at unsafe.Pointer) {
 		fill(d, unsafe.Slice((*uint64)(data), n), (*decoder).uint)
 	case reflect.Bool:
 		fill(d, unsafe.Slice((*bool)(data), n), func(d *decoder) bool { return d.uint() != 0 })
+	case reflect.Pointer:
+		for i := range n {
+			*(*unsafe.Pointer)(unsafe.Add(data, uintptr(i)*p.elem.size)) = d.object(p.elem)
+		}
 	default:
 		for i := range n {
 			d.read(p.elem, unsafe.Add(data, uintptr(i)*p.elem.size))
