@@ -154,8 +154,10 @@ func (l *lexer) scan() token {
 		return token{kind: tokInverse, pos: start, text: "^-1"}
 	}
 	if k, ok := singleCharToken(c); ok {
+		// A slice of the source, not string(c), which allocates.
+		text := l.Src[l.Off : l.Off+1]
 		l.Advance(1)
-		return token{kind: k, pos: start, text: string(c)}
+		return token{kind: k, pos: start, text: text}
 	}
 	r, size := utf8.DecodeRuneInString(l.Src[l.Off:])
 	if c == '^' {

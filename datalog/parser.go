@@ -2,6 +2,7 @@ package datalog
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/ptxmm/ptxmm/relop"
 	"github.com/ptxmm/ptxmm/source"
@@ -16,7 +17,9 @@ type parser struct {
 	// include loads an included file into prog when the parser meets its
 	// .include, so that the included items come where the directive is.
 	include func(includeDirective)
-	doc     string
+	// doc holds the lines of the doc comment read so far, joined when an
+	// item takes it (joining line by line as they come is quadratic).
+	doc []string
 	// nesting is the depth of expressions being parsed and ops the
 	// operators of the outermost one so far (countOp).
 	nesting, ops int
@@ -85,8 +88,8 @@ func (p *parser) recover() {
 }
 
 func (p *parser) takeDoc() string {
-	d := p.doc
-	p.doc = ""
+	d := strings.Join(p.doc, "\n")
+	p.doc = p.doc[:0]
 	return d
 }
 
@@ -114,27 +117,27 @@ func (p *parser) parseItem() {
 	switch t.kind {
 	case tokDoc:
 		p.Next()
-		if p.doc != "" {
-			p.doc += "\n"
+		// Empty lines before the first line of text are not kept.
+		if len(p.doc) > 0 || t.text != "" {
+			p.doc = append(p.doc, t.text)
 		}
-		p.doc += t.text
 		return
 	case tokDirective:
 		p.parseDirective()
 	case tokQuery:
-		p.doc = ""
+		p.doc = p.doc[:0]
 		p.parseQuery()
 	case tokIdent:
 		if t.text == "let" && p.At(1).kind == tokIdent {
 			p.parseDef()
 			return
 		}
-		p.doc = ""
+		p.doc = p.doc[:0]
 		if r := p.parseRule(); r != nil {
 			p.prog.Rules = append(p.prog.Rules, r)
 		}
 	default:
-		p.doc = ""
+		p.doc = p.doc[:0]
 		p.errs.Add(t.pos, "expected a rule, a fact, a definition (let), a query (?-) or a directive (.decl, .input, .check, ...), found %s", t.describe())
 	}
 }
@@ -145,7 +148,7 @@ func (p *parser) parseDirective() {
 	case "decl":
 		p.parseDecl(t)
 	case "input", "output", "printsize", "edges", "show":
-		p.doc = ""
+		p.doc = p.doc[:0]
 		kind := map[string]IOKind{"input": IOInput, "output": IOOutput, "printsize": IOPrintSize, "edges": IOEdges, "show": IOShow}[t.text]
 		for {
 			name, ok := p.expect(tokIdent, "(a relation name) after ."+t.text)
@@ -159,7 +162,7 @@ func (p *parser) parseDirective() {
 			p.Next()
 		}
 	case "include":
-		p.doc = ""
+		p.doc = p.doc[:0]
 		s, ok := p.expect(tokString, "(the file to include, in double quotes) after .include")
 		if ok && p.include != nil {
 			p.include(includeDirective{path: s.text, pos: s.pos})
@@ -178,13 +181,13 @@ func (p *parser) parseDirective() {
 			p.prog.Edits = append(p.prog.Edits, &Edit{Kind: EditRecheck, Name: c.Name, Check: c, Pos: t.pos})
 		}
 	case "uncheck":
-		p.doc = ""
+		p.doc = p.doc[:0]
 		name, ok := p.expect(tokIdent, "(the name of the check to remove) after .uncheck")
 		if ok {
 			p.prog.Edits = append(p.prog.Edits, &Edit{Kind: EditUncheck, Name: name.text, Pos: t.pos})
 		}
 	default:
-		p.doc = ""
+		p.doc = p.doc[:0]
 		p.errs.Add(t.pos, "unknown directive .%s: expected .decl, .input, .output, .printsize, .edges, .show, .include, .check, .flag, .undefined, .order, .redefine, .recheck or .uncheck", t.text)
 	}
 }
