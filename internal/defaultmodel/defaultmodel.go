@@ -1,9 +1,12 @@
 // Package defaultmodel holds the embedded default model (spec.dl)
 // compiled when ptxmm is built, so that a run reads it instead of
 // compiling it (internal/loader, Source.Compiled): compiling spec.dl costs
-// a few milliseconds, reading it back a fraction of that. spec.snap is
-// written by go generate; a test fails when it is stale against spec.dl,
-// and a stale one is never used (the model is then compiled as before).
+// a few milliseconds, reading it back less than half of that. spec.snap
+// is written by go generate; TestSnapshotCurrent fails when it is stale
+// against spec.dl or the compiler. One compiled from another spec.dl, or
+// for other types, is never used (the model is then compiled as before);
+// one compiled by other code from the same text and types is, until it
+// is regenerated.
 package defaultmodel
 
 import (
