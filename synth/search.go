@@ -25,15 +25,19 @@ type Options struct {
 	// Progress, when set, is called now and then with how far the search
 	// is (from the workers' goroutines, one call at a time).
 	Progress func(Progress)
-	// Found, when set, is called with the tests of each size as soon as
-	// that size is searched, smallest first.
+	// Found, when set, is called with tests as soon as they are
+	// confirmed and every shape listed before theirs is searched,
+	// smallest first (one call at a time).
 	Found func(size int, tests []*Found)
 }
 
 // Progress says how far a search is.
 type Progress struct {
-	Size              int // the number of instructions being searched
-	Done, Total       int // skeletons of this size searched and to search
+	Size        int // the number of instructions being searched
+	Done, Total int // skeletons of this size searched and listed so far
+	// Listing says the skeletons of this size are still being listed
+	// (Total grows).
+	Listing           bool
 	Programs          int // programs checked with both models so far
 	Found             int // tests found so far
 	Elapsed           time.Duration
@@ -83,7 +87,11 @@ type Report struct {
 }
 
 // Search looks for the minimal tests on which the models disagree, size
-// by size, until the bounds or the context's end.
+// by size, until the bounds or the context's end. The tests of a size are
+// passed to Options.Found as soon as they are confirmed and every shape
+// listed before theirs has been searched, so the first separating test is
+// out long before its size is searched in full, and the order does not
+// depend on the number of workers.
 func Search(ctx context.Context, o Options) *Report {
 	start := time.Now()
 	rep := &Report{}
@@ -94,37 +102,29 @@ func Search(ctx context.Context, o Options) *Report {
 	s.screen = newScreen(s.o)
 	seen := map[string]bool{}
 	for n := 1; n <= o.Bounds.Events; n++ {
-		var sks []*skeleton
-		skeletons(n, o.Bounds, o.Vocabulary, func(sk *skeleton) bool {
-			rep.Skeletons++
-			if sk.critical() {
-				sks = append(sks, sk)
+		count := 0
+		// emit runs in the order of the shapes, one call at a time.
+		emit := func(found []*Found) {
+			var fresh []*Found
+			for _, f := range found {
+				key := canonical(f.Test)
+				if seen[key] {
+					continue
+				}
+				seen[key] = true
+				count++
+				f.Test.Name = fmt.Sprintf("Synth%d.%d", n, count)
+				f.Diff.Test.Name = f.Test.Name
+				fresh = append(fresh, f)
 			}
-			return ctx.Err() == nil
-		})
-		rep.Critical += len(sks)
-		found := s.size(n, sks)
+			rep.Tests = append(rep.Tests, fresh...)
+			if o.Found != nil && len(fresh) > 0 {
+				o.Found(n, fresh)
+			}
+		}
+		s.size(n, emit)
 		if err := ctx.Err(); err != nil {
 			rep.Stopped = err
-		}
-		var fresh []*Found
-		for _, f := range found {
-			key := canonical(f.Test)
-			if seen[key] {
-				continue
-			}
-			seen[key] = true
-			fresh = append(fresh, f)
-		}
-		for i, f := range fresh {
-			f.Test.Name = fmt.Sprintf("Synth%d.%d", n, i+1)
-			f.Diff.Test.Name = f.Test.Name
-		}
-		rep.Tests = append(rep.Tests, fresh...)
-		if o.Found != nil && len(fresh) > 0 {
-			o.Found(n, fresh)
-		}
-		if rep.Stopped != nil {
 			break
 		}
 		rep.Complete = n
@@ -147,59 +147,107 @@ type searcher struct {
 	evals *atomic.Int64
 	thin  *atomic.Int64
 	start time.Time
-	mu    sync.Mutex
+	// mu guards the report's counters, notMonotone and the tests found
+	// but not yet emitted.
+	mu sync.Mutex
 	// notMonotone collects the names of the models seen to break
-	// monotonicity; the rest of the report's counters too (under mu).
+	// monotonicity.
 	notMonotone map[string]bool
-	found       int
 	screen      *screen
 }
 
-// size searches every skeleton of one size, on the workers, and returns
-// the tests found, in the order of their canonical spelling.
-func (s *searcher) size(n int, sks []*skeleton) []*Found {
-	var out []*Found
-	var next atomic.Int64
-	var done atomic.Int64
-	var wg sync.WaitGroup
+// size lists the shapes of n instructions and searches those with a
+// cycle through every access on the workers while the listing goes on;
+// the tests of each shape go to emit in the order of the shapes, as soon
+// as the shapes before it are searched. When the context ends, the
+// shapes searched by then are emitted, in order, and the rest are not.
+func (s *searcher) size(n int, emit func([]*Found)) {
+	type job struct {
+		i  int
+		sk *skeleton
+	}
+	jobs := make(chan job, 4*s.o.Workers)
+	var (
+		listed, done int
+		listing      = true
+		results      = map[int][]*Found{}
+		next         int
+		pending      int
+	)
+	// flush emits the results that follow the last emitted, under s.mu.
+	flush := func() {
+		for {
+			fs, ok := results[next]
+			if !ok {
+				return
+			}
+			delete(results, next)
+			next++
+			pending -= len(fs)
+			emit(fs)
+		}
+	}
 	report := func() {
 		if s.o.Progress == nil {
 			return
 		}
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		s.o.Progress(Progress{Size: n, Done: int(done.Load()), Total: len(sks), Programs: int(s.evals.Load()),
-			Found: s.found + len(s.rep.Tests), Elapsed: time.Since(s.start)})
+		s.o.Progress(Progress{Size: n, Done: done, Total: listed, Listing: listing, Programs: int(s.evals.Load()),
+			Found: len(s.rep.Tests) + pending, Elapsed: time.Since(s.start)})
 	}
+	var wg sync.WaitGroup
 	for w := 0; w < s.o.Workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(sks) || s.ctx.Err() != nil {
-					return
+			for j := range jobs {
+				if s.ctx.Err() != nil {
+					continue
 				}
-				fs := s.skeleton(sks[i])
+				fs := s.skeleton(j.sk)
 				s.mu.Lock()
-				out = append(out, fs...)
-				s.found += len(fs)
-				s.mu.Unlock()
-				done.Add(1)
+				if s.ctx.Err() == nil || len(fs) > 0 {
+					results[j.i] = fs
+				}
+				pending += len(fs)
+				done++
+				flush()
 				report()
+				s.mu.Unlock()
 			}
 		}()
 	}
+	skeletons(n, s.o.Bounds, s.o.Vocabulary, func(sk *skeleton) bool {
+		s.mu.Lock()
+		s.rep.Skeletons++
+		s.mu.Unlock()
+		if !sk.critical() {
+			return s.ctx.Err() == nil
+		}
+		s.mu.Lock()
+		s.rep.Critical++
+		i := listed
+		listed++
+		s.mu.Unlock()
+		jobs <- job{i, sk}
+		return s.ctx.Err() == nil
+	})
+	s.mu.Lock()
+	listing = false
+	s.mu.Unlock()
+	close(jobs)
 	wg.Wait()
 	s.mu.Lock()
-	s.found = 0
-	s.mu.Unlock()
-	keys := map[*Found]string{}
-	for _, f := range out {
-		keys[f] = canonical(f.Test)
+	defer s.mu.Unlock()
+	// After an interrupt, some shapes were never searched: emit the rest
+	// of what was found, in order.
+	keys := make([]int, 0, len(results))
+	for i := range results {
+		keys = append(keys, i)
 	}
-	sort.SliceStable(out, func(i, j int) bool { return keys[out[i]] < keys[out[j]] })
-	return out
+	sort.Ints(keys)
+	for _, i := range keys {
+		emit(results[i])
+	}
 }
 
 // skeleton searches one skeleton's lattice and returns its minimal

@@ -155,3 +155,43 @@ func TestSearchThinAir(t *testing.T) {
 	assert.Empty(t, rep.Tests, "with data dependencies only, every separating execution is out of thin air")
 	assert.Empty(t, rep.Unconfirmed)
 }
+
+// TestSearchStreams checks that tests are handed out as they are found, in
+// an order that does not depend on the workers: the first before the
+// search of its size ends, and the same tests under the same names with
+// one worker and with three.
+func TestSearchStreams(t *testing.T) {
+	v, err := ParseVocabulary("atom", "gpu")
+	require.NoError(t, err)
+	run := func(workers int) (names, texts []string, early bool) {
+		firstSize := 0
+		rep := Search(context.Background(), Options{A: testmodels.Load(t, "sc", testmodels.SC), B: testmodels.Load(t, "candidates", testmodels.Candidates),
+			Vocabulary: v, Bounds: Bounds{Events: 3, Threads: 3, Locations: 2}, Check: checker.DefaultOptions(), Workers: workers,
+			Progress: func(p Progress) {
+				// Shapes of the first test's size were left to search
+				// after it was handed out.
+				if p.Size == firstSize && (p.Listing || p.Done < p.Total) {
+					early = true
+				}
+			},
+			Found: func(size int, fs []*Found) {
+				if firstSize == 0 {
+					firstSize = size
+				}
+				for _, f := range fs {
+					assert.Equal(t, size, f.Size)
+					names = append(names, f.Test.Name)
+					texts = append(texts, f.Test.Litmus())
+				}
+			}})
+		require.NoError(t, rep.Err)
+		require.Len(t, names, len(rep.Tests))
+		return names, texts, early
+	}
+	names1, texts1, early := run(1)
+	require.NotEmpty(t, names1)
+	assert.True(t, early, "the first test waited for the whole size to be searched")
+	names3, texts3, _ := run(3)
+	assert.Equal(t, names1, names3)
+	assert.Equal(t, texts1, texts3)
+}

@@ -157,8 +157,12 @@ func (p *synthProgress) update(pr synth.Progress) {
 	if width <= 0 {
 		width = 80
 	}
-	text := fmt.Sprintf("%d instructions: %d of %d shapes, %d programs checked, %d tests found, %s",
-		pr.Size, pr.Done, pr.Total, pr.Programs, pr.Found, elapsed(pr.Elapsed))
+	more := ""
+	if pr.Listing {
+		more = "+"
+	}
+	text := fmt.Sprintf("%d instructions: %d of %d%s shapes, %d programs checked, %d tests found, %s",
+		pr.Size, pr.Done, pr.Total, more, pr.Programs, pr.Found, elapsed(pr.Elapsed))
 	fmt.Fprintf(p.w, "\r%s\x1b[K", fitWidth(text, width-1))
 	p.shown = true
 }
