@@ -65,6 +65,17 @@ func (m *Model) Instance(c Candidate) (*rules.Instance, error) {
 	return m.InstanceContext(context.Background(), c, 0)
 }
 
+// Inputs returns an instance holding only what the catalog states of the
+// candidate (the model's input relations), unsolved: cheaper than Instance
+// where the derived relations are not wanted.
+func (m *Model) Inputs(c Candidate) (*rules.Instance, error) {
+	inst := m.Program.NewInstance(eventDomain(len(c.Execution.Events)))
+	if err := fill.New(m.Syntax).Fill(inst, c.Execution); err != nil {
+		return nil, err
+	}
+	return inst, nil
+}
+
 // InstanceContext is Instance under a context and a memory limit (0:
 // none): filling and evaluating the candidate stop soon after ctx is done,
 // and the instance is refused, or its evaluation stopped, past maxBytes.

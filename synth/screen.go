@@ -266,7 +266,7 @@ func (sc *screen) filled(ts []*program.Test) map[string]bool {
 		for _, m := range []*checker.Model{sc.o.A, sc.o.B} {
 			cands, _ := m.Candidates(lt, sc.o.Check, 4)
 			for _, c := range cands {
-				inst, err := m.Instance(c)
+				inst, err := m.Inputs(c)
 				if err != nil {
 					continue
 				}
