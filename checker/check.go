@@ -266,6 +266,9 @@ func (s *session) check(start time.Time) error {
 	cancel := s.startClock(start)
 	defer cancel()
 	s.setPrune(s.pruning())
+	if s.recordsLive() {
+		s.live = &liveCombos{}
+	}
 	stats, err := s.searchAll()
 	if err == nil {
 		err = s.probeFlags()
@@ -418,6 +421,9 @@ func (r *modelRun) instance(n int) (*rules.Instance, error) {
 func (s *session) candidate(x *execution.Execution) error {
 	s.leafConsistent = false
 	err := s.evaluateAll(x)
+	if err == nil {
+		s.noteLive(x)
+	}
 	if err == nil && s.prune && !s.leafConsistent {
 		s.learn(x, false)
 		err = s.err

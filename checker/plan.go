@@ -50,6 +50,11 @@ type plan struct {
 	// probeDepth is the most failed iterations a probe run has (0: no
 	// bound but the unrolling bound's; probes.go).
 	probeDepth int
+	// live records the combinations of runs of the search with a
+	// consistent candidate, from which the probe search starts
+	// (probelive.go); nil when the search does not record them. It is
+	// safe for concurrent use: the parts of a split search all record.
+	live *liveCombos
 }
 
 // setPrune decides whether the search abandons rejected partial

@@ -63,9 +63,10 @@ func (s *session) probeFlags() error {
 	}()
 	search := s.search()
 	search.Relevant, search.Pruned, search.Uncounted = nil, nil, true
+	live := s.baseFilter(main.a)
 	search.Filter = func(runs []*execution.Run) bool {
 		n := execution.FailedIters(runs)
-		return n > 0 && (s.probeDepth == 0 || n <= s.probeDepth)
+		return n > 0 && (s.probeDepth == 0 || n <= s.probeDepth) && (live == nil || live(runs))
 	}
 	search.Combo = s.probeCombo
 	var loopErr error

@@ -1,0 +1,132 @@
+package checker
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/ptxmm/ptxmm/execution"
+)
+
+// Which probe combinations can have a consistent execution.
+//
+// A probe execution the models find consistent gives, without its failed
+// iterations' events, a consistent execution of the combination of the
+// probes' base runs (execution.Analysis.Bases): the models are
+// event-monotone, or the spin reduction that makes probes would be off.
+// That execution is a candidate of the search the check has just made, so
+// a combination of runs in which the search found no consistent candidate
+// is the base of no probe combination whose executions are worth
+// searching for flags. The search records the combinations in which some
+// candidate was consistent; the probe search leaves out the combinations
+// whose bases are none of them, before building their events. Most
+// combinations of a test with awaits are of runs that spin for ever or
+// fail an await that cannot fail, and have no consistent execution.
+//
+// The record is exact only when the search evaluated every candidate it
+// did not leave out as rejected by every model: not when it looks only at
+// the executions that settle the test (Options.OnlyDeciding,
+// StopAtWitness), which is then searched as before.
+
+// liveCombos is the set of combinations of runs (execution.Execution.
+// Combo) in which some candidate was consistent, shared by the sessions
+// of a search split across cores.
+type liveCombos struct {
+	mu  sync.Mutex
+	set map[string]bool
+}
+
+// comboKey names a combination of runs by the index of each thread's run.
+func comboKey(combo []int) string {
+	var b strings.Builder
+	for i, c := range combo {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(c))
+	}
+	return b.String()
+}
+
+// mark records that a candidate of combo was consistent.
+func (l *liveCombos) mark(combo []int) {
+	k := comboKey(combo)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.set == nil {
+		l.set = map[string]bool{}
+	}
+	l.set[k] = true
+}
+
+// has reports whether a candidate of combo was consistent.
+func (l *liveCombos) has(combo []int) bool {
+	k := comboKey(combo)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.set[k]
+}
+
+// recordsLive reports whether the search evaluates every candidate it
+// does not leave out as rejected, so that the combinations it finds no
+// consistent candidate in can be told from the others.
+func (s *session) recordsLive() bool {
+	return !s.onlyDeciding && !s.opts.StopAtWitness && s.a.HasProbes()
+}
+
+// noteLive records the combination of candidate x as live when some
+// model found x consistent (evaluateAll).
+func (s *session) noteLive(x *execution.Execution) {
+	if s.live != nil && !s.probing && s.leafConsistent {
+		s.live.mark(x.Combo)
+	}
+}
+
+// baseFilter returns the filter of probe combinations (Search.Filter)
+// that keeps those whose base runs make a combination live, or nil when
+// the search recorded none (recordsLive). a is the analysis the search
+// searched, without its probes.
+func (s *session) baseFilter(a *execution.Analysis) func([]*execution.Run) bool {
+	if s.live == nil {
+		return nil
+	}
+	index := map[*execution.Run][]int{}
+	for t := range a.Runs {
+		for i, r := range a.Runs[t] {
+			index[r] = []int{i}
+		}
+	}
+	bases := a.Bases()
+	for t := range a.Probes {
+		for i, p := range a.Probes[t] {
+			if len(bases[t][i]) > 0 {
+				index[p] = bases[t][i]
+			}
+		}
+	}
+	combo := make([]int, len(a.Runs))
+	return func(rs []*execution.Run) bool {
+		choices := make([][]int, len(rs))
+		for t, r := range rs {
+			c, ok := index[r]
+			if !ok {
+				return true // no base known: keep it
+			}
+			choices[t] = c
+		}
+		return s.anyLive(choices, combo, 0)
+	}
+}
+
+// anyLive reports whether some choice of one base run per thread from
+// choices, the first t threads' made in combo, is a live combination.
+func (s *session) anyLive(choices [][]int, combo []int, t int) bool {
+	if t == len(choices) {
+		return s.live.has(combo)
+	}
+	return slices.ContainsFunc(choices[t], func(c int) bool {
+		combo[t] = c
+		return s.anyLive(choices, combo, t+1)
+	})
+}
