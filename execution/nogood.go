@@ -2,7 +2,6 @@ package execution
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -47,6 +46,35 @@ type nogoodSets struct {
 	// refuted marks the hints (by index) the host found not to hold in
 	// this combination: they are not offered again.
 	refuted map[int]bool
+	// places indexes the combination's events by place, for the hints
+	// (made on first use: the events of a combination are the same in
+	// every search of it).
+	places *placeIndex
+}
+
+// placeIndex is the place of each event of a combination of runs, and
+// the event at each place.
+type placeIndex struct {
+	of []eventPlace
+	at map[eventPlace]int
+}
+
+// placesOf returns the index of x's events by place, x being of the
+// combination of s.
+func (s *nogoodSets) placesOf(x *Execution) *placeIndex {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.places == nil || len(s.places.of) != len(x.Events) {
+		idx := &placeIndex{of: make([]eventPlace, len(x.Events)), at: make(map[eventPlace]int, len(x.Events))}
+		for e := range x.Events {
+			idx.of[e] = placeOf(x, e)
+			if _, dup := idx.at[idx.of[e]]; !dup {
+				idx.at[idx.of[e]] = e
+			}
+		}
+		s.places = idx
+	}
+	return s.places
 }
 
 // of returns the sets of a combination of runs, made on first use.
@@ -153,47 +181,25 @@ func (n *Nogoods) Refute(x *Execution, h Hint) {
 }
 
 // hintsOf is Hints for the sets holding the pair of one of with, in the
-// combination whose sets are own.
+// combination whose sets are own. It is asked at every node of a search
+// with hints, so it allocates nothing until a hint is found.
 func (n *Nogoods) hintsOf(own *nogoodSets, x *Execution, reads, with []int, limit int) []Hint {
-	own.mu.RLock()
-	refuted := maps.Clone(own.refuted)
-	own.mu.RUnlock()
+	n.mu.Lock()
+	none := len(n.hints) == 0
+	n.mu.Unlock()
+	if none {
+		return nil
+	}
+	places := own.placesOf(x)
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if len(n.hints) == 0 {
-		return nil
-	}
-	found := false
-	for _, r := range with {
-		if len(n.hintsByPr[[2]eventPlace{placeOf(x, r), placeOf(x, x.RF[r])}]) > 0 {
-			found = true
-		}
-	}
-	if !found {
-		return nil
-	}
-	places := make(map[eventPlace]int, len(reads))
-	for _, r := range reads {
-		places[placeOf(x, r)] = r
-	}
-	seen := map[int]bool{}
 	var out []Hint
-	for _, r := range with {
-		for _, id := range n.hintsByPr[[2]eventPlace{placeOf(x, r), placeOf(x, x.RF[r])}] {
-			if seen[id] || refuted[id] {
+	for i, r := range with {
+		for _, id := range n.hintsByPr[[2]eventPlace{places.of[r], places.of[x.RF[r]]}] {
+			if i > 0 && slices.ContainsFunc(out, func(h Hint) bool { return h.ID == id }) || own.isRefuted(id) {
 				continue
 			}
-			seen[id] = true
-			var set []int
-			for _, p := range n.hints[id] {
-				read, ok := places[p[0]]
-				if !ok || x.RF[read] < 0 || placeOf(x, x.RF[read]) != p[1] {
-					set = nil
-					break
-				}
-				set = append(set, read)
-			}
-			if set != nil {
+			if set := places.reads(x, reads, n.hints[id]); set != nil {
 				out = append(out, Hint{ID: id, Reads: set})
 			}
 		}
@@ -203,6 +209,28 @@ func (n *Nogoods) hintsOf(own *nogoodSets, x *Execution, reads, with []int, limi
 		out = out[:limit]
 	}
 	return out
+}
+
+// isRefuted reports whether hint id was found not to hold in the
+// combination (Refute).
+func (s *nogoodSets) isRefuted(id int) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.refuted[id]
+}
+
+// reads returns the reads of x, among reads, that hint names, when x
+// holds each of its pairs (nil otherwise).
+func (idx *placeIndex) reads(x *Execution, reads []int, hint [][2]eventPlace) []int {
+	var set []int
+	for _, p := range hint {
+		read, ok := idx.at[p[0]]
+		if !ok || x.RF[read] < 0 || idx.of[x.RF[read]] != p[1] || !slices.Contains(reads, read) {
+			return nil
+		}
+		set = append(set, read)
+	}
+	return set
 }
 
 // Worth reports whether learning another set may pay: learning takes an
