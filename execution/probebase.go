@@ -39,7 +39,7 @@ func (a *Analysis) Bases() [][][]int {
 // passesAtOnce reports whether run r has probe p's events less its failed
 // iterations', as instructions and kinds, and p's status.
 func passesAtOnce(p, r *Run) bool {
-	if p.Status != r.Status || len(r.Events)+len(p.Failed) != len(p.Events) {
+	if p.Status != r.Status {
 		return false
 	}
 	j := 0
@@ -47,11 +47,14 @@ func passesAtOnce(p, r *Run) bool {
 		if slices.Contains(p.Failed, i) {
 			continue
 		}
+		if j == len(r.Events) {
+			return false
+		}
 		pe, re := &p.Events[i], &r.Events[j]
 		if pe.Kind != re.Kind || pe.Instr != re.Instr {
 			return false
 		}
 		j++
 	}
-	return true
+	return j == len(r.Events)
 }
