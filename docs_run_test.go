@@ -187,8 +187,14 @@ func (r *docRun) missing(needs []string) []string {
 // run runs a command, or a script, in the scratch clone, with standard
 // output and error together as a terminal shows them, and returns them
 // with the exit status.
+//
+// The limit only catches a command that hangs: it is not a speed bound
+// (speed is measured by benchmarks). The heaviest block, docs/herd.md's
+// `check -conf` of examples/ under Dartagnan's cat model, takes about 17 s
+// of CPU and ran past two minutes of wall time on a machine shared by many
+// builds, so the limit leaves room for that.
 func (r *docRun) run(script string, input []string) (string, int, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", "-c", r.prelude+script)
 	cmd.Dir = r.work
