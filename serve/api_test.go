@@ -401,3 +401,37 @@ func TestExecutionNotes(t *testing.T) {
 	}
 	assert.Equal(t, 1, unfair)
 }
+
+// TestRunTermination: the termination of a loop that writes is decided
+// for the embedded spec.dl sent unchanged, as ptxmm check decides it, and
+// not for an edited one (docs/model.md, "Loops that write").
+func TestRunTermination(t *testing.T) {
+	_, ts := newTestServer(t, nil)
+	test := TestSource{Name: "exch-spin.litmus", Text: `PTX exch-spin
+{ x=0; P0:r0=0; }
+P0@cta 0,gpu 0                 | P1@cta 1,gpu 0      ;
+LC00:                          | st.relaxed.gpu x, 1 ;
+atom.relaxed.gpu.exch r0, x, 0 |                     ;
+bne r0, 1, LC00                |                     ;
+exists 0==0
+`}
+	edited := specModel(t)
+	edited.Extra = []string{"late(X) :- W(X), !IW(X)."}
+	withText := specModel(t)
+	withText.Text += "\n// a comment: the text is no longer the embedded one\n"
+	cases := []struct {
+		name  string
+		model ModelSource
+		want  string
+	}{
+		{"spec.dl unchanged", specModel(t), "Termination exch-spin: every run finishes under a fair scheduler"},
+		{"spec.dl with an extra rule", edited, "Termination exch-spin: not decided"},
+		{"spec.dl with its text edited", withText, "Termination exch-spin: not decided"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := call[RunResponse](t, ts, "/api/run", RunRequest{Test: test, Model: c.model})
+			assert.Contains(t, r.Herd, c.want)
+		})
+	}
+}

@@ -6,7 +6,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ptxmm/ptxmm"
 	"github.com/ptxmm/ptxmm/checker"
+	"github.com/ptxmm/ptxmm/internal/defaultmodel"
 	"github.com/ptxmm/ptxmm/internal/loader"
 )
 
@@ -44,13 +46,14 @@ func validateModel(src ModelSource, what string) error {
 // checking slot. Includes are read only through the confined include file
 // system.
 func (s *Server) model(cl *apiCall, src ModelSource) (*compiled, error) {
-	if c, ok := s.models.Cached(loaderSource(src), s.loaderOptions(src)); ok {
+	in, opts := s.loaderInput(src)
+	if c, ok := s.models.Cached(in, opts); ok {
 		return c, nil
 	}
 	if err := cl.heavy(); err != nil {
 		return nil, err
 	}
-	return s.models.Load(loaderSource(src), s.loaderOptions(src))
+	return s.models.Load(in, opts)
 }
 
 // modelBytesPerByte estimates the memory a compiled model keeps per byte
@@ -64,19 +67,26 @@ func modelCost(m *loader.Model) int64 { return 64<<10 + modelBytesPerByte*m.Text
 
 // compile parses, extends and compiles a model source, without the cache.
 func (s *Server) compile(src ModelSource) (*compiled, error) {
-	m, err := loader.Load(loaderSource(src), s.loaderOptions(src))
+	m, err := loader.Load(s.loaderInput(src))
 	if err != nil {
 		return nil, err
 	}
 	return newCompiled(m), nil
 }
 
-func loaderSource(src ModelSource) loader.Source {
-	return loader.Source{Name: src.Name, Text: []byte(src.Text)}
-}
-
-func (s *Server) loaderOptions(src ModelSource) loader.Options {
-	return loader.Options{Extra: src.Extra, Unchecked: src.Disabled, Read: s.includes.ReadFile}
+// loaderInput is what the loader reads for a request's model. spec.dl
+// sent unchanged, with nothing added or left out, is the embedded default
+// model, as ptxmm check reads it: compiled when ptxmm was built, and
+// marked as the embedded model (checker.Model.Builtin), which the
+// termination of loops that write needs (docs/model.md). Any other text,
+// an edited spec.dl included, is compiled, reading its includes through
+// the confined include file system.
+func (s *Server) loaderInput(src ModelSource) (loader.Source, loader.Options) {
+	if src.Name == ptxmm.DefaultModelName && src.Text == s.builtin && len(src.Extra) == 0 && len(src.Disabled) == 0 {
+		return defaultmodel.Source(ptxmm.DefaultModelFS()), loader.Options{}
+	}
+	return loader.Source{Name: src.Name, Text: []byte(src.Text)},
+		loader.Options{Extra: src.Extra, Unchecked: src.Disabled, Read: s.includes.ReadFile}
 }
 
 // newCompiled keeps a loaded model with the key of its content.

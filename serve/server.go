@@ -108,6 +108,10 @@ type Server struct {
 	includes *includeFS
 	models   *loader.Cache[*compiled]
 	runs     *ristretto.Cache[string, *runEntry]
+	// builtin is the text of the embedded spec.dl: a request that sends
+	// it unchanged gets the model compiled when ptxmm was built
+	// (loaderInput).
+	builtin string
 	// slots are the checking workers, waiting the requests waiting for
 	// one; budget is the memory the requests share.
 	slots   chan struct{}
@@ -158,7 +162,12 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, includes: inc, slots: make(chan struct{}, cfg.Workers), heap: liveHeap}
+	builtin, err := fs.ReadFile(ptxmm.DefaultModelFS(), ptxmm.DefaultModelName)
+	if err != nil {
+		inc.Close()
+		return nil, err
+	}
+	s := &Server{cfg: cfg, includes: inc, slots: make(chan struct{}, cfg.Workers), heap: liveHeap, builtin: string(builtin)}
 	if cfg.MaxMemory > 0 {
 		// The requests share what the caches and the process leave: each
 		// check reserves its relations and the candidates it keeps.
