@@ -209,3 +209,18 @@ func TestThinAirStatusAgreesWithChecks(t *testing.T) {
 	assert.Contains(t, out, "(not final: its values form a cycle")
 	assert.NotRegexp(t, `(?m)forbidden +P`, out, "every forbidden candidate names a failed check:\n%s", out)
 }
+
+// TestDefaultModelIsBuiltin: a session over the embedded default model
+// (no path) has the embedded model, as ptxmm check does, until it adds a
+// rule of its own; a session over a file of the same name does not.
+func TestDefaultModelIsBuiltin(t *testing.T) {
+	s, err := New(ModelSource{FS: os.DirFS(".."), Name: "spec.dl"}, checker.DefaultOptions())
+	require.NoError(t, err)
+	assert.True(t, s.model.Builtin, "the embedded default")
+	script(t, s, "late(X) :- W(X), !IW(X).")
+	assert.False(t, s.model.Builtin, "a session's own rule makes it a user's model")
+
+	s, err = New(ModelSource{Path: filepath.Join("..", "spec.dl")}, checker.DefaultOptions())
+	require.NoError(t, err)
+	assert.False(t, s.model.Builtin, "a file named on the command line")
+}

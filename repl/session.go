@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ptxmm/ptxmm/checker"
+	"github.com/ptxmm/ptxmm/internal/defaultmodel"
 	"github.com/ptxmm/ptxmm/internal/explore"
 	"github.com/ptxmm/ptxmm/internal/loader"
 	"github.com/ptxmm/ptxmm/litmus"
@@ -63,6 +64,14 @@ func (s *Session) loadModel() error {
 	src := loader.Source{Name: s.src.Path, Label: s.modelName()}
 	if s.src.Path == "" {
 		src.Name, src.FS = s.src.Name, s.src.FS
+		if s.src.Name == defaultmodel.Name {
+			// The embedded default, as ptxmm check reads it: from the
+			// build's compiled snapshot when that matches the file, and
+			// marked as the embedded model (what the termination of
+			// loops that write needs) while the session adds nothing.
+			d := defaultmodel.Source(s.src.FS)
+			src.Builtin, src.Compiled = d.Builtin, d.Compiled
+		}
 	}
 	opts := s.src.Options
 	opts.Extra = append(append([]string(nil), opts.Extra...), s.extra...)
