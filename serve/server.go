@@ -151,20 +151,17 @@ func New(cfg Config) (*Server, error) {
 	if cfg.ErrorLog == nil {
 		cfg.ErrorLog = log.Default()
 	}
-	if cfg.Model.Name == "" {
-		text, err := fs.ReadFile(ptxmm.LibraryFS(), ptxmm.DefaultModelName)
-		if err != nil {
-			return nil, err
-		}
-		cfg.Model = ModelSource{Name: ptxmm.DefaultModelName, Text: string(text)}
-	}
-	inc, err := newIncludeFS(ptxmm.LibraryFS(), cfg.IncludeDir)
+	// The embedded spec.dl is read once: it is the starting model when
+	// -model names none, and the text loaderInput recognises.
+	builtin, err := fs.ReadFile(ptxmm.DefaultModelFS(), ptxmm.DefaultModelName)
 	if err != nil {
 		return nil, err
 	}
-	builtin, err := fs.ReadFile(ptxmm.DefaultModelFS(), ptxmm.DefaultModelName)
+	if cfg.Model.Name == "" {
+		cfg.Model = ModelSource{Name: ptxmm.DefaultModelName, Text: string(builtin)}
+	}
+	inc, err := newIncludeFS(ptxmm.LibraryFS(), cfg.IncludeDir)
 	if err != nil {
-		inc.Close()
 		return nil, err
 	}
 	s := &Server{cfg: cfg, includes: inc, slots: make(chan struct{}, cfg.Workers), heap: liveHeap, builtin: string(builtin)}
