@@ -64,6 +64,11 @@ const MaxQuotedWidth = 100
 // quoteBefore is how much of the quoted width goes before the caret.
 const quoteBefore = 60
 
+// quotedSpacing writes a tab as one space, so that the caret lines up, and
+// a newline (a line is one line, but a caller may pass text that is not) as
+// \n, so that the quote stays on one line above its caret.
+var quotedSpacing = strings.NewReplacer("\t", " ", "\n", `\n`)
+
 // quoteLine returns the part of line a diagnostic shows, escaped, with
 // tabs as one space, and the caret's place in it for byte offset col.
 func quoteLine(line string, col int) (string, int) {
@@ -74,14 +79,17 @@ func quoteLine(line string, col int) (string, int) {
 	// Look at a window of raw bytes wide enough for the characters shown
 	// (a character takes at most 4 bytes), then cut it in characters.
 	start, end := max(col-4*quoteBefore, 0), min(col+4*(MaxQuotedWidth-quoteBefore), len(line))
-	for start > 0 && !utf8.RuneStart(line[start]) {
+	// Move the window's ends onto character starts, never past the caret:
+	// a line that is not UTF-8 (continuation bytes at its start, or running
+	// up to the caret) has no character start to move to.
+	for start > 0 && start < col && !utf8.RuneStart(line[start]) {
 		start++
 	}
-	for end < len(line) && !utf8.RuneStart(line[end]) {
+	for end > col && end < len(line) && !utf8.RuneStart(line[end]) {
 		end--
 	}
-	before := escaped(strings.ReplaceAll(line[start:col], "\t", " "))
-	after := escaped(strings.ReplaceAll(line[col:end], "\t", " "))
+	before := escaped(quotedSpacing.Replace(line[start:col]))
+	after := escaped(quotedSpacing.Replace(line[col:end]))
 	cutLeft, cutRight := start > 0, end < len(line)
 	if len(before) > quoteBefore {
 		before, cutLeft = before[len(before)-quoteBefore:], true

@@ -170,3 +170,51 @@ func TestCursor(t *testing.T) {
 	assert.Equal(t, Pos{File: "f.dl", Line: 2, Col: 3}, c.Pos())
 	assert.Equal(t, 5, c.Off)
 }
+
+// TestQuotedLinesThatAreNotUTF8: a quoted line need not be UTF-8 (a fuzzed
+// cat file, a binary file given as a test); continuation bytes with no
+// character start before or after the caret must not move the window past
+// the line's ends.
+func TestQuotedLinesThatAreNotUTF8(t *testing.T) {
+	cont := strings.Repeat("\x80", 400)
+	cases := []struct {
+		name string
+		line string
+		col  int
+	}{
+		{"continuation bytes at the start, caret at column 1", "\x80\x80abc", 1},
+		{"only continuation bytes, caret at the end", cont, len(cont) + 1},
+		{"only continuation bytes, caret in the middle", cont, 200},
+		{"text then continuation bytes to the end, caret at the end", strings.Repeat("x", 10) + cont, 411},
+		{"continuation bytes then text, caret at column 1", cont + "abc", 1},
+	}
+	for _, c := range cases {
+		e := Error{Pos: Pos{File: "f", Line: 1, Col: c.col}, Msg: "m", Line: c.line}
+		var got string
+		require.NotPanics(t, func() { got = e.Quoted() }, c.name)
+		lines := strings.Split(got, "\n")
+		require.Len(t, lines, 3, c.name)
+		assert.True(t, strings.HasSuffix(lines[2], "^"), c.name)
+		assert.LessOrEqual(t, len([]rune(lines[1])), 4+3*MaxQuotedWidth, c.name)
+	}
+}
+
+// FuzzQuoted: any line and any column quote without a panic, and the caret
+// line is all spaces then one caret.
+func FuzzQuoted(f *testing.F) {
+	f.Add("bogus.op r0", 3)
+	f.Add("\x80\x80abc", 1)
+	f.Add(strings.Repeat("\x80", 300), 301)
+	f.Add("a\u202eb\xffc\t", 5)
+	f.Fuzz(func(t *testing.T, line string, col int) {
+		e := Error{Pos: Pos{File: "f", Line: 1, Col: col}, Msg: "m", Line: line}
+		got := e.Quoted()
+		if line == "" || col <= 0 {
+			return
+		}
+		lines := strings.Split(got, "\n")
+		if len(lines) != 3 || strings.TrimLeft(lines[2], " ") != "^" {
+			t.Fatalf("quoted %q at %d as %q", line, col, got)
+		}
+	})
+}
