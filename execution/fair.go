@@ -44,6 +44,9 @@ type Termination struct {
 	Where []string
 	// States counts the states of the interleavings explored.
 	States int
+	// Limits counts, for a test with several locations whose runs all
+	// finish, the limits of its executions ruled out (fair_limit.go).
+	Limits int
 	Why    string
 }
 
@@ -134,31 +137,33 @@ func onCycle(th *litmus.Thread, labels map[string]int, i int) bool {
 	return false
 }
 
-// fairProgram is a test in the fragment: one location, threads of
-// register operations, branches and strong accesses to it.
+// fairProgram is a test in the fragment: threads of register
+// operations, branches and strong accesses to a few locations.
 type fairProgram struct {
-	t       *litmus.Test
-	init    int64
+	t    *litmus.Test
+	locs []string // the locations accessed, in order of first access
+	init []int64  // their initial values
+	// loc maps a location's name to its index in locs, which is also
+	// where its value sits in a state vector.
+	loc     map[string]int
 	labels  []map[string]int
 	regs    []map[string]int // each thread's registers, numbered
 	regInit [][]int64
 	// base[i] is where thread i's program counter sits in a state vector
-	// (its registers follow); the location's value is at 0.
+	// (its registers follow); the locations' values come first.
 	base []int
 }
 
 // fairFragment reads t as a program of the fragment, or says why it is
 // not one.
 func fairFragment(t *litmus.Test) (*fairProgram, string) {
-	p := &fairProgram{t: t}
-	loc := ""
-	var users []*litmus.Thread
-	var scopes []litmus.Scope
+	p := &fairProgram{t: t, loc: map[string]int{}}
+	var users [][]*litmus.Thread // for each location, the threads accessing it
+	var scopes [][]litmus.Scope  // and the scopes of its accesses
 	for _, th := range t.Threads {
 		if th.Host || th.Kernel != "" {
 			return nil, fmt.Sprintf("%s is a host thread or runs in a kernel launched by one", th.Name)
 		}
-		uses := false
 		for _, in := range th.Instrs {
 			if why := fairInstr(in); why != "" {
 				return nil, fmt.Sprintf("%s's %q %s", th.Name, in.Text, why)
@@ -166,25 +171,27 @@ func fairFragment(t *litmus.Test) (*fairProgram, string) {
 			if !isAccess(in) {
 				continue
 			}
-			switch {
-			case loc == "":
-				loc = in.Addr.Addr
-			case loc != in.Addr.Addr:
-				return nil, fmt.Sprintf("it accesses two locations, %s and %s: accesses to different locations need not interleave (PTX is not sequentially consistent)", loc, in.Addr.Addr)
+			k, ok := p.loc[in.Addr.Addr]
+			if !ok {
+				k = len(p.locs)
+				p.loc[in.Addr.Addr] = k
+				p.locs = append(p.locs, in.Addr.Addr)
+				users, scopes = append(users, nil), append(scopes, nil)
 			}
-			uses = true
-			scopes = append(scopes, in.Scope)
-		}
-		if uses {
-			users = append(users, th)
-		}
-	}
-	for _, sc := range scopes {
-		if !scopeHolds(sc, users) {
-			return nil, fmt.Sprintf("a .%s access does not include every thread accessing %s, so not every pair of its accesses is morally strong", sc, loc)
+			if n := len(users[k]); n == 0 || users[k][n-1] != th {
+				users[k] = append(users[k], th)
+			}
+			scopes[k] = append(scopes[k], in.Scope)
 		}
 	}
-	if loc != "" {
+	for k, loc := range p.locs {
+		for _, sc := range scopes[k] {
+			if !scopeHolds(sc, users[k]) {
+				return nil, fmt.Sprintf("a .%s access does not include every thread accessing %s, so not every pair of its accesses is morally strong", sc, loc)
+			}
+		}
+	}
+	for _, loc := range p.locs {
 		a := addressNamed(t, loc)
 		switch {
 		case a == nil:
@@ -196,10 +203,10 @@ func fairFragment(t *litmus.Test) (*fairProgram, string) {
 		case a.Type.Name != "" || a.Elems > 0:
 			return nil, fmt.Sprintf("%s has a declared type or is an array; only untyped locations are decided", loc)
 		}
-		p.init = truncate(a.Init, litmus.DefaultSize, true)
+		p.init = append(p.init, truncate(a.Init, litmus.DefaultSize, true))
 	}
 	p.base = make([]int, len(t.Threads))
-	next := 1
+	next := max(1, len(p.locs))
 	for i, th := range t.Threads {
 		p.labels = append(p.labels, labelIndex(th))
 		regs := map[string]int{}
@@ -331,7 +338,10 @@ func instrRegs(in *litmus.Instr) []string {
 
 // FairTermination decides whether some thread of t can run forever under
 // a fair scheduler, exploring at most maxStates states (0: the default),
-// when t is in the fragment the interleavings decide (see above).
+// when t is in the fragment decided: with one location, by the
+// interleavings (see above); with several, by the interleavings when they
+// loop forever and by the limits of fair executions (fair_limit.go) when
+// those show that every execution ends.
 func FairTermination(t *litmus.Test, maxStates int) Termination {
 	if maxStates <= 0 {
 		maxStates = DefaultMaxFairStates
@@ -348,8 +358,18 @@ func FairTermination(t *litmus.Test, maxStates int) Termination {
 	for _, comp := range g.components() {
 		if where := p.fairCycle(g, comp); where != nil {
 			res.Spins, res.Where = true, where
-			break
+			return res
 		}
+	}
+	if len(p.locs) > 1 {
+		// Every interleaving ends, but PTX is not sequentially consistent
+		// across locations: only the limit argument can say every
+		// execution does.
+		limits, why := p.limitsEnd(maxStates)
+		if why != "" {
+			return Termination{Why: why}
+		}
+		res.Limits = limits
 	}
 	return res
 }

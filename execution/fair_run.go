@@ -10,7 +10,7 @@ import (
 // This file runs a program of the fragment FairTermination decides
 // (fair.go) as the interleavings of its threads.
 
-// fairState is a state vector: the location's value, then for each
+// fairState is a state vector: the locations' values, then for each
 // thread its program counter and registers.
 type fairState []int64
 
@@ -22,13 +22,34 @@ func (s fairState) key(buf []byte) []byte {
 	return buf
 }
 
+// stateIndex numbers state vectors in the order they are first met.
+type stateIndex struct {
+	index map[string]int
+	buf   []byte
+}
+
+// number returns s's number, and whether s is new (then numbered next).
+func (x *stateIndex) number(s fairState) (int, bool) {
+	if x.index == nil {
+		x.index = map[string]int{}
+	}
+	x.buf = s.key(x.buf[:0])
+	if i, ok := x.index[string(x.buf)]; ok {
+		return i, false
+	}
+	i := len(x.index)
+	x.index[string(x.buf)] = i
+	return i, true
+}
+
 // finished reports whether thread i has executed its last instruction.
 func (p *fairProgram) finished(s fairState, i int) bool {
 	return s[p.base[i]] >= int64(len(p.t.Threads[i].Instrs))
 }
 
 func (p *fairProgram) start() fairState {
-	s := fairState{p.init}
+	s := make(fairState, max(1, len(p.init)))
+	copy(s, p.init)
 	for i := range p.t.Threads {
 		s = append(s, 0)
 		s = append(s, p.regInit[i]...)
@@ -95,11 +116,12 @@ func (p *fairProgram) step(s fairState, i int) (fairState, error) {
 	case litmus.OpGoto:
 		next = int64(p.labels[i][in.Label])
 	case litmus.OpLoad:
-		*reg(in.Dst) = n[0]
+		*reg(in.Dst) = n[p.loc[in.Addr.Addr]]
 	case litmus.OpStore:
-		n[0] = truncate(val(in.Src).N, size, signed)
+		n[p.loc[in.Addr.Addr]] = truncate(val(in.Src).N, size, signed)
 	case litmus.OpAtom, litmus.OpRed:
-		old := Int(n[0])
+		at := p.loc[in.Addr.Addr]
+		old := Int(n[at])
 		if in.Op == litmus.OpAtom && in.Dst != "" {
 			*reg(in.Dst) = old.N
 		}
@@ -112,7 +134,7 @@ func (p *fairProgram) step(s fairState, i int) (fairState, error) {
 		if err != nil {
 			return nil, err
 		}
-		n[0] = v.N
+		n[at] = v.N
 	}
 	n[b] = next
 	return n, nil
@@ -128,17 +150,14 @@ type fairGraph struct {
 // explore builds the reachable states, at most max of them.
 func (p *fairProgram) explore(max int) (*fairGraph, error) {
 	g := &fairGraph{}
-	index := map[string]int{}
-	var buf []byte
+	var index stateIndex
 	add := func(s fairState) int {
-		buf = s.key(buf[:0])
-		if i, ok := index[string(buf)]; ok {
-			return i
+		i, fresh := index.number(s)
+		if fresh {
+			g.states = append(g.states, s)
+			g.edges = append(g.edges, nil)
 		}
-		index[string(buf)] = len(g.states)
-		g.states = append(g.states, s)
-		g.edges = append(g.edges, nil)
-		return len(g.states) - 1
+		return i
 	}
 	add(p.start())
 	for at := 0; at < len(g.states); at++ {

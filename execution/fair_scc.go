@@ -1,9 +1,24 @@
 package execution
 
+import "slices"
+
 // components returns the strongly connected components of g that hold a
 // transition (Tarjan's algorithm, without recursion).
 func (g *fairGraph) components() [][]int {
-	n := len(g.states)
+	succ := make([][]int, len(g.edges))
+	for v, es := range g.edges {
+		for _, e := range es {
+			succ[v] = append(succ[v], e[0])
+		}
+	}
+	return components(succ)
+}
+
+// components returns the strongly connected components of the graph whose
+// vertex v has the successors succ[v] that hold an edge (Tarjan's
+// algorithm, without recursion).
+func components(succ [][]int) [][]int {
+	n := len(succ)
 	index, low := make([]int, n), make([]int, n)
 	onStack := make([]bool, n)
 	for i := range index {
@@ -24,8 +39,8 @@ func (g *fairGraph) components() [][]int {
 		onStack[root] = true
 		for len(call) > 0 {
 			f := &call[len(call)-1]
-			if f.next < len(g.edges[f.v]) {
-				w := g.edges[f.v][f.next][0]
+			if f.next < len(succ[f.v]) {
+				w := succ[f.v][f.next]
 				f.next++
 				switch {
 				case index[w] < 0:
@@ -58,19 +73,10 @@ func (g *fairGraph) components() [][]int {
 					break
 				}
 			}
-			if len(comp) > 1 || selfLoop(g, v) {
+			if len(comp) > 1 || slices.Contains(succ[v], v) {
 				out = append(out, comp)
 			}
 		}
 	}
 	return out
-}
-
-func selfLoop(g *fairGraph, v int) bool {
-	for _, e := range g.edges[v] {
-		if e[0] == v {
-			return true
-		}
-	}
-	return false
 }

@@ -120,9 +120,54 @@ func TestFairTermination(t *testing.T) {
 			spins:   true, where: []string{"P0: atom.relaxed.gpu.exch r0, x, 1"},
 		},
 		{
+			// Two locations, one of them only stored: P0 takes x's 0 at
+			// once. No limit survives: P0 running for ever needs x to be
+			// 1 at its swaps, and nothing writes 1 to x.
 			name: "two-locations", init: "x=0; y=0;",
 			threads: []string{"L: ; atom.relaxed.gpu.exch r0, x, 0 ; beq r0, 1, L", "st.relaxed.gpu y, 1"},
-			why:     "two locations, x and y",
+		},
+		{
+			// AlloyForwardProgress 2t4i/85: P1 swaps 1 into x until it
+			// takes a non-zero, then sets y; P0 waits for y, then swaps
+			// 0 into x, going back to its wait while it took a 1. P1
+			// running for ever needs 0 written to x for ever, which only
+			// P0's swap does, behind y's 1, which only P1 writes after
+			// its loop: y stays 0 and P0 never swaps. P1 finishing writes
+			// y, so P0 passes its wait, and its swaps take 1 for ever
+			// only if 1 is written for ever: by no thread left. So every
+			// fair execution ends, weak ones included.
+			name: "handoff-two-locations", init: "x=0; y=0;",
+			threads: []string{"L: ; ld.relaxed.gpu r0, y ; beq r0, 0, L ; atom.relaxed.gpu.exch r1, x, 0 ; beq r1, 1, L",
+				"M: ; atom.relaxed.gpu.exch r2, x, 1 ; beq r2, 0, M ; st.relaxed.gpu y, 1"},
+		},
+		{
+			// The ping-pong of exch-ping-pong, with P1 reading y on each
+			// round: an interleaving loops for ever, and an interleaving
+			// is an execution of the model.
+			name: "ping-pong-two-locations", init: "x=0; y=0;",
+			threads: []string{"L: ; atom.relaxed.gpu.exch r0, x, 1 ; beq r0, 0, L ; st.relaxed.gpu y, 1",
+				"M: ; ld.relaxed.gpu r1, y ; atom.relaxed.gpu.exch r2, x, 0 ; beq r2, 1, M"},
+			spins: true, where: []string{"P0: atom.relaxed.gpu.exch r0, x, 1", "P1: ld.relaxed.gpu r1, y"},
+		},
+		{
+			// Store buffering: P0 enters its loop only when it read y's
+			// 0 after storing x, and P1 releases it (w) only when it read
+			// P0's x. Every interleaving ends (if P0 read 0, P1 stored y
+			// after that read and reads x = 1), but PTX allows both to
+			// read 0 (SB), and then P0 stores z and polls w for ever.
+			// Not decided, and the limit left open says so.
+			name: "store-buffering", init: "x=0; y=0; z=0; w=0;",
+			threads: []string{"st.relaxed.gpu x, 1 ; ld.relaxed.gpu r0, y ; bne r0, 0, E ; L: ; st.relaxed.gpu z, 2 ; ld.relaxed.gpu r2, w ; beq r2, 0, L ; E:",
+				"st.relaxed.gpu y, 1 ; ld.relaxed.gpu r1, x ; beq r1, 0, F ; st.relaxed.gpu w, 1 ; F:"},
+			why: "P0 runs for ever while",
+		},
+		{
+			// A value copied from what was read is not a constant: the
+			// limits are not tried (its interleavings all end: P1's 1
+			// reaches y, P0 swaps it into x and then takes it).
+			name: "computed-value", init: "x=0; y=0;",
+			threads: []string{"L: ; ld.relaxed.gpu r1, y ; atom.relaxed.gpu.exch r0, x, r1 ; beq r0, 0, L", "st.relaxed.gpu y, 1"},
+			why:     "writes a value it computes",
 		},
 		{
 			name: "fence", init: "x=0;",
@@ -168,4 +213,25 @@ func TestWritingLoop(t *testing.T) {
 	exch := herd(t, fairTest("x=0;", "L: ; atom.relaxed.gpu.exch r0, x, 0 ; beq r0, 0, L", "st.relaxed.gpu x, 1"))
 	require.NotNil(t, WritingLoop(exch))
 	assert.Equal(t, "atom.relaxed.gpu.exch r0, x, 0", WritingLoop(exch).Text)
+}
+
+// BenchmarkFairTermination times the decision on a test over one location
+// (the interleavings alone) and on one over two (the interleavings, then
+// the limits of weak executions).
+func BenchmarkFairTermination(b *testing.B) {
+	for _, c := range []struct{ name, init, p0, p1 string }{
+		{"one-location", "x=0;", "L: ; atom.relaxed.gpu.exch r0, x, 0 ; beq r0, 0, L", "L: ; atom.relaxed.gpu.exch r1, x, 1 ; beq r1, 0, L"},
+		{"two-locations", "x=0; y=0;", "L: ; ld.relaxed.gpu r0, y ; beq r0, 0, L ; atom.relaxed.gpu.exch r1, x, 0 ; beq r1, 1, L",
+			"M: ; atom.relaxed.gpu.exch r2, x, 1 ; beq r2, 0, M ; st.relaxed.gpu y, 1"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			tc := herd(b, fairTest(c.init, c.p0, c.p1))
+			b.ReportAllocs()
+			for b.Loop() {
+				if got := FairTermination(tc, 0); !got.Decided || got.Spins {
+					b.Fatal(got.Verdict())
+				}
+			}
+		})
+	}
 }

@@ -12,7 +12,7 @@ import (
 )
 
 // herd parses a herd-format test from its text.
-func herd(t *testing.T, src string) *litmus.Test {
+func herd(t testing.TB, src string) *litmus.Test {
 	t.Helper()
 	tc, err := litmus.ParseHerd("t.litmus", []byte(src))
 	require.NoError(t, err)

@@ -133,6 +133,9 @@ func terminationLine(name string, t *execution.Termination) string {
 		return fmt.Sprintf("Livelock %s: under a fair scheduler some thread can loop forever, every unfinished thread taking steps on a reachable cycle of the test's interleavings (%d states explored), through %s",
 			name, t.States, strings.Join(t.Where, " and "))
 	}
+	if t.Limits > 0 {
+		return fmt.Sprintf("Termination %s: every run finishes under a fair scheduler (its loops are not awaits; all %d states of its interleavings explored, and all %d limits of its executions across locations ruled out)", name, t.States, t.Limits)
+	}
 	return fmt.Sprintf("Termination %s: every run finishes under a fair scheduler (its loops are not awaits; all %d states of its interleavings explored)", name, t.States)
 }
 

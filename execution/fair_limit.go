@@ -1,0 +1,487 @@
+package execution
+
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+	"strings"
+
+	"github.com/ptxmm/ptxmm/litmus"
+)
+
+// This file shows, for a program of the fragment that accesses several
+// locations and whose interleavings all end, that every fair execution
+// the model allows ends too, or says why it cannot (docs/model.md, "Loops
+// that write: termination under fair scheduling", "Several locations").
+//
+// The interleavings are not all the executions there: accesses to
+// different locations need not take effect in one order. What every
+// execution still has is a coherence order that is total on each
+// location's writes (they are morally strong, 8.9.6), and, when it is
+// fair, prefix-finite coherence and from-read (Lahav et al.). So an
+// infinite fair execution has a *limit*: a point after which
+//   - a location written finitely often is read only at its last write;
+//   - a location written infinitely often is read only at values it is
+//     written infinitely often;
+//   - each thread that runs forever takes only steps of its own
+//     transition system that read so, and writes only locations written
+//     infinitely often: it stays in a strongly connected component of
+//     those steps, whose writes give those values;
+//   - each other thread has finished, along a path of its own.
+// Every write of the execution lies on a thread's path: to its end, or
+// into the component it stays in; each of those paths reads only values
+// of such writes or the initial ones. ptxmm tries each possible limit (a
+// last value or a set of values written for ever for each location, and
+// which threads run forever) and each thread's paths as a greatest fixed
+// point over the values that may be written, starting from every constant
+// the program writes. If no limit survives, no fair execution runs
+// forever. Nothing here uses an axiom but coherence; every value written
+// must be a constant, so that the values are known in advance.
+
+// maxLimits bounds the limits limitsEnd tries.
+const maxLimits = 1 << 16
+
+// limitEdge is one step of a thread on its own: to its next local state,
+// reading value rval (an index in the location's values) of location rloc
+// and writing value wval of wloc (-1: no read, no write).
+type limitEdge struct {
+	to         int
+	rloc, rval int
+	wloc, wval int
+}
+
+// limitThread is one thread's transition system, its reads taking any
+// value of their location: its local states (program counter and
+// registers), numbered from the start (0), with their steps.
+type limitThread struct {
+	edges [][]limitEdge
+	final []bool
+}
+
+// limitProgram is a program of the fragment read for its limits.
+type limitProgram struct {
+	p       *fairProgram
+	values  [][]int64 // each location's possible values, the initial one first
+	threads []limitThread
+}
+
+// locLimit is one location's part of a limit: written finitely often,
+// ending with value last, or for ever with the values of the set often.
+type locLimit struct {
+	forever bool
+	last    int
+	often   uint64
+}
+
+// limitsEnd returns how many limits it ruled out and "" when no fair
+// execution of p runs forever, and why that is not decided otherwise.
+func (p *fairProgram) limitsEnd(maxStates int) (int, string) {
+	l, why := p.limitProgram(maxStates)
+	if why != "" {
+		return 0, why
+	}
+	if len(p.t.Threads) > 16 {
+		return 0, fmt.Sprintf("its interleavings all finish, and accesses to different locations need not interleave (PTX is not sequentially consistent); it has %d threads, more than the 16 the limits decide", len(p.t.Threads))
+	}
+	var options [][]locLimit
+	count := 1 << len(p.t.Threads)
+	for k := range p.locs {
+		var opts []locLimit
+		n := len(l.values[k])
+		for v := range n {
+			opts = append(opts, locLimit{last: v})
+		}
+		for set := uint64(1); set < 1<<n; set++ {
+			opts = append(opts, locLimit{forever: true, often: set})
+		}
+		options = append(options, opts)
+		count *= len(opts)
+		if count > maxLimits {
+			return 0, fmt.Sprintf("its interleavings all finish, and accesses to different locations need not interleave (PTX is not sequentially consistent): there are more than %d limits of its executions to rule out", maxLimits)
+		}
+	}
+	limit := make([]locLimit, len(p.locs))
+	var witness string
+	tried := 0
+	var try func(k int) bool
+	try = func(k int) bool {
+		if k < len(limit) {
+			for _, o := range options[k] {
+				limit[k] = o
+				if try(k + 1) {
+					return true
+				}
+			}
+			return false
+		}
+		for forever := 1; forever < 1<<len(p.t.Threads); forever++ {
+			tried++
+			if l.possible(limit, forever) {
+				witness = l.describe(limit, forever)
+				return true
+			}
+		}
+		return false
+	}
+	if try(0) {
+		return 0, "its interleavings all finish, but accesses to different locations need not interleave (PTX is not sequentially consistent), and coherence and fairness alone leave open an execution in which " + witness
+	}
+	return tried, ""
+}
+
+// limitProgram builds each thread's transition system, or says why p is
+// outside what the limits decide.
+func (p *fairProgram) limitProgram(maxStates int) (*limitProgram, string) {
+	l := &limitProgram{p: p, values: make([][]int64, len(p.locs))}
+	for k := range p.locs {
+		l.values[k] = []int64{p.init[k]}
+	}
+	for _, th := range p.t.Threads {
+		for _, in := range th.Instrs {
+			if !isAccess(in) || in.Op == litmus.OpLoad {
+				continue
+			}
+			o, ok := writtenConstant(in)
+			if !ok {
+				return nil, fmt.Sprintf("its interleavings all finish, and accesses to different locations need not interleave (PTX is not sequentially consistent); %s's %q writes a value it computes, and only programs that write constants are decided across locations", th.Name, in.Text)
+			}
+			k := p.loc[in.Addr.Addr]
+			if v := truncate(o.Imm, litmus.DefaultSize, true); !slices.Contains(l.values[k], v) {
+				l.values[k] = append(l.values[k], v)
+			}
+		}
+	}
+	for k, vs := range l.values {
+		if len(vs) > 8 {
+			return nil, fmt.Sprintf("its interleavings all finish, and accesses to different locations need not interleave (PTX is not sequentially consistent); %s may hold %d values, more than the 8 the limits decide", p.locs[k], len(vs))
+		}
+	}
+	states := 0
+	for i := range p.t.Threads {
+		lt, err := l.explore(i, maxStates-states)
+		if err != nil {
+			return nil, err.Error()
+		}
+		states += len(lt.edges)
+		l.threads = append(l.threads, lt)
+	}
+	return l, ""
+}
+
+// writtenConstant returns the operand whose value a write instruction
+// writes, when that is a constant: st and atom.exch write their source,
+// atom.cas its second one.
+func writtenConstant(in *litmus.Instr) (litmus.Operand, bool) {
+	o := in.Src
+	switch {
+	case in.Op == litmus.OpStore:
+	case in.Op == litmus.OpAtom && in.AtomOp == "exch":
+	case in.Op == litmus.OpAtom && in.AtomOp == "cas":
+		o = in.Src2
+	default:
+		return o, false
+	}
+	return o, o.Kind == litmus.OperandImm
+}
+
+// explore builds thread i's transition system with at most max states.
+func (l *limitProgram) explore(i, max int) (limitThread, error) {
+	p := l.p
+	th := p.t.Threads[i]
+	b, width := p.base[i], 1+len(p.regs[i])
+	start := p.start()
+	var lt limitThread
+	var locals []fairState
+	var index stateIndex
+	add := func(s fairState) int {
+		j, fresh := index.number(s)
+		if fresh {
+			locals = append(locals, s)
+			lt.edges = append(lt.edges, nil)
+			lt.final = append(lt.final, s[0] >= int64(len(th.Instrs)))
+		}
+		return j
+	}
+	add(append(fairState(nil), start[b:b+width]...))
+	full := append(fairState(nil), start...)
+	for at := 0; at < len(locals); at++ {
+		if lt.final[at] {
+			continue
+		}
+		copy(full[b:], locals[at])
+		in := th.Instrs[locals[at][0]]
+		loc := -1 // the location accessed, unless a guard skips the access
+		if isAccess(in) && !(in.Guard.Kind != litmus.OperandNone && (l.operand(full, i, in.Guard) != 0) == in.GuardNeg) {
+			loc = p.loc[in.Addr.Addr]
+		}
+		reads := loc >= 0 && in.Op != litmus.OpStore
+		choices := 1
+		if reads {
+			choices = len(l.values[loc])
+		}
+		for c := range choices {
+			e := limitEdge{rloc: -1, wloc: -1}
+			var old int64
+			if reads {
+				old = l.values[loc][c]
+				full[loc] = old
+				e.rloc, e.rval = loc, c
+			}
+			n, err := p.step(full, i)
+			if err != nil {
+				return lt, err
+			}
+			if loc >= 0 && l.writes(in, full, i, old) {
+				e.wloc, e.wval = loc, slices.Index(l.values[loc], n[loc])
+				if e.wval < 0 {
+					return lt, fmt.Errorf("%s's %q writes %d to %s, not one of the constants the program writes", th.Name, in.Text, n[loc], p.locs[loc])
+				}
+			}
+			e.to = add(append(fairState(nil), n[b:b+width]...))
+			lt.edges[at] = append(lt.edges[at], e)
+			if len(locals) > max {
+				return lt, fmt.Errorf("its interleavings all finish, and accesses to different locations need not interleave (PTX is not sequentially consistent); its threads' own transition systems have more than %d states", max)
+			}
+		}
+	}
+	return lt, nil
+}
+
+// operand is the value of o for thread i in the state vector s.
+func (l *limitProgram) operand(s fairState, i int, o litmus.Operand) int64 {
+	switch o.Kind {
+	case litmus.OperandReg:
+		return s[l.p.base[i]+1+l.p.regs[i][o.Reg]]
+	case litmus.OperandImm:
+		return o.Imm
+	}
+	return 0
+}
+
+// writes reports whether in, executed by thread i in s and reading old,
+// writes: every st and atom does but a cas whose comparison fails.
+func (l *limitProgram) writes(in *litmus.Instr, s fairState, i int, old int64) bool {
+	if in.Op == litmus.OpLoad {
+		return false
+	}
+	if in.Op == litmus.OpAtom && in.AtomOp == "cas" {
+		return old == truncate(l.operand(s, i, in.Src), litmus.DefaultSize, true)
+	}
+	return true
+}
+
+// possible reports whether the limit (each location's, and the threads
+// in the set forever running for ever, the others finishing) survives:
+// the greatest fixed point of the values that may be written leaves each
+// thread a path to its end or to a component of steps that read as the
+// limit says, and the limit's values are written where it says.
+func (l *limitProgram) possible(limit []locLimit, forever int) bool {
+	nloc := len(l.values)
+	avail := make([]uint64, nloc) // the values that may be read
+	for k := range avail {
+		avail[k] = 1<<len(l.values[k]) - 1
+	}
+	written := make([]uint64, nloc) // on some thread's path
+	often := make([]uint64, nloc)   // in a component a thread stays in
+	avoid := make([]bool, nloc)     // every thread has a path writing none
+	for {
+		clear(written)
+		clear(often)
+		for k := range avoid {
+			avoid[k] = true
+		}
+		for i, lt := range l.threads {
+			ok := func(e limitEdge) bool { return e.rloc < 0 || avail[e.rloc]>>e.rval&1 != 0 }
+			reach := lt.reach(0, ok)
+			var target []bool
+			if forever>>i&1 != 0 {
+				target = lt.stays(reach, func(e limitEdge) bool {
+					// In the limit, a thread writes only the
+					// locations written for ever, and only the values
+					// they are written for ever.
+					if !ok(e) || e.wloc >= 0 && limit[e.wloc].often>>e.wval&1 == 0 {
+						return false
+					}
+					if e.rloc < 0 {
+						return true
+					}
+					if lim := limit[e.rloc]; lim.forever {
+						return lim.often>>e.rval&1 != 0
+					}
+					return limit[e.rloc].last == e.rval
+				}, often)
+			} else {
+				target = make([]bool, len(lt.edges))
+				for v := range target {
+					target[v] = reach[v] && lt.final[v]
+				}
+			}
+			if !slices.Contains(target, true) {
+				return false
+			}
+			back := lt.coreach(reach, target, ok)
+			for v, es := range lt.edges {
+				for _, e := range es {
+					if back[v] && back[e.to] && ok(e) && e.wloc >= 0 {
+						written[e.wloc] |= 1 << e.wval
+					}
+				}
+			}
+			for k := range avoid {
+				if !avoid[k] {
+					continue
+				}
+				r := lt.reach(0, func(e limitEdge) bool { return ok(e) && e.wloc != k })
+				avoid[k] = anyBoth(r, target)
+			}
+		}
+		same := true
+		for k := range avail {
+			next := written[k] | 1
+			same = same && next == avail[k]
+			avail[k] = next
+		}
+		if same {
+			break
+		}
+	}
+	for k, lim := range limit {
+		if lim.forever {
+			if lim.often&^(avail[k]&often[k]) != 0 {
+				return false
+			}
+			continue
+		}
+		if written[k]>>lim.last&1 == 0 && !(lim.last == 0 && avoid[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+func anyBoth(a, b []bool) bool {
+	for i := range a {
+		if a[i] && b[i] {
+			return true
+		}
+	}
+	return false
+}
+
+// reach returns the states reachable from from by the steps ok allows.
+func (lt limitThread) reach(from int, ok func(limitEdge) bool) []bool {
+	seen := make([]bool, len(lt.edges))
+	seen[from] = true
+	stack := []int{from}
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, e := range lt.edges[v] {
+			if !seen[e.to] && ok(e) {
+				seen[e.to] = true
+				stack = append(stack, e.to)
+			}
+		}
+	}
+	return seen
+}
+
+// coreach returns the states of reach from which the steps ok allows
+// lead, within reach, to a state of target.
+func (lt limitThread) coreach(reach, target []bool, ok func(limitEdge) bool) []bool {
+	pred := make([][]int, len(lt.edges))
+	for v, es := range lt.edges {
+		if !reach[v] {
+			continue
+		}
+		for _, e := range es {
+			if ok(e) {
+				pred[e.to] = append(pred[e.to], v)
+			}
+		}
+	}
+	seen := make([]bool, len(lt.edges))
+	var stack []int
+	for v, t := range target {
+		if t && reach[v] {
+			seen[v] = true
+			stack = append(stack, v)
+		}
+	}
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, u := range pred[v] {
+			if !seen[u] {
+				seen[u] = true
+				stack = append(stack, u)
+			}
+		}
+	}
+	return seen
+}
+
+// stays returns the states of reach that lie in a strongly connected
+// component of the steps limit allows (a thread can stay there for ever),
+// adding the values those components' steps write to often.
+func (lt limitThread) stays(reach []bool, limit func(limitEdge) bool, often []uint64) []bool {
+	succ := make([][]int, len(lt.edges))
+	for v, es := range lt.edges {
+		if !reach[v] {
+			continue
+		}
+		for _, e := range es {
+			if limit(e) {
+				succ[v] = append(succ[v], e.to)
+			}
+		}
+	}
+	in := make([]int, len(lt.edges))
+	out := make([]bool, len(lt.edges))
+	for c, comp := range components(succ) {
+		for _, v := range comp {
+			in[v], out[v] = c+1, true
+		}
+	}
+	for v, es := range lt.edges {
+		if !out[v] {
+			continue
+		}
+		for _, e := range es {
+			if in[e.to] == in[v] && limit(e) && e.wloc >= 0 {
+				often[e.wloc] |= 1 << e.wval
+			}
+		}
+	}
+	return out
+}
+
+// describe says what a surviving limit is: which threads run for ever,
+// and what each location's limit is.
+func (l *limitProgram) describe(limit []locLimit, forever int) string {
+	var who []string
+	for i, th := range l.p.t.Threads {
+		if forever>>i&1 != 0 {
+			who = append(who, th.Name)
+		}
+	}
+	var locs []string
+	for k, lim := range limit {
+		if !lim.forever {
+			locs = append(locs, fmt.Sprintf("%s's last value is %d", l.p.locs[k], l.values[k][lim.last]))
+			continue
+		}
+		var vs []string
+		for v := range l.values[k] {
+			if lim.often>>v&1 != 0 {
+				vs = append(vs, fmt.Sprint(l.values[k][v]))
+			}
+		}
+		locs = append(locs, fmt.Sprintf("%s is written %s for ever", l.p.locs[k], strings.Join(vs, " and ")))
+	}
+	verb := "runs"
+	if bits.OnesCount(uint(forever)) > 1 {
+		verb = "run"
+	}
+	return fmt.Sprintf("%s %s for ever while %s", strings.Join(who, " and "), verb, strings.Join(locs, " and "))
+}
