@@ -33,9 +33,9 @@ func TestTerminationLines(t *testing.T) {
 		{"terminates across locations", &execution.Termination{Decided: true, States: 96, Limits: 75},
 			"Termination MP: every run finishes under a fair scheduler (its loops are not awaits; all 96 states of its interleavings explored, and all 75 limits of its executions across locations ruled out)",
 			false, "terminates"},
-		{"not decided", &execution.Termination{Why: "it accesses two locations"},
-			"Termination MP: not decided for its loops that are not awaits: it accesses two locations",
-			false, "not decided: it accesses two locations"},
+		{"not decided", &execution.Termination{Why: "a .cta access does not include every thread accessing x"},
+			"Termination MP: not decided for its loops that are not awaits: a .cta access does not include every thread accessing x",
+			false, "not decided: a .cta access does not include every thread accessing x"},
 		{"none", nil, "", false, ""},
 	}
 	for _, c := range cases {
