@@ -158,7 +158,7 @@ func TestRaisedFlagsAtBound(t *testing.T) {
 	setFacts(t, in, "e", "b,a")
 	setFacts(t, in, "e")
 	in.Run()
-	before := slices.Clone(in.runs)
+	before := slices.Clone(in.sched.runs)
 	assert.Empty(t, in.RaisedFlags())
-	assert.Equal(t, before, in.runs, "no stratum ran again")
+	assert.Equal(t, before, in.sched.runs, "no stratum ran again")
 }

@@ -218,7 +218,7 @@ func (in *Instance) touch(r relID) {
 		in.inc.touched[s] = true
 	}
 	for _, s := range in.p.search.deferredReaders[r] {
-		in.dirty.set(s)
+		in.sched.dirty.set(s)
 	}
 }
 
@@ -435,7 +435,7 @@ func (in *Instance) undo(m int) {
 		in.versions[e.rel]++
 		in.quiet.moved(e.rel)
 		for _, s := range in.p.search.deferredReaders[e.rel] {
-			in.dirty.set(s)
+			in.sched.dirty.set(s)
 		}
 	}
 	if m < len(inc.trail) {

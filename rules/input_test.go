@@ -33,7 +33,7 @@ fact("f").
 func runsOf(t *testing.T, in *Instance, rels ...string) map[string]int {
 	out := map[string]int{}
 	for _, r := range rels {
-		out[r] = in.runs[stratumOf(t, in.Program(), r)]
+		out[r] = in.sched.runs[stratumOf(t, in.Program(), r)]
 	}
 	return out
 }
@@ -83,7 +83,7 @@ func TestIncrementalRun(t *testing.T) {
 		assert.False(t, res[0].Holds)
 		assert.Equal(t, []string{"a"}, names(in.Domain(), res[0].Witness))
 		assert.Equal(t, []string{`"f"`}, rows(t, in, "fact"))
-		assert.Equal(t, 1, in.runs[stratumOf(t, p, "fact")], "a stratum of facts runs once")
+		assert.Equal(t, 1, in.sched.runs[stratumOf(t, p, "fact")], "a stratum of facts runs once")
 	})
 }
 

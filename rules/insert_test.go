@@ -138,7 +138,7 @@ func insertVariants(t *testing.T, incremental bool) {
 	in.Checkpoint()
 	runs := func() int {
 		total := 0
-		for _, n := range in.runs {
+		for _, n := range in.sched.runs {
 			total += n
 		}
 		return total
@@ -156,7 +156,7 @@ func insertVariants(t *testing.T, incremental bool) {
 	if incremental {
 		assert.Equal(t, before, runs(), "no stratum ran whole after the checkpoint")
 	} else {
-		assert.Equal(t, 0, in.runs[stratumOf(t, p, "u")]-1, "u reads no inserted relation and ran once")
+		assert.Equal(t, 0, in.sched.runs[stratumOf(t, p, "u")]-1, "u reads no inserted relation and ran once")
 		assert.Greater(t, runs(), before, "the strata reading e ran again")
 	}
 	assert.Equal(t, []string{"a3,a5"}, rows(t, in, "u"))

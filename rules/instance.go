@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/ptxmm/ptxmm/datalog"
-	payoffs "github.com/ptxmm/ptxmm/internal/payoff"
 	"github.com/ptxmm/ptxmm/relations"
 )
 
@@ -20,8 +19,9 @@ type Instance struct {
 	stores []store
 	delta  []store // per relation of a recursive stratum, allocated on demand
 	next   []store
-	dirty  strataBits
-	pool   tempPool
+	// sched says which strata to recompute and how (schedule.go).
+	sched stratumSchedule
+	pool  tempPool
 	// rowMark is scratch for merging row lists, allocated on first use.
 	rowMark []bool
 	// views caches the row views of the relations evaluation touches.
@@ -29,10 +29,8 @@ type Instance struct {
 	// relViews[r] caches views[stores[r].rel] (relRows).
 	relViews [][][]uint64
 	// empty[r] says whether relation r was empty at some version
-	// (emptyRel), and witnesses what starved each starting rule
-	// (derivesNothing).
-	empty     []emptyCache
-	witnesses []witness
+	// (emptyRel).
+	empty []emptyCache
 	// verdicts caches what violated answers for each check and flag.
 	verdicts []checkVerdict
 	// versions[r] changes whenever relation r may have changed, and spans
@@ -49,16 +47,6 @@ type Instance struct {
 	record func(rp *rulePlan, head relID, tuple []int)
 	// prov holds the first derivations recorded by RecordProvenance.
 	prov *provenance
-	// runs counts the evaluations of each stratum, for the tests of
-	// incremental re-evaluation.
-	runs []int
-	// before holds the tuples of the stratum being recomputed from before,
-	// to tell whether its readers must be (runDirty): before[k] the stores
-	// of its k-th relation, one per arity (beforeStore).
-	before [][]store
-	// cutoff and nothing count how often the unchanged-stratum cutoff
-	// and the test for strata that derive nothing pay (runDirty).
-	cutoff, nothing payoff
 
 	// intr stops an evaluation whose context is done (interrupt.go).
 	intr interrupter
@@ -119,15 +107,11 @@ func (p *Program) NewInstance(dom *Domain) *Instance {
 			}
 		}
 	}
-	in.dirty = newStrataBits(len(p.strata))
-	in.runs = make([]int, len(p.strata))
-	in.cutoff, in.nothing = newPayoff(payoffs.StratumCutoff, len(p.strata)), newPayoff(payoffs.DerivesNothing, len(p.strata))
+	in.sched = newStratumSchedule(p)
 	in.initIncremental()
 	in.versions = make([]uint64, len(p.rels))
 	in.empty = make([]emptyCache, len(p.rels))
-	in.witnesses = make([]witness, p.numStarters)
 	in.spans = make([]*spanCache, len(p.rels))
-	in.dirty.setAll(len(p.strata))
 	return in
 }
 
@@ -168,7 +152,7 @@ func (in *Instance) inputChanged(r relID) {
 		in.bounds.fixedEpoch++
 	}
 	for _, s := range in.p.readers[r] {
-		in.dirty.set(s)
+		in.sched.dirty.set(s)
 	}
 }
 
@@ -287,7 +271,7 @@ func (in *Instance) Run() { in.err = in.RunContext(context.Background()) }
 func (in *Instance) run() {
 	in.settle()
 	visit := in.quietSkip(false)
-	for i := in.dirty.nextIn(visit, 0); i >= 0; i = in.dirty.nextIn(visit, i+1) {
+	for i := in.sched.dirty.nextIn(visit, 0); i >= 0; i = in.sched.dirty.nextIn(visit, i+1) {
 		in.runDirty(i)
 	}
 	in.passQuiet(nil)
@@ -297,5 +281,5 @@ func (in *Instance) run() {
 // evaluates the whole program (benchmarks use it to time one evaluation).
 func (in *Instance) Invalidate() {
 	in.forgetTrail()
-	in.dirty.setAll(len(in.p.strata))
+	in.sched.dirty.setAll(len(in.p.strata))
 }

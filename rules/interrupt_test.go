@@ -89,7 +89,7 @@ func TestSolveWithAnExpiredDeadline(t *testing.T) {
 	res := in.Solve(WithContext(ctx))
 	require.ErrorIs(t, res.Err, context.DeadlineExceeded)
 	assert.LessOrEqual(t, res.Nodes, 1)
-	for i, n := range in.runs {
+	for i, n := range in.sched.runs {
 		assert.Zero(t, n, "stratum %d ran after the deadline", i)
 	}
 }
@@ -108,7 +108,7 @@ tc(X, Y) :- tc(X, Z), e(Z, Y).
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	require.ErrorIs(t, in.RunContext(ctx), context.Canceled)
-	for i, n := range in.runs {
+	for i, n := range in.sched.runs {
 		assert.Zero(t, n, "stratum %d ran after the cancellation", i)
 	}
 	require.NoError(t, in.RunContext(context.Background()))

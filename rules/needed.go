@@ -4,7 +4,6 @@ import (
 	"slices"
 
 	"github.com/ptxmm/ptxmm/datalog"
-	payoffs "github.com/ptxmm/ptxmm/internal/payoff"
 )
 
 // The order search evaluates only what it tests: the strata the checks and
@@ -106,16 +105,16 @@ func (in *Instance) freshen(r relID) {
 		return
 	}
 	anc := in.p.search.ancestors[s]
-	if !in.dirty.has(s) && in.dirty.nextIn(anc, 0) < 0 {
+	if !in.sched.dirty.has(s) && in.sched.dirty.nextIn(anc, 0) < 0 {
 		return
 	}
 	err := in.guarded(nil, func() {
 		// Running an ancestor marks its readers, later strata, dirty: the
 		// scan goes on from there.
-		for i := in.dirty.nextIn(anc, 0); i >= 0; i = in.dirty.nextIn(anc, i+1) {
+		for i := in.sched.dirty.nextIn(anc, 0); i >= 0; i = in.sched.dirty.nextIn(anc, i+1) {
 			in.runDirty(i)
 		}
-		if in.dirty.has(s) {
+		if in.sched.dirty.has(s) {
 			in.runDirty(s)
 		}
 	})
@@ -133,11 +132,11 @@ func (in *Instance) runDirty(i int) {
 		// Its relations stay empty whatever it reads (a test without
 		// tensor memory, say, leaves every tcgen05 stratum so): running
 		// it would only clear them.
-		in.nothing.hit(i)
+		in.sched.nothing.hit(i)
 		in.intr.tick(strataWork)
 		changed = in.clearStratum(s)
 	} else {
-		cutoff := in.record == nil && in.readersClean(s) && in.cutoffWorth(i)
+		cutoff := in.record == nil && in.sched.readersClean(s) && in.cutoffWorth(i)
 		if cutoff {
 			for k, r := range s.rels {
 				in.beforeStore(k, in.p.rels[r].arity).copyFrom(in.stores[r])
@@ -147,32 +146,14 @@ func (in *Instance) runDirty(i int) {
 		if cutoff && in.unchanged(s) {
 			// A new reads-from pair often changes nothing downstream
 			// of some strata.
-			in.cutoff.hit(i)
+			in.sched.cutoff.hit(i)
 			changed = false
 		}
 	}
-	in.dirty.unset(i)
-	in.runs[i]++
+	in.sched.ran(s, changed)
 	if in.quiet.known && in.quiet.dead.has(i) {
 		in.markQuiet(i)
 	}
-	if changed {
-		for _, d := range s.readers {
-			in.dirty.set(d)
-		}
-	}
-}
-
-// readersClean reports whether some stratum reading s is not dirty: only
-// then can finding s unchanged spare work (after Invalidate, or where what
-// s reads changed upstream of its readers too, every reader runs anyway).
-func (in *Instance) readersClean(s *stratum) bool {
-	for _, d := range s.readers {
-		if !in.dirty.has(d) {
-			return true
-		}
-	}
-	return false
 }
 
 // clearStratum empties the relations of stratum s and reports whether any
@@ -196,47 +177,20 @@ func (in *Instance) clearStratum(s *stratum) bool {
 	return changed
 }
 
-// payoff counts, per stratum, the times a shortcut was tried (tries) and
-// those it paid (hits), for its policy (package payoff) to say whether to
-// try it again. Both shortcuts below cost something on every run of
-// every stratum, which adds up over the hundreds of thousands of runs of a
-// big search.
-type payoff struct {
-	policy      payoffs.Policy
-	tries, hits []int
-}
-
-func newPayoff(s payoffs.Shortcut, strata int) payoff {
-	return payoff{policy: s.Policy(), tries: make([]int, strata), hits: make([]int, strata)}
-}
-
-// worth reports whether to try the shortcut on stratum i, counting the
-// try; runs is the stratum's count of runs.
-func (p *payoff) worth(i, runs int) bool {
-	if p.policy.Worth(int64(p.tries[i]), int64(p.hits[i]), int64(runs)) {
-		p.tries[i]++
-		return true
-	}
-	return false
-}
-
-// hit records that the shortcut tried on stratum i paid.
-func (p *payoff) hit(i int) { p.hits[i]++ }
-
 // cutoffWorth reports whether to compare stratum i's relations before and
 // after it is recomputed, which spares its readers when they are the same
 // and costs a copy of them. Only on domains small enough for a copy of
 // every relation to cost little memory (those on which rows are not
 // tracked either).
 func (in *Instance) cutoffWorth(i int) bool {
-	return in.n < in.p.options.trackMinAtoms && in.cutoff.worth(i, in.runs[i])
+	return in.n < in.p.options.trackMinAtoms && in.sched.cutoff.worth(i, in.sched.runs[i])
 }
 
 // derivesNothingWorth reports whether to test whether stratum i derives
 // nothing before running it: the test spares the run of a stratum over
 // empty inputs, and is wasted on one whose inputs are never empty.
 func (in *Instance) derivesNothingWorth(i int) bool {
-	return in.nothing.worth(i, in.runs[i])
+	return in.sched.nothing.worth(i, in.sched.runs[i])
 }
 
 // beforeStore returns the store that keeps the tuples of the k-th relation
@@ -244,16 +198,16 @@ func (in *Instance) derivesNothingWorth(i int) bool {
 // stores are shared by all strata, one per position and arity, allocated
 // on first use: only one stratum is recomputed at a time.
 func (in *Instance) beforeStore(k, ar int) store {
-	for len(in.before) <= k {
-		in.before = append(in.before, nil)
+	for len(in.sched.before) <= k {
+		in.sched.before = append(in.sched.before, nil)
 	}
-	for _, st := range in.before[k] {
+	for _, st := range in.sched.before[k] {
 		if st.arity == ar {
 			return st
 		}
 	}
 	st := in.accountedStore(ar, false)
-	in.before[k] = append(in.before[k], st)
+	in.sched.before[k] = append(in.sched.before[k], st)
 	return st
 }
 
@@ -279,7 +233,7 @@ func (in *Instance) unchanged(s *stratum) bool {
 // this at every candidate.
 func (in *Instance) derivesNothing(s *stratum) bool {
 	in.cur = s.index
-	ws := in.witnesses[s.witnessAt : s.witnessAt+len(s.starters)]
+	ws := in.sched.witnesses[s.witnessAt : s.witnessAt+len(s.starters)]
 	still := true
 	for _, w := range ws {
 		if w.at == 0 || in.versions[w.rel]+1 != w.at {
@@ -298,13 +252,6 @@ func (in *Instance) derivesNothing(s *stratum) bool {
 		ws[j] = witness{rel: r, at: in.versions[r] + 1}
 	}
 	return true
-}
-
-// witness is an empty relation that starves a rule, at version at-1 (0:
-// none known).
-type witness struct {
-	rel relID
-	at  uint64
 }
 
 // recursionIdle reports whether no rule of recursive stratum s that reads
@@ -367,7 +314,7 @@ func (in *Instance) starvedBy(rp *rulePlan, i int) (relID, bool) {
 // others dirty.
 func (in *Instance) runNeeded() {
 	visit := in.quietSkip(true)
-	for i := in.dirty.nextIn(visit, 0); i >= 0; i = in.dirty.nextIn(visit, i+1) {
+	for i := in.sched.dirty.nextIn(visit, 0); i >= 0; i = in.sched.dirty.nextIn(visit, i+1) {
 		in.runDirty(i)
 	}
 	in.passQuiet(in.p.search.neededBits)

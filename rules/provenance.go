@@ -60,7 +60,7 @@ func (in *Instance) RecordProvenance() {
 		p.next++
 		p.entries[head][k] = provEntry{rank: p.next, rule: rp}
 	}
-	in.dirty.setAll(len(in.p.strata))
+	in.sched.dirty.setAll(len(in.p.strata))
 	in.Run()
 	in.record = nil
 }

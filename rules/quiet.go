@@ -235,7 +235,7 @@ func (in *Instance) quietChanged() {
 // had been recomputed (each counts a run): they hold what they would.
 func (in *Instance) passQuiet(mask strataBits) {
 	q := &in.quiet
-	for k, w := range in.dirty {
+	for k, w := range in.sched.dirty {
 		w &= q.quiet[k]
 		if mask != nil {
 			w &= mask[k]
@@ -243,9 +243,9 @@ func (in *Instance) passQuiet(mask strataBits) {
 		if w == 0 {
 			continue
 		}
-		in.dirty[k] &^= w
+		in.sched.dirty[k] &^= w
 		for ; w != 0; w &= w - 1 {
-			in.runs[k<<6+bits.TrailingZeros64(w)]++
+			in.sched.runs[k<<6+bits.TrailingZeros64(w)]++
 		}
 	}
 }

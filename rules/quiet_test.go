@@ -40,7 +40,7 @@ func TestQuietStrata(t *testing.T) {
 		}
 		for _, r := range []string{"a", "b", "c"} {
 			assert.True(t, quiet(r), "%s is quiet", r)
-			assert.Equal(t, 1, in.runs[stratumOf(t, p, r)], "%s ran once", r)
+			assert.Equal(t, 1, in.sched.runs[stratumOf(t, p, r)], "%s ran once", r)
 		}
 		assert.False(t, quiet("d"))
 		assert.Equal(t, []string{"a", "b"}, rows(t, in, "d"))
@@ -49,8 +49,8 @@ func TestQuietStrata(t *testing.T) {
 		// them is not looked at.
 		in.Invalidate()
 		in.Run()
-		assert.Equal(t, 2, in.runs[stratumOf(t, p, "c")])
-		assert.Zero(t, in.nothing.tries[stratumOf(t, p, "c")], "c was never visited")
+		assert.Equal(t, 2, in.sched.runs[stratumOf(t, p, "c")])
+		assert.Zero(t, in.sched.nothing.tries[stratumOf(t, p, "c")], "c was never visited")
 
 		setFacts(t, in, "t", "a,a")
 		in.Run()
@@ -85,7 +85,7 @@ func TestQuietStrata(t *testing.T) {
 		setFacts(t, in, "e", "a,b")
 		in.Run()
 		assert.True(t, quiet("c"))
-		assert.Equal(t, 1, in.runs[stratumOf(t, p, "c")])
+		assert.Equal(t, 1, in.sched.runs[stratumOf(t, p, "c")])
 		assert.Equal(t, []string{"a"}, rows(t, in, "d"))
 		in.Reset(Limits{})
 		setFacts(t, in, "e", "a,b")

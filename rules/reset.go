@@ -27,10 +27,7 @@ func (in *Instance) Reset(l Limits) {
 	for i := range in.versions {
 		in.versions[i]++
 	}
-	in.dirty.setAll(len(in.p.strata))
-	clear(in.runs)
-	in.cutoff.reset()
-	in.nothing.reset()
+	in.sched.forget(len(in.p.strata))
 	clear(in.rowMark)
 	in.cur = -1
 	in.record, in.prov = nil, nil
@@ -65,12 +62,6 @@ func (s store) clearAll() {
 func (b *flagBounds) forget() {
 	b.known = nil
 	b.fixedEpoch++
-}
-
-// reset forgets every try and hit.
-func (p *payoff) reset() {
-	clear(p.tries)
-	clear(p.hits)
 }
 
 // resetSearch forgets the order being searched and what the order search

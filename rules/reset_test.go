@@ -53,7 +53,7 @@ func TestResetMatchesNewInstance(t *testing.T) {
 					"mode %s: relation %s after Reset\nprogram:\n%s", evalModes[mi].name, name, src)
 			}
 			require.Equal(t, fresh.Checks(), in.Checks(), "mode %s\nprogram:\n%s", evalModes[mi].name, src)
-			require.Equal(t, fresh.runs, in.runs, "mode %s: the strata evaluated\nprogram:\n%s", evalModes[mi].name, src)
+			require.Equal(t, fresh.sched.runs, in.sched.runs, "mode %s: the strata evaluated\nprogram:\n%s", evalModes[mi].name, src)
 		}
 	})
 }
@@ -88,22 +88,42 @@ func TestResetCoversEveryField(t *testing.T) {
 		// their scratch, written before it is read
 		"flat",
 		// emptied or reset by Reset
-		"stores", "delta", "next", "dirty", "runs", "cutoff", "nothing", "rowMark", "cur", "record", "prov",
+		"stores", "delta", "next", "sched", "rowMark", "cur", "record", "prov",
 		"intr", "err", "search", "trace", "bounds", "inc",
 		"mem", "quiet",
 		// caches keyed by relation versions, which Reset moves on
-		"versions", "empty", "witnesses", "verdicts", "spans",
+		"versions", "empty", "verdicts", "spans",
 		// scratch whose contents are written before they are read
-		"pool", "views", "relViews", "before",
+		"pool", "views", "relViews",
 	}
+	assertFields(t, reflect.TypeFor[Instance](), handled, "Instance's fields changed: decide how Reset treats each new one (reset.go) and list it here")
+}
+
+// TestScheduleForgetCoversEveryField is TestResetCoversEveryField for the
+// stratum schedule, which Reset forgets through stratumSchedule.forget.
+func TestScheduleForgetCoversEveryField(t *testing.T) {
+	handled := []string{
+		// reset by forget
+		"dirty", "runs", "cutoff", "nothing",
+		// a cache keyed by relation versions, which Reset moves on
+		"witnesses",
+		// scratch whose contents are written before they are read
+		"before",
+	}
+	assertFields(t, reflect.TypeFor[stratumSchedule](), handled, "stratumSchedule's fields changed: decide how forget treats each new one (schedule.go) and list it here")
+}
+
+// assertFields asserts that the fields of struct type typ are those
+// handled, in any order.
+func assertFields(t *testing.T, typ reflect.Type, handled []string, msg string) {
+	t.Helper()
 	var fields []string
-	typ := reflect.TypeFor[Instance]()
 	for i := range typ.NumField() {
 		fields = append(fields, typ.Field(i).Name)
 	}
 	slices.Sort(fields)
-	slices.Sort(handled)
-	assert.Equal(t, handled, fields, "Instance's fields changed: decide how Reset treats each new one (reset.go) and list it here")
+	handled = slices.Sorted(slices.Values(handled))
+	assert.Equal(t, handled, fields, msg)
 }
 
 // TestResetForgets covers what the random programs seldom reach: a cached
