@@ -122,7 +122,7 @@ func (in *Instance) mayRaiseFromTrail(f *checkPlan, grows bool) bool {
 		if grows {
 			for _, op := range in.p.orders {
 				in.current()
-				in.beginStep()
+				in.inc.beginStep()
 				in.addToOrder(op, store{arity: 2, rel: in.largestOrder(op)})
 				in.propagate()
 			}

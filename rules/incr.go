@@ -28,7 +28,15 @@ type trailEntry struct {
 	from, to int
 }
 
-// incremental is the state of incremental evaluation in an instance.
+// incremental is the state of incremental evaluation in an instance: the
+// changes of the step in progress, the trail of the steps since the
+// checkpoint (or the start of the last search), and the insertions not
+// taken in yet. It is a type of its own because it is the one job of the
+// instance whose state outlives an evaluation: the order search and the
+// host's insertions move along the trail, Reset and a stopped evaluation
+// forget it (forgetAll, and resetIncremental), and the evaluation proper
+// only reads the changes (deltaStore). Its methods keep its own books; the
+// instance's methods in this file apply them to the relations.
 type incremental struct {
 	// chg[r] holds the tuples the current step added to r; prev[r] is
 	// scratch for the old tuples of a relation whose stratum is recomputed
@@ -76,17 +84,41 @@ type incremental struct {
 	recompute bool
 }
 
-// initIncremental sizes the per-relation and per-stratum arrays.
-func (in *Instance) initIncremental() {
-	inc := &in.inc
-	nr := len(in.p.rels)
-	inc.changed = make([]bool, nr)
-	inc.lost = make([]bool, nr)
-	inc.touched = make([]bool, len(in.p.strata))
-	inc.isStaged = make([]bool, nr)
-	inc.baseHeld = make([]bool, len(in.p.checks))
-	inc.searchBase = -1
-	inc.recompute = in.n < in.p.options.incrementalMinAtoms
+// newIncremental returns the incremental state of a new instance of p over
+// n atoms, with the per-relation and per-stratum arrays sized.
+func newIncremental(p *Program, n int) incremental {
+	nr := len(p.rels)
+	return incremental{
+		changed:    make([]bool, nr),
+		lost:       make([]bool, nr),
+		touched:    make([]bool, len(p.strata)),
+		isStaged:   make([]bool, nr),
+		baseHeld:   make([]bool, len(p.checks)),
+		searchBase: -1,
+		recompute:  n < p.options.incrementalMinAtoms,
+	}
+}
+
+// forgetAll forgets the trail, the checkpoint and the staged insertions,
+// and empties every change store (Reset).
+func (inc *incremental) forgetAll() {
+	inc.dropStaged(-1)
+	for _, r := range inc.pending {
+		inc.changed[r], inc.lost[r] = false, false
+	}
+	inc.pending = inc.pending[:0]
+	for _, st := range inc.chg {
+		st.clearAll()
+	}
+	for _, st := range inc.stage {
+		st.clearAll()
+	}
+	clear(inc.touched)
+	clear(inc.baseHeld)
+	inc.trail = inc.trail[:0]
+	inc.data = inc.data[:0]
+	inc.dataBytes = 0
+	inc.forgetBase()
 }
 
 // resetIncremental forgets the trail and any step in progress, after an
@@ -114,11 +146,16 @@ func (in *Instance) resetIncremental() {
 // checkpoint too is forgotten, and the insertions not taken in yet become
 // plain changes of their relations.
 func (in *Instance) forgetTrail() {
-	inc := &in.inc
+	in.inc.forgetBase()
+	in.flushStaged()
+}
+
+// forgetBase forgets the states the trail leads from: the checkpoint (a
+// pending one too) and the start of the last search.
+func (inc *incremental) forgetBase() {
 	inc.valid, inc.hasCheckpoint, inc.ckptPending = false, false, false
 	inc.atBase, inc.afterInsert = false, false
 	inc.searchBase = -1
-	in.flushStaged()
 }
 
 // chgStore returns chg[r], allocating it on first use.
@@ -173,11 +210,10 @@ func (in *Instance) deltaStore(r relID) store {
 }
 
 // mark returns a point of the trail that undo can return to.
-func (in *Instance) mark() int { return len(in.inc.trail) }
+func (inc *incremental) mark() int { return len(inc.trail) }
 
 // beginStep forgets the changes of the previous step.
-func (in *Instance) beginStep() {
-	inc := &in.inc
+func (inc *incremental) beginStep() {
 	inc.afterInsert = false
 	for _, r := range inc.pending {
 		if inc.changed[r] {
@@ -195,20 +231,24 @@ func (in *Instance) markChanged(r relID) {
 	// by version (emptyRel, spans) must see the new tuples at once.
 	in.versions[r]++
 	in.quiet.moved(r)
-	if !inc.changed[r] && !inc.lost[r] {
-		inc.pending = append(inc.pending, r)
-	}
+	inc.pend(r)
 	inc.changed[r] = true
 }
 
+// markLost notes that the current step removed tuples from r.
 func (in *Instance) markLost(r relID) {
 	inc := &in.inc
 	in.versions[r]++
 	in.quiet.moved(r)
+	inc.pend(r)
+	inc.lost[r] = true
+}
+
+// pend lists r among the relations the current step changed.
+func (inc *incremental) pend(r relID) {
 	if !inc.changed[r] && !inc.lost[r] {
 		inc.pending = append(inc.pending, r)
 	}
-	inc.lost[r] = true
 }
 
 // touch marks the readers of a changed relation: the needed ones for this
@@ -406,7 +446,7 @@ func (in *Instance) recordTuples(r relID, removed bool, st store) {
 // undo returns to the state at mark m, undoing every step since.
 func (in *Instance) undo(m int) {
 	inc := &in.inc
-	in.beginStep()
+	in.inc.beginStep()
 	for k := len(inc.trail) - 1; k >= m; k-- {
 		e := inc.trail[k]
 		st := in.stores[e.rel]

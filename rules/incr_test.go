@@ -82,7 +82,7 @@ func TestIncrementalMatchesFull(t *testing.T) {
 			require.NoError(t, err)
 			o := in.stores[in.p.byName["o"]].rel
 			op := in.p.orders[0]
-			marks := []int{in.mark()}
+			marks := []int{in.inc.mark()}
 			for step := 0; step < 10; step++ {
 				held := true
 				for _, c := range in.p.checks {
@@ -105,7 +105,7 @@ func TestIncrementalMatchesFull(t *testing.T) {
 					if len(free) == 0 {
 						break
 					}
-					in.beginStep()
+					in.inc.beginStep()
 					for k := 1 + stepRng.IntN(3); k > 0; k-- {
 						p := free[stepRng.IntN(len(free))]
 						if !o.Has(p[0], p[1]) && !o.Has(p[1], p[0]) {
@@ -113,7 +113,7 @@ func TestIncrementalMatchesFull(t *testing.T) {
 						}
 					}
 					in.propagate()
-					marks = append(marks, in.mark())
+					marks = append(marks, in.inc.mark())
 				}
 				fresh := fullEvaluation(t, in, inputs)
 				for _, name := range in.p.model.Names {

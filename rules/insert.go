@@ -46,13 +46,13 @@ func (in *Instance) Checkpoint() {
 func (in *Instance) Rollback() bool {
 	inc := &in.inc
 	if inc.ckptPending {
-		in.dropStaged(-1)
+		in.inc.dropStaged(-1)
 		return true
 	}
 	if !inc.valid || !inc.hasCheckpoint {
 		return false
 	}
-	in.dropStaged(-1)
+	in.inc.dropStaged(-1)
 	in.undo(0)
 	inc.searchBase = -1
 	inc.atBase = true
@@ -138,8 +138,7 @@ func (in *Instance) stageStore(r relID) store {
 
 // dropStaged forgets the tuples inserted into r (every relation for -1)
 // that no evaluation has taken in yet.
-func (in *Instance) dropStaged(r relID) {
-	inc := &in.inc
+func (inc *incremental) dropStaged(r relID) {
 	kept := inc.staged[:0]
 	for _, s := range inc.staged {
 		if r >= 0 && s != r {
@@ -189,7 +188,7 @@ func (in *Instance) settle() {
 		return
 	}
 	fromBase := inc.atBase
-	in.beginStep()
+	in.inc.beginStep()
 	for _, r := range inc.staged {
 		if absorbStores(in, inc.stage[r], r) {
 			addInto(in, in.chgStore(r), inc.stage[r])

@@ -108,7 +108,7 @@ func (p *Program) NewInstance(dom *Domain) *Instance {
 		}
 	}
 	in.sched = newStratumSchedule(p)
-	in.initIncremental()
+	in.inc = newIncremental(p, n)
 	in.versions = make([]uint64, len(p.rels))
 	in.empty = make([]emptyCache, len(p.rels))
 	in.spans = make([]*spanCache, len(p.rels))
@@ -165,7 +165,7 @@ func (in *Instance) SetSet(name string, s *relations.Set) error {
 	if s.N() != in.n {
 		return fmt.Errorf("relation %s: set over %d atoms, but the domain has %d", name, s.N(), in.n)
 	}
-	in.dropStaged(id)
+	in.inc.dropStaged(id)
 	if !in.stores[id].set.Equal(s) {
 		in.stores[id].set.CopyFrom(s)
 		in.invalidate(id)
@@ -182,7 +182,7 @@ func (in *Instance) SetRel(name string, r *relations.Rel) error {
 	if r.N() != in.n {
 		return fmt.Errorf("relation %s: relation over %d atoms, but the domain has %d", name, r.N(), in.n)
 	}
-	in.dropStaged(id)
+	in.inc.dropStaged(id)
 	if !in.stores[id].rel.Equal(r) {
 		in.stores[id].rel.CopyFrom(r)
 		in.invalidate(id)
@@ -208,7 +208,7 @@ func (in *Instance) SetTuples(name string, t *relations.Tuples) error {
 			}
 		}
 	}
-	in.dropStaged(id)
+	in.inc.dropStaged(id)
 	st := in.stores[id]
 	st.clear()
 	for tu := range t.All() {

@@ -35,7 +35,7 @@ func (in *Instance) Reset(l Limits) {
 	in.trace = nil
 	in.bounds.forget()
 	in.resetSearch()
-	in.resetIncrementalAll()
+	in.inc.forgetAll()
 	in.keepQuietOverReset()
 	in.mem = newMemory(in.p, in.n, l)
 }
@@ -88,27 +88,4 @@ func (in *Instance) resetSearch() {
 	if s.wayScratch.seen != nil {
 		s.wayScratch.seen.Clear()
 	}
-}
-
-// resetIncrementalAll forgets the trail, the checkpoint and the staged
-// insertions, and empties every change store.
-func (in *Instance) resetIncrementalAll() {
-	inc := &in.inc
-	in.dropStaged(-1)
-	for _, r := range inc.pending {
-		inc.changed[r], inc.lost[r] = false, false
-	}
-	inc.pending = inc.pending[:0]
-	for _, st := range inc.chg {
-		st.clearAll()
-	}
-	for _, st := range inc.stage {
-		st.clearAll()
-	}
-	clear(inc.touched)
-	clear(inc.baseHeld)
-	inc.trail = inc.trail[:0]
-	inc.data = inc.data[:0]
-	inc.dataBytes = 0
-	in.forgetTrail()
 }

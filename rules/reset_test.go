@@ -113,6 +113,22 @@ func TestScheduleForgetCoversEveryField(t *testing.T) {
 	assertFields(t, reflect.TypeFor[stratumSchedule](), handled, "stratumSchedule's fields changed: decide how forget treats each new one (schedule.go) and list it here")
 }
 
+// TestIncrementalForgetCoversEveryField is TestResetCoversEveryField for
+// the incremental state, which Reset forgets through incremental.forgetAll.
+func TestIncrementalForgetCoversEveryField(t *testing.T) {
+	handled := []string{
+		// emptied or reset by forgetAll
+		"chg", "changed", "lost", "pending", "touched", "trail", "data", "dataBytes",
+		"valid", "hasCheckpoint", "ckptPending", "atBase", "afterInsert", "baseHeld", "searchBase",
+		"stage", "isStaged", "staged",
+		// scratch whose contents are written before they are read
+		"prev", "targets", "cycles",
+		// kept: it depends on the domain's size only
+		"recompute",
+	}
+	assertFields(t, reflect.TypeFor[incremental](), handled, "incremental's fields changed: decide how forgetAll treats each new one (incr.go) and list it here")
+}
+
 // assertFields asserts that the fields of struct type typ are those
 // handled, in any order.
 func assertFields(t *testing.T, typ reflect.Type, handled []string, msg string) {

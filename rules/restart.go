@@ -54,7 +54,7 @@ func (s *solver) searchWithRestarts(k int) bool {
 		s.settled = append(s.settled, false)
 	}
 	s.tested[k], s.settled[k] = s.tested[k][:0], false
-	m := in.mark()
+	m := in.inc.mark()
 	for {
 		if s.orderSearch(k, 0) {
 			return true
@@ -94,7 +94,7 @@ func (s *solver) searchWithRestarts(k int) bool {
 // failsWith reports whether orienting a -> b in order op, alone, fails a
 // monotone check; the state is left as it was.
 func (s *solver) failsWith(op *orderPlan, a, b int) bool {
-	m := s.in.mark()
+	m := s.in.inc.mark()
 	failed := s.orientAndProbe(op, a, b)
 	s.in.undo(m)
 	return failed
@@ -104,7 +104,7 @@ func (s *solver) failsWith(op *orderPlan, a, b int) bool {
 // whether a monotone check fails then; the step stays on the trail.
 func (s *solver) orientAndProbe(op *orderPlan, a, b int) bool {
 	in := s.in
-	in.beginStep()
+	in.inc.beginStep()
 	in.orient(op, a, b)
 	in.propagate()
 	return s.probe()

@@ -178,7 +178,7 @@ func (in *Instance) startSearch() bool {
 	// Undoing leaves the strata it touched to recompute when the domain is
 	// small (incr.go).
 	in.runNeeded()
-	inc.searchBase = in.mark()
+	inc.searchBase = in.inc.mark()
 	return inc.afterInsert && !inc.recompute
 }
 
@@ -186,7 +186,7 @@ func (in *Instance) startSearch() bool {
 // tests up to date: the state a search or a checkpoint starts from.
 func (in *Instance) restart() {
 	inc := &in.inc
-	in.beginStep()
+	in.inc.beginStep()
 	inc.trail, inc.data = inc.trail[:0], inc.data[:0]
 	for _, op := range in.p.orders {
 		if o := in.stores[op.rel].rel; !o.IsEmpty() {
@@ -287,8 +287,8 @@ func (s *solver) orderSearch(k, i int) bool {
 	op := in.p.orders[k]
 	if s.cfg.noWitness && len(op.forcings) > 0 {
 		if forced := s.forcedPairs(op, s.pairs[k][i:]); len(forced) > 0 {
-			m := in.mark()
-			in.beginStep()
+			m := in.inc.mark()
+			in.inc.beginStep()
 			o := in.stores[op.rel].rel
 			for _, p := range forced {
 				switch {
@@ -349,9 +349,9 @@ func (s *solver) dive(k, i int) bool {
 	pairs := s.pairs[k]
 	pathBase, keptBase := len(s.path), len(s.kept)
 	defer func() { s.path, s.kept = s.path[:pathBase], s.kept[:keptBase] }()
-	m0 := in.mark()
+	m0 := in.inc.mark()
 	s.kept = append(s.kept, keptState{idx: 0, mark: m0})
-	in.beginStep()
+	in.inc.beginStep()
 	oriented := false
 	for j := i; j < len(pairs); j++ {
 		a, b := pairs[j][0], pairs[j][1]
@@ -391,7 +391,7 @@ func (s *solver) dive(k, i int) bool {
 			// Record the failures of the first failing state, the one the
 			// depth-first search visits.
 			s.goTo(k, pathBase, keptBase, top-1)
-			m := in.mark()
+			m := in.inc.mark()
 			if s.apply(k, pathBase, top-1, top) {
 				in.propagate()
 			}
@@ -409,8 +409,8 @@ func (s *solver) dive(k, i int) bool {
 			alts, nalts = [2][2]int{{a, b}, {b, a}}, 2
 		}
 		for _, alt := range alts[:nalts] {
-			m := in.mark()
-			in.beginStep()
+			m := in.inc.mark()
+			in.inc.beginStep()
 			in.orient(op, alt[0], alt[1])
 			in.propagate()
 			if s.node(k, d.j+1) {
@@ -437,7 +437,7 @@ func (s *solver) bisect(k, pathBase, keptBase, steps int) int {
 	for hi-lo > 1 {
 		mid := (lo + hi) / 2
 		s.goTo(k, pathBase, keptBase, lo)
-		m := in.mark()
+		m := in.inc.mark()
 		if !s.apply(k, pathBase, lo, mid) {
 			// Only unrelated pairs of a partial order: the state is lo's.
 			s.kept = append(s.kept, keptState{idx: mid, mark: m})
@@ -450,7 +450,7 @@ func (s *solver) bisect(k, pathBase, keptBase, steps int) int {
 			hi = mid
 			continue
 		}
-		s.kept = append(s.kept, keptState{idx: mid, mark: in.mark()})
+		s.kept = append(s.kept, keptState{idx: mid, mark: in.inc.mark()})
 		lo = mid
 	}
 	return hi
@@ -471,7 +471,7 @@ func (s *solver) goTo(k, pathBase, keptBase, x int) {
 	if s.apply(k, pathBase, top.idx, x) {
 		in.propagate()
 	}
-	s.kept = append(s.kept, keptState{idx: x, mark: in.mark()})
+	s.kept = append(s.kept, keptState{idx: x, mark: in.inc.mark()})
 }
 
 // apply takes the first choices of path entries from to to (the choices
@@ -479,7 +479,7 @@ func (s *solver) goTo(k, pathBase, keptBase, x int) {
 // oriented a pair.
 func (s *solver) apply(k, pathBase, from, to int) bool {
 	in := s.in
-	in.beginStep()
+	in.inc.beginStep()
 	op := in.p.orders[k]
 	pairs := s.pairs[k]
 	any := false
