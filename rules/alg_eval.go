@@ -365,7 +365,7 @@ func (in *Instance) evalRuleInto(rp *rulePlan, deltaOcc int, dst store) {
 		in.evalJoin(rp, deltaOcc, dst)
 		return
 	}
-	if n := rp.alg; n.kind == nCompose && n.a.kind != nInverse && in.record == nil {
+	if n := rp.alg; n.kind == nCompose && n.a.kind != nInverse && !in.prov.recording {
 		// A composition at the root is composed straight into dst, with
 		// no scratch relation to fill, union and clear.
 		a := in.evalNode(n.a, rp, deltaOcc)
@@ -376,7 +376,7 @@ func (in *Instance) evalRuleInto(rp *rulePlan, deltaOcc int, dst store) {
 		return
 	}
 	v := in.evalNode(rp.alg, rp, deltaOcc)
-	if in.record != nil {
+	if in.prov.recording {
 		in.recordValue(rp, v, dst)
 	}
 	switch {
@@ -417,14 +417,14 @@ func (in *Instance) recordValue(rp *rulePlan, v value, dst store) {
 	if v.set != nil {
 		for i := range v.set.All() {
 			if !dst.set.Has(i) {
-				in.record(rp, rp.head, []int{i})
+				in.prov.record(rp, rp.head, []int{i})
 			}
 		}
 		return
 	}
 	for i, j := range v.rel.All() {
 		if !dst.rel.Has(i, j) {
-			in.record(rp, rp.head, []int{i, j})
+			in.prov.record(rp, rp.head, []int{i, j})
 		}
 	}
 }

@@ -9,7 +9,7 @@ func (in *Instance) runStratum(s *stratum) {
 		in.versions[r]++
 	}
 	switch {
-	case s.closure != nil && in.record == nil:
+	case s.closure != nil && !in.prov.recording:
 		in.runClosure(s.closure)
 	case !s.recursive || in.recursionIdle(s):
 		for k, rp := range s.rules {

@@ -41,7 +41,7 @@ type flatRules struct {
 // flatOn reports whether rule rp of a stratum is evaluated flat, when it
 // reads no delta.
 func (in *Instance) flatOn(rp *rulePlan) bool {
-	return rp.join == nil && in.n <= flatMaxAtoms && in.record == nil && in.trace == nil
+	return rp.join == nil && in.n <= flatMaxAtoms && !in.prov.recording && in.trace == nil
 }
 
 // evalRuleFull evaluates rule k of stratum s over whole relations and adds

@@ -331,7 +331,7 @@ func (in *Instance) needsWhole(s *stratum) bool {
 			return true
 		}
 	}
-	return in.record != nil
+	return in.prov.recording
 }
 
 // updateStratum adds to a stratum what the changes of its inputs derive.

@@ -189,7 +189,7 @@ func TestInsertThenProvenance(t *testing.T) {
 		in.RecordProvenance()
 		want.RecordProvenance()
 		for r := range in.p.rels {
-			require.Equal(t, want.prov.entries[r], in.prov.entries[r], "relation %s\nprogram:\n%s", in.p.rels[r].name, src)
+			require.Equal(t, want.prov.first.entries[r], in.prov.first.entries[r], "relation %s\nprogram:\n%s", in.p.rels[r].name, src)
 		}
 	})
 }

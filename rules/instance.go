@@ -42,11 +42,10 @@ type Instance struct {
 	// ruleConsts[s][r] maps rule r of stratum s's constants to atoms.
 	ruleConsts map[*rulePlan][]int
 	universe   relID
-	// record, when set, receives every derived tuple with its rule
-	// (provenance for explanations, off unless asked for).
-	record func(rp *rulePlan, head relID, tuple []int)
-	// prov holds the first derivations recorded by RecordProvenance.
-	prov *provenance
+	// prov records every derived tuple with its rule while
+	// RecordProvenance runs, and keeps the first derivations for Why
+	// (provenance.go).
+	prov provenance
 
 	// intr stops an evaluation whose context is done (interrupt.go).
 	intr interrupter

@@ -132,7 +132,7 @@ func (in *Instance) afterStop() {
 	}
 	in.bounds.fixedEpoch++
 	in.forgetQuiet()
-	in.record = nil
+	in.prov.recording = false
 	in.search.searching = nil
 	in.resetIncremental()
 }

@@ -168,8 +168,8 @@ func (jr *joinRun) emit() {
 	if jr.maxTuples >= 0 && jr.dst.tup.Len() >= jr.maxTuples {
 		jr.in.tooManyTuples(jr.rp)
 	}
-	if jr.in.record != nil && !jr.dst.has(jr.headBuf) {
-		jr.in.record(jr.rp, jr.rp.head, append([]int(nil), jr.headBuf...))
+	if jr.in.prov.recording && !jr.dst.has(jr.headBuf) {
+		jr.in.prov.record(jr.rp, jr.rp.head, append([]int(nil), jr.headBuf...))
 	}
 	jr.dst.add(jr.headBuf)
 }

@@ -136,7 +136,7 @@ func (in *Instance) runDirty(i int) {
 		in.intr.tick(strataWork)
 		changed = in.clearStratum(s)
 	} else {
-		cutoff := in.record == nil && in.sched.readersClean(s) && in.cutoffWorth(i)
+		cutoff := !in.prov.recording && in.sched.readersClean(s) && in.cutoffWorth(i)
 		if cutoff {
 			for k, r := range s.rels {
 				in.beforeStore(k, in.p.rels[r].arity).copyFrom(in.stores[r])

@@ -14,18 +14,62 @@ import (
 // first derived. A rule application only reads tuples that existed before
 // it, so every derived tuple has a derivation whose body tuples all have
 // smaller ranks; Why finds one by searching the rule's body with that bound,
-// which makes every derivation tree finite. Normal evaluation pays nothing:
-// the hook is nil unless RecordProvenance is running.
+// which makes every derivation tree finite. Normal evaluation pays a test
+// of a flag per rule application: it is off unless RecordProvenance is
+// running.
+
+// provenance is the instance's provenance: whether the evaluation is
+// recording, and what it recorded. It is a type of its own because the
+// evaluation only asks it one question (recording: must each derived tuple
+// be reported, and the shortcuts that derive tuples in bulk be passed
+// over?) and reports to it (record), while Why and Path read what it
+// keeps; Reset forgets it whole (forget).
+type provenance struct {
+	// recording is set while RecordProvenance evaluates: every rule
+	// application then reports the tuples it derives (record).
+	recording bool
+	// first holds the first derivations recorded, nil before
+	// RecordProvenance.
+	first *firstDerivations
+}
+
+// firstDerivations holds, per relation, the rule that first derived each
+// tuple and the tuple's rank, and the rank the next tuple gets.
+type firstDerivations struct {
+	next    int
+	entries []map[string]provEntry // per relation
+}
 
 type provEntry struct {
 	rank int
 	rule *rulePlan
 }
 
-type provenance struct {
-	next    int
-	entries []map[string]provEntry // per relation
+// start begins recording, for the relations of p, forgetting what was
+// recorded before.
+func (pv *provenance) start(p *Program) {
+	f := &firstDerivations{entries: make([]map[string]provEntry, len(p.rels))}
+	for i := range f.entries {
+		f.entries[i] = map[string]provEntry{}
+	}
+	pv.first = f
+	pv.recording = true
 }
+
+// record notes that rule rp derives tuple of relation head, unless the
+// tuple was derived before.
+func (pv *provenance) record(rp *rulePlan, head relID, tuple []int) {
+	f := pv.first
+	k := tupleKey(tuple)
+	if _, ok := f.entries[head][k]; ok {
+		return
+	}
+	f.next++
+	f.entries[head][k] = provEntry{rank: f.next, rule: rp}
+}
+
+// forget forgets what was recorded and stops recording.
+func (pv *provenance) forget() { *pv = provenance{} }
 
 func tupleKey(t []int) string {
 	var b strings.Builder
@@ -43,26 +87,14 @@ func tupleKey(t []int) string {
 // to the inputs or orders and before Why or Path; any later change makes the
 // recorded provenance stale.
 func (in *Instance) RecordProvenance() {
-	p := &provenance{entries: make([]map[string]provEntry, len(in.p.rels))}
-	for i := range p.entries {
-		p.entries[i] = map[string]provEntry{}
-	}
-	in.prov = p
+	in.prov.start(in.p)
 	// Provenance comes from one evaluation of everything from scratch:
 	// pending insertions become plain changes of the inputs first, so
 	// that no stratum is evaluated at the checkpoint and then updated.
 	in.forgetTrail()
-	in.record = func(rp *rulePlan, head relID, tuple []int) {
-		k := tupleKey(tuple)
-		if _, ok := p.entries[head][k]; ok {
-			return
-		}
-		p.next++
-		p.entries[head][k] = provEntry{rank: p.next, rule: rp}
-	}
 	in.sched.dirty.setAll(len(in.p.strata))
 	in.Run()
-	in.record = nil
+	in.prov.recording = false
 }
 
 // Derivation is one derivation tree of a tuple: the rule that derives it and
@@ -100,7 +132,7 @@ func (in *Instance) rankOf(r relID, t []int) int {
 	if in.p.rels[r].kind != datalog.RelDerived {
 		return 0
 	}
-	if e, ok := in.prov.entries[r][tupleKey(t)]; ok {
+	if e, ok := in.prov.first.entries[r][tupleKey(t)]; ok {
 		return e.rank
 	}
 	return -1
@@ -109,7 +141,7 @@ func (in *Instance) rankOf(r relID, t []int) int {
 // Why returns a derivation tree of a tuple of a relation, down to base
 // tuples. It needs RecordProvenance.
 func (in *Instance) Why(rel string, tuple []int) (*Derivation, error) {
-	if in.prov == nil {
+	if in.prov.first == nil {
 		return nil, fmt.Errorf("no provenance recorded: call RecordProvenance first")
 	}
 	id, ok := in.p.byName[rel]
@@ -136,7 +168,7 @@ func (in *Instance) derive(r relID, t []int, depth int) (*Derivation, error) {
 	if depth > maxDepth {
 		return nil, fmt.Errorf("derivation deeper than %d steps", maxDepth)
 	}
-	e := in.prov.entries[r][tupleKey(t)]
+	e := in.prov.first.entries[r][tupleKey(t)]
 	body, ok := in.matchBody(e.rule, t, e.rank)
 	if !ok {
 		return nil, fmt.Errorf("internal: no derivation found for %s%s", d.Rel, in.tupleText(t))

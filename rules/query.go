@@ -105,10 +105,10 @@ func (in *Instance) query(q *datalog.Query) ([]string, [][]int, error) {
 	in.ruleConsts[rp] = atoms
 	defer delete(in.ruleConsts, rp)
 	dst := newStore(len(vars), in.n)
-	saved := in.record
-	in.record = nil
+	saved := in.prov.recording
+	in.prov.recording = false
 	in.evalJoin(rp, -1, dst)
-	in.record = saved
+	in.prov.recording = saved
 	var rows [][]int
 	dst.each(func(t []int) bool {
 		rows = append(rows, append([]int(nil), t...))

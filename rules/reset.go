@@ -30,7 +30,7 @@ func (in *Instance) Reset(l Limits) {
 	in.sched.forget(len(in.p.strata))
 	clear(in.rowMark)
 	in.cur = -1
-	in.record, in.prov = nil, nil
+	in.prov.forget()
 	in.intr, in.err = interrupter{}, nil
 	in.trace = nil
 	in.bounds.forget()

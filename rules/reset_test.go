@@ -88,7 +88,7 @@ func TestResetCoversEveryField(t *testing.T) {
 		// their scratch, written before it is read
 		"flat",
 		// emptied or reset by Reset
-		"stores", "delta", "next", "sched", "rowMark", "cur", "record", "prov",
+		"stores", "delta", "next", "sched", "rowMark", "cur", "prov",
 		"intr", "err", "search", "trace", "bounds", "inc",
 		"mem", "quiet",
 		// caches keyed by relation versions, which Reset moves on
