@@ -18,4 +18,14 @@
 // run-time orders of a memory model) for a choice that makes every check
 // hold, pruning with checks that are monotone in the order and orienting
 // first the pairs those checks decide (forced.go, ways.go).
+//
+// An Instance's jobs each have a type of their own, which Reset forgets or
+// keeps as a whole: which strata to recompute and the shortcuts that spare
+// them (stratumSchedule, schedule.go), the trail of incremental steps
+// (incremental, incr.go), the order search (orderSearch, search.go), the
+// flags' bounds (flagBounds, flagbound.go), the quiet strata and the flat
+// rules, stopping (interrupter, interrupt.go), the memory account (memory,
+// limits.go) and provenance (provenance.go). Whether a shortcut pays is
+// decided by the policies of package internal/payoff, shared with the
+// checker and the candidate search.
 package rules
