@@ -1,35 +1,19 @@
 package ptxmm_test
 
 import (
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/internal/loader"
+	"github.com/ptxmm/ptxmm/internal/testcorpus"
 	"github.com/ptxmm/ptxmm/litmus"
 )
 
 // exampleTests parses every shipped test.
 func exampleTests(b *testing.B) []*litmus.Test {
 	b.Helper()
-	var tests []*litmus.Test
-	err := filepath.WalkDir("examples", func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !(strings.HasSuffix(p, ".litmus") || strings.HasSuffix(p, ".test")) {
-			return err
-		}
-		ts, err := litmus.ParseFile(p)
-		if err != nil {
-			return err
-		}
-		tests = append(tests, ts...)
-		return nil
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	return tests
+	return testcorpus.Tree(b, "examples", ".litmus", ".test")
 }
 
 // checkAllOnce checks every test once.

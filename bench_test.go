@@ -3,7 +3,6 @@ package ptxmm_test
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/ptxmm/ptxmm"
@@ -11,6 +10,7 @@ import (
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/execution"
 	"github.com/ptxmm/ptxmm/internal/loader"
+	"github.com/ptxmm/ptxmm/internal/testcorpus"
 	"github.com/ptxmm/ptxmm/litmus"
 	"github.com/ptxmm/ptxmm/litmus/families"
 	"github.com/ptxmm/ptxmm/rules"
@@ -80,20 +80,7 @@ func corpusTests(b *testing.B) []*litmus.Test {
 	}
 	var tests []*litmus.Test
 	for _, dir := range []string{"dat3m", "nvlabs"} {
-		err := filepath.WalkDir(filepath.Join(root, dir), func(p string, d os.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !(strings.HasSuffix(p, ".litmus") || strings.HasSuffix(p, ".test")) {
-				return err
-			}
-			ts, err := litmus.ParseFile(p)
-			if err != nil {
-				return err
-			}
-			tests = append(tests, ts...)
-			return nil
-		})
-		if err != nil {
-			b.Fatal(err)
-		}
+		tests = append(tests, testcorpus.Tree(b, filepath.Join(root, dir), ".litmus", ".test")...)
 	}
 	return tests
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/ptxmm/ptxmm/internal/testcorpus"
 	"github.com/ptxmm/ptxmm/litmus"
 )
 
@@ -13,20 +14,12 @@ import (
 func suiteTests(b *testing.B) []*litmus.Test {
 	b.Helper()
 	dir := filepath.Join("..", "shared", "perf", "suite-ptx")
-	files, err := filepath.Glob(filepath.Join(dir, "*.litmus"))
-	if err != nil || len(files) == 0 {
-		if _, serr := os.Stat(dir); serr != nil {
-			b.Skipf("small-test suite not found at %s", dir)
-		}
-		b.Fatalf("no tests in %s: %v", dir, err)
+	if _, err := os.Stat(dir); err != nil {
+		b.Skipf("small-test suite not found at %s", dir)
 	}
-	var tests []*litmus.Test
-	for _, f := range files {
-		ts, err := litmus.ParseFile(f)
-		if err != nil {
-			b.Fatal(err)
-		}
-		tests = append(tests, ts...)
+	tests := testcorpus.Folder(b, dir, ".litmus")
+	if len(tests) == 0 {
+		b.Fatalf("no tests in %s", dir)
 	}
 	return tests
 }

@@ -1,16 +1,14 @@
 package checker
 
 import (
-	"io/fs"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/ptxmm/ptxmm/internal/testcorpus"
 	"github.com/ptxmm/ptxmm/limits"
-	"github.com/ptxmm/ptxmm/litmus"
 )
 
 // TestWorkersReusedAcrossTests checks the shipped examples one after the
@@ -23,17 +21,7 @@ func TestWorkersReusedAcrossTests(t *testing.T) {
 	m := spec(t)
 	fresh := *m
 	fresh.workers = nil
-	var tests []*litmus.Test
-	err := filepath.WalkDir(filepath.Join("..", "examples"), func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !(strings.HasSuffix(path, ".litmus") || strings.HasSuffix(path, ".test")) {
-			return err
-		}
-		ts, err := litmus.ParseFile(path)
-		require.NoError(t, err, path)
-		tests = append(tests, ts...)
-		return nil
-	})
-	require.NoError(t, err)
+	tests := testcorpus.Tree(t, filepath.Join("..", "examples"), ".litmus", ".test")
 	require.Greater(t, len(tests), 50)
 	if testing.Short() {
 		tests = tests[:len(tests)/4]

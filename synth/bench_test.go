@@ -2,13 +2,12 @@ package synth
 
 import (
 	"context"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/internal/loader"
+	"github.com/ptxmm/ptxmm/internal/testcorpus"
 	"github.com/ptxmm/ptxmm/litmus"
 )
 
@@ -74,20 +73,5 @@ func BenchmarkSearch(b *testing.B) {
 
 // benchExamples reads the shipped examples.
 func benchExamples(b *testing.B) []*litmus.Test {
-	var out []*litmus.Test
-	err := filepath.WalkDir("../examples", func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".litmus") {
-			return err
-		}
-		ts, err := litmus.ParseFile(path)
-		if err != nil {
-			return err
-		}
-		out = append(out, ts...)
-		return nil
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	return out
+	return testcorpus.Tree(b, "../examples", ".litmus")
 }
