@@ -201,7 +201,7 @@ func (p *Program) stratify(errs *source.List) {
 	for _, e := range edges {
 		succ[e.from] = append(succ[e.from], e.to)
 	}
-	comps := components(len(p.rels), succ)
+	comps := components(succ)
 	// A negation cycle needs a negated edge inside one component; finding
 	// the components that have one first keeps the search for the cycle
 	// (which reads every edge) off the others.

@@ -1,10 +1,11 @@
 package rules
 
 import (
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/ptxmm/ptxmm/datalog"
+	"github.com/ptxmm/ptxmm/internal/scc"
 	"github.com/ptxmm/ptxmm/source"
 )
 
@@ -16,75 +17,16 @@ type depEdge struct {
 }
 
 // components returns the strongly connected components of the dependency
-// graph among n relations, in topological order (dependencies first). It is
-// an iterative Tarjan, so deep dependency chains cannot overflow the stack.
-func components(n int, succ [][]relID) [][]relID {
-	index := make([]int, n)
-	low := make([]int, n)
-	onStack := make([]bool, n)
-	for i := range index {
-		index[i] = -1
-	}
-	var stack []relID
-	var comps [][]relID
-	next := 0
-	type frame struct {
-		v relID
-		i int
-	}
-	for root := 0; root < n; root++ {
-		if index[root] >= 0 {
-			continue
-		}
-		call := []frame{{v: relID(root)}}
-		index[root], low[root] = next, next
-		next++
-		stack = append(stack, relID(root))
-		onStack[root] = true
-		for len(call) > 0 {
-			f := &call[len(call)-1]
-			if f.i < len(succ[f.v]) {
-				w := succ[f.v][f.i]
-				f.i++
-				if index[w] < 0 {
-					index[w], low[w] = next, next
-					next++
-					stack = append(stack, w)
-					onStack[w] = true
-					call = append(call, frame{v: w})
-				} else if onStack[w] && index[w] < low[f.v] {
-					low[f.v] = index[w]
-				}
-				continue
-			}
-			v := f.v
-			call = call[:len(call)-1]
-			if len(call) > 0 {
-				if p := call[len(call)-1].v; low[v] < low[p] {
-					low[p] = low[v]
-				}
-			}
-			if low[v] == index[v] {
-				var comp []relID
-				for {
-					w := stack[len(stack)-1]
-					stack = stack[:len(stack)-1]
-					onStack[w] = false
-					comp = append(comp, w)
-					if w == v {
-						break
-					}
-				}
-				sort.Slice(comp, func(i, j int) bool { return comp[i] < comp[j] })
-				comps = append(comps, comp)
-			}
-		}
+// graph (succ[r] lists the relations that depend on r), in topological
+// order (dependencies first), each sorted.
+func components(succ [][]relID) [][]relID {
+	comps := scc.Components(succ, func(r relID) relID { return r })
+	for _, comp := range comps {
+		slices.Sort(comp)
 	}
 	// Tarjan emits a component after everything it reaches; edges run from
 	// body to head, so reverse to put dependencies first.
-	for i, j := 0, len(comps)-1; i < j; i, j = i+1, j-1 {
-		comps[i], comps[j] = comps[j], comps[i]
-	}
+	slices.Reverse(comps)
 	return comps
 }
 
