@@ -1,7 +1,9 @@
 package repl
 
 import (
+	"bufio"
 	"bytes"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -46,7 +48,21 @@ func FuzzLines(f *testing.F) {
 		s.inst, s.filled = nil, -1
 		var out bytes.Buffer
 		// A line over the scanner's bound is an error, as the REPL's
-		// documentation says: not a crash.
-		_ = RunScript(&s, strings.NewReader(lines), &out)
+		// documentation says: not a crash. No other error ends a script.
+		if err := RunScript(&s, strings.NewReader(lines), &out); err != nil && !errors.Is(err, bufio.ErrTooLong) {
+			t.Fatalf("the script stopped: %v", err)
+		}
+		// Whatever a line holds, the answer is safe to print on a
+		// terminal: a control character of the input is escaped.
+		if i := strings.IndexFunc(out.String(), isControl); i >= 0 {
+			t.Fatalf("the output holds control character %q: %q", out.String()[i], out.String())
+		}
 	})
+}
+
+// isControl reports whether r is a control character other than tab and
+// newline, which a terminal may act on (source.Escape's set).
+func isControl(r rune) bool {
+	return r < 0x20 && r != '\t' && r != '\n' || r == 0x7f || r >= 0x80 && r < 0xa0 ||
+		r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x2028 || r == 0x2029
 }

@@ -224,3 +224,25 @@ func TestDefaultModelIsBuiltin(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, s.model.Builtin, "a file named on the command line")
 }
+
+// TestErrorsEscapeControlCharacters: an error that repeats what the user
+// typed writes its control characters as escapes, so that a pasted line
+// cannot clear or retitle the terminal (found by FuzzLines).
+func TestErrorsEscapeControlCharacters(t *testing.T) {
+	s := newSession(t, "MP.litmus")
+	cases := []struct {
+		line, want string
+	}{
+		{":\x1b[2J", `error: unknown command :\x1b[2J (type :help)`},
+		{":\x140", `error: unknown command :\x140 (type :help)`},
+		{":exec 1\x07", `error: usage: :exec N`},
+		{":test nosuch\x1b]0;title\x07.litmus", `nosuch\x1b]0;title\x07.litmus`},
+		{":why po\u202e(e1, e2)", `\u202e`},
+		{":find P1:r0 == \x1b", `\x1b`},
+	}
+	for _, c := range cases {
+		out := script(t, s, c.line)
+		assert.Contains(t, out, c.want, "%q", c.line)
+		assert.Equal(t, -1, strings.IndexFunc(out, isControl), "%q printed %q", c.line, out)
+	}
+}

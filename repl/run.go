@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/ptxmm/ptxmm/source"
 	"golang.org/x/term"
 )
 
@@ -38,11 +39,15 @@ func RunScript(s *Session, r io.Reader, w io.Writer) error {
 	return sc.Err()
 }
 
+// quoted is how the REPL prints an error: with the quoted source line
+// when the error has one, and with control characters escaped
+// (source.Escape), since an error may repeat what the user typed
+// (":\x1b[2J is an unknown command") and must not act on the terminal.
 func quoted(err error) string {
 	if q, ok := err.(interface{ Quoted() string }); ok {
-		return q.Quoted()
+		return source.Escape(q.Quoted())
 	}
-	return err.Error()
+	return source.Escape(err.Error())
 }
 
 // runTerminal is the interactive loop.
