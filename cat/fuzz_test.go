@@ -1,6 +1,7 @@
 package cat
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/ptxmm/ptxmm/datalog"
@@ -43,7 +44,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src string) {
 		m, errs := Parse("fuzz.cat", src)
-		checkFile(t, errs)
+		checkFile(t, src, errs)
 		if errs.HasErrors() {
 			return
 		}
@@ -58,7 +59,7 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		low, lerrs := LoadSource("fuzz.cat", src, noFiles)
-		checkFile(t, lerrs)
+		checkFile(t, src, lerrs)
 		if lerrs.HasErrors() {
 			return
 		}
@@ -74,13 +75,18 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// checkFile checks that every diagnostic points into the fuzzed file (or
-// into ptxmm's standard library, where a function the model applies is).
-func checkFile(t *testing.T, errs source.List) {
+// checkFile checks that every diagnostic points into the fuzzed file src,
+// at a line it has and a column of that line (or just past its end), or
+// into ptxmm's standard library, where a function the model applies is.
+func checkFile(t *testing.T, src string, errs source.List) {
 	t.Helper()
 	_ = errs.Quoted()
+	lines := strings.Split(src, "\n")
 	for _, e := range errs {
-		if e.Pos.File != "fuzz.cat" && e.Pos.File != stdlibFile || !e.Pos.IsValid() {
+		p := e.Pos
+		switch {
+		case p.File == stdlibFile && p.IsValid():
+		case p.File != "fuzz.cat" || p.Line < 1 || p.Line > len(lines) || p.Col < 1 || p.Col > len(lines[p.Line-1])+1:
 			t.Fatalf("diagnostic without a position in the file: %s", e.Error())
 		}
 	}

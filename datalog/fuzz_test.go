@@ -4,6 +4,8 @@ import (
 	"io/fs"
 	"strings"
 	"testing"
+
+	"github.com/ptxmm/ptxmm/source"
 )
 
 // FuzzLoad runs the front end on arbitrary text: loading and analyzing must
@@ -44,7 +46,7 @@ func FuzzLoad(f *testing.F) {
 		// Includes are never read: a fuzzed program must not touch the disk.
 		noFiles := WithReader(func(name string) ([]byte, error) { return nil, fs.ErrNotExist })
 		prog, errs := LoadSource("fuzz.dl", src, noFiles)
-		checkDiagnostics(t, errs)
+		checkDiagnostics(t, src, errs)
 		for _, d := range prog.Defs {
 			checkReparse(t, d.Expr)
 		}
@@ -60,7 +62,7 @@ func FuzzLoad(f *testing.F) {
 			}
 		}
 		m, errs := Analyze(prog)
-		checkDiagnostics(t, errs)
+		checkDiagnostics(t, src, errs)
 		if _, again := Analyze(prog); again.Error() != errs.Error() {
 			t.Fatalf("Analyze is not deterministic:\n%s\nthen\n%s", errs.Error(), again.Error())
 		}
@@ -70,7 +72,7 @@ func FuzzLoad(f *testing.F) {
 			}
 			return
 		}
-		checkDiagnostics(t, m.Warnings)
+		checkDiagnostics(t, src, m.Warnings)
 		for _, r := range m.Rules {
 			rel := m.Relation(r.Head.Pred)
 			if rel == nil || rel.Arity != len(r.Head.Args) {
@@ -85,17 +87,17 @@ func FuzzLoad(f *testing.F) {
 	})
 }
 
-// checkDiagnostics checks that every diagnostic points into the fuzzed file
-// and that quoting it works.
-func checkDiagnostics(t *testing.T, errs interface {
-	Quoted() string
-	Error() string
-}) {
+// checkDiagnostics checks that every diagnostic points into the fuzzed
+// file src, at a line it has and a column of that line (or just past its
+// end), and that quoting it works.
+func checkDiagnostics(t *testing.T, src string, errs source.List) {
 	t.Helper()
 	_ = errs.Quoted()
-	for _, line := range strings.Split(errs.Error(), "\n") {
-		if line != "" && !strings.HasPrefix(line, "fuzz.dl:") {
-			t.Fatalf("diagnostic outside the file: %s", line)
+	lines := strings.Split(src, "\n")
+	for _, e := range errs {
+		p := e.Pos
+		if p.File != "fuzz.dl" || p.Line < 1 || p.Line > len(lines) || p.Col < 1 || p.Col > len(lines[p.Line-1])+1 {
+			t.Fatalf("diagnostic outside the file: %s", e.Error())
 		}
 	}
 }
