@@ -65,6 +65,10 @@ func ParseExpected(path string, column int, data []byte) (*Expected, error) {
 	}
 	e := &Expected{path: path, dir: abs, column: column, rows: map[string]string{}, empty: map[string]bool{}, line: map[string]int{}}
 	sc := bufio.NewScanner(bytes.NewReader(data))
+	// A row as long as the file (the file is bounded by limits.ListFile):
+	// past bufio's 64 KiB default the scan used to stop with an error that
+	// named neither the file nor the line.
+	sc.Buffer(nil, len(data)+1)
 	line := 0
 	for sc.Scan() {
 		line++

@@ -363,3 +363,37 @@ func TestCompareNoExecution(t *testing.T) {
 	assert.Contains(t, out, "MISMATCH C.litmus: want Ok over no execution, got Ok\n")
 	assert.Contains(t, out, "MISMATCH U.test[1]: no execution: no candidate execution meets the restrictions (when no execution is expected, the row of expected.csv says so: \"holds empty\")\n")
 }
+
+// TestReadLongLines: a row longer than bufio's 64 KiB default is read as
+// any other (an expected CSV's and a kinds file's); the scan used to stop
+// there with "token too long", naming neither file nor line.
+func TestReadLongLines(t *testing.T) {
+	long := strings.Repeat("a", 70_000)
+	dir := t.TempDir()
+	cases := []struct {
+		name, text string
+		read       func(path string) (int, error)
+	}{
+		{"expected results", "A.litmus,Ok\n" + long + ".litmus,No\nB.litmus,No\n", func(p string) (int, error) {
+			e, err := ReadExpected(p)
+			if err != nil {
+				return 0, err
+			}
+			return len(e.keys), nil
+		}},
+		{"kinds", "A Allowed\n" + long + " Forbidden\nB Required\n", func(p string) (int, error) {
+			k, err := ReadKinds(p)
+			if err != nil {
+				return 0, err
+			}
+			return len(k.All()), nil
+		}},
+	}
+	for _, c := range cases {
+		p := filepath.Join(dir, "f.csv")
+		require.NoError(t, os.WriteFile(p, []byte(c.text), 0o644))
+		n, err := c.read(p)
+		require.NoError(t, err, c.name)
+		require.Equal(t, 3, n, c.name)
+	}
+}

@@ -30,6 +30,9 @@ func ReadKinds(path string) (*Kinds, error) {
 	}
 	k := &Kinds{path: path, kinds: map[string]litmus.CondKind{}, lines: map[string]int{}}
 	sc := bufio.NewScanner(bytes.NewReader(data))
+	// A line as long as the file (bounded by limits.ListFile), as in
+	// ParseExpected.
+	sc.Buffer(nil, len(data)+1)
 	line := 0
 	for sc.Scan() {
 		line++

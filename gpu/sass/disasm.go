@@ -93,7 +93,9 @@ func Parse(text string) map[string][]Instr {
 	// encoding, so that the next line's word completes it.
 	lowWord := false
 	sc := bufio.NewScanner(strings.NewReader(text))
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	// A line as long as the text: with a fixed bound, a longer line
+	// stopped the scan there and the functions after it were left out.
+	sc.Buffer(nil, len(text)+1)
 	for sc.Scan() {
 		line := sc.Text()
 		if m := functionLine.FindStringSubmatch(line); m != nil {

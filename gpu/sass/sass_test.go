@@ -215,3 +215,24 @@ func TestFindDisassembler(t *testing.T) {
 	_, err := FindDisassembler()
 	require.ErrorContains(t, err, "cuobjdump or nvdisasm")
 }
+
+// TestParseAfterLongLine: a line longer than the scanner's old fixed bound
+// (1 MiB: a listing's .byte table, say) does not end the listing; the
+// functions after it are read.
+func TestParseAfterLongLine(t *testing.T) {
+	fn := "Function : role1\n /*0000*/ BAR.SYNC 0x0 ; /* 0x0000000000007b1d */\n"
+	cases := []struct {
+		name string
+		long int
+	}{
+		{"short", 10},
+		{"over 64 KiB", 70_000},
+		{"over 1 MiB", 1<<20 + 10},
+	}
+	for _, c := range cases {
+		text := "Function : role0\n /*0000*/ " + strings.Repeat("x", c.long) + "\n" + fn
+		code := Parse(text)
+		require.Len(t, code["role1"], 1, c.name)
+		require.Equal(t, "BAR.SYNC 0x0", code["role1"][0].Text, c.name)
+	}
+}

@@ -200,6 +200,10 @@ func readFacts(m *datalog.Model, dir string) ([]factFile, error) {
 		f := factFile{name: name, arity: r.Arity}
 		var errs source.List
 		sc := bufio.NewScanner(strings.NewReader(string(data)))
+		// A line as long as the file (bounded by limits.FactsFile): past
+		// bufio's 64 KiB default the scan stopped there, and the facts
+		// after it were silently left out.
+		sc.Buffer(nil, len(data)+1)
 		line := 0
 		for sc.Scan() {
 			line++
@@ -221,6 +225,9 @@ func readFacts(m *datalog.Model, dir string) ([]factFile, error) {
 				t = append(t, v)
 			}
 			f.tuples = append(f.tuples, t)
+		}
+		if err := sc.Err(); err != nil {
+			return nil, fmt.Errorf("input relation %s: %s:%d: %w", name, path, line+1, err)
 		}
 		if len(errs) > 0 {
 			errs.AttachLines(path, string(data))

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -90,5 +91,27 @@ func TestEvalFlags(t *testing.T) {
 		if tc.want == nil {
 			require.NotContains(t, out.String(), "raised")
 		}
+	}
+}
+
+// TestEvalFactsWithLongLines: a facts line longer than bufio's 64 KiB
+// default is read, and so are the lines after it; the scan used to stop
+// there and leave them out without a word.
+func TestEvalFactsWithLongLines(t *testing.T) {
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "p.dl")
+	require.NoError(t, os.WriteFile(prog, []byte(".decl e(a: symbol, b: number)\n.input e\n.printsize e\n"), 0o644))
+	cases := []struct {
+		name, facts, want string
+	}{
+		{"short lines", "a\t1\nb\t2\nc\t3\n", "e\t3\n"},
+		{"a long symbol in the middle", "a\t1\n" + strings.Repeat("x", 70_000) + "\t2\nc\t3\n", "e\t3\n"},
+		{"a long last line", "a\t1\n" + strings.Repeat("y", 200_000) + "\t2", "e\t2\n"},
+	}
+	for _, c := range cases {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "e.facts"), []byte(c.facts), 0o644))
+		var out, errs bytes.Buffer
+		require.Equal(t, ExitOK, Eval(EvalConfig{Program: prog, FactsDir: dir, OutDir: "-"}, &out, &errs), "%s: %s", c.name, errs.String())
+		require.Equal(t, c.want, out.String(), c.name)
 	}
 }
