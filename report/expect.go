@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/limits"
@@ -104,10 +105,22 @@ func ParseExpected(path string, column int, data []byte) (*Expected, error) {
 			}
 		default:
 			return nil, fmt.Errorf("%s:%d:%d: a verdict is Ok, No, Undef or -, not %q (Ok, No and Undef followed by \" empty\" when no execution is expected)",
-				path, line, strings.Index(sc.Text(), cells[column])+1, cells[column])
+				path, line, cellColumn(sc.Text(), column), cells[column])
 		}
 	}
 	return e, sc.Err()
+}
+
+// cellColumn returns the column (from 1, in bytes) where the k-th cell of
+// a row starts, past its leading spaces. Looking for the cell's text in
+// the row pointed at an earlier cell with the same text ("No x,No x").
+func cellColumn(row string, k int) int {
+	off := 0
+	for range k {
+		off += strings.IndexByte(row[off:], ',') + 1
+	}
+	cell := row[off:]
+	return off + len(cell) - len(strings.TrimLeftFunc(cell, unicode.IsSpace)) + 1
 }
 
 // nvlabsInstance matches NVlabs' spelling of a template row, FILE.test#K.

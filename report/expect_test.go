@@ -318,6 +318,8 @@ func TestReadExpectedRejectsUnknownValues(t *testing.T) {
 	cases := []struct{ text, want string }{
 		{"a.test#1,fail\n", "an override row says holds or fails, not \"fail\""},
 		{"x.litmus,OK\n", "x.csv:1:10: a verdict is Ok, No, Undef or -, not \"OK\""},
+		{"No x,No x\n", "x.csv:1:6: a verdict is Ok, No, Undef or -, not \"No x\""},
+		{"  a , b,  OK\n", "x.csv:1:7: a verdict is Ok, No, Undef or -, not \"b\""},
 		{"x.litmus,- empty\n", "a verdict is Ok, No, Undef or -, not \"- empty\""},
 		{"a.test#1,empty\n", "an override row says holds or fails, not \"empty\""},
 	}

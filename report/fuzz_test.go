@@ -2,6 +2,8 @@ package report
 
 import (
 	"io"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -9,10 +11,14 @@ import (
 	"github.com/ptxmm/ptxmm/litmus"
 )
 
+// errorPos matches the position an error of ParseExpected starts with.
+var errorPos = regexp.MustCompile(`^f\.csv:([0-9]+)(?::([0-9]+))?: `)
+
 // FuzzExpected reads fuzzed expected-results CSVs and compares a herd test
 // and a .test instance with them: a CSV is read or refused with an error
-// naming its file and line, and a comparison never panics. Seeds are below
-// and in testdata/fuzz/FuzzExpected.
+// that starts with its file, a line of the text and maybe a column of that
+// line, and a comparison never panics. Seeds are below and in
+// testdata/fuzz/FuzzExpected.
 func FuzzExpected(f *testing.F) {
 	for _, seed := range []string{
 		"# test,verdict\nMP.litmus,No\nSB.litmus,Ok empty\n",
@@ -29,8 +35,17 @@ func FuzzExpected(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string, column int) {
 		e, err := ParseExpected("f.csv", 1+(column&3), []byte(text))
 		if err != nil {
-			if !strings.Contains(err.Error(), "f.csv") {
-				t.Fatalf("an error that does not name the file: %v", err)
+			m := errorPos.FindStringSubmatch(err.Error())
+			if m == nil {
+				t.Fatalf("an error that does not name the file and line: %v", err)
+			}
+			lines := strings.Split(text, "\n")
+			line, _ := strconv.Atoi(m[1])
+			if line < 1 || line > len(lines) {
+				t.Fatalf("an error outside the file's %d lines: %v", len(lines), err)
+			}
+			if col, _ := strconv.Atoi(m[2]); m[2] != "" && (col < 1 || col > len(lines[line-1])+1) {
+				t.Fatalf("an error outside its line %q: %v", lines[line-1], err)
 			}
 			return
 		}
