@@ -11,7 +11,8 @@ import (
 
 // FuzzModule generates the modules of fuzzed litmus tests, as ptxmm run
 // does before it launches anything: whatever test parses, refusing it,
-// planning it and writing its kernel and its -sass module must not panic.
+// planning it and writing its kernel and its -sass module must not panic,
+// and planning and writing it again gives the same text.
 // The seeds are the shipped examples and testdata/fuzz/FuzzModule.
 func FuzzModule(f *testing.F) {
 	root := filepath.Join("..", "..", "examples")
@@ -37,9 +38,22 @@ func FuzzModule(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if _, err := p.Module(h100.Arch()); err != nil {
+		module, err := p.Module(h100.Arch())
+		if err != nil {
 			return
 		}
-		_, _ = p.OptcheckModule(h100.Arch())
+		optcheck, oerr := p.OptcheckModule(h100.Arch())
+		// The same test plans and writes the same text again: a golden
+		// module, a cached build and a hash of the kernel depend on it.
+		again, err := NewPlan(tc)
+		if err != nil {
+			t.Fatalf("the second plan fails: %v", err)
+		}
+		if m, err := again.Module(h100.Arch()); err != nil || m != module {
+			t.Fatalf("the module differs the second time (%v):\n%s\n---\n%s", err, module, m)
+		}
+		if o, err := again.OptcheckModule(h100.Arch()); (err == nil) != (oerr == nil) || o != optcheck {
+			t.Fatalf("the -sass module differs the second time (%v, %v)", oerr, err)
+		}
 	})
 }
