@@ -9,7 +9,8 @@ import (
 )
 
 // FuzzRead reads arbitrary text as a herd log: the reader must never
-// panic, an error must point into the file, each entry's text must be the
+// panic, an error must point into the file (a line it has, a column of
+// that line or just past its end), each entry's text must be the
 // log's own text at the entry's line, and the merged log must read back
 // to the same entries and merge into itself.
 //
@@ -33,8 +34,10 @@ func FuzzRead(f *testing.F) {
 			if !ok || len(errs) == 0 {
 				t.Fatalf("the error is not a source.List: %v", err)
 			}
+			lines := strings.Split(string(data), "\n")
 			for _, e := range errs {
-				if e.Pos.File != "fuzz.log" || e.Pos.Line < 1 || e.Pos.Col < 1 {
+				p := e.Pos
+				if p.File != "fuzz.log" || p.Line < 1 || p.Line > len(lines) || p.Col < 1 || p.Col > len(lines[p.Line-1])+1 {
 					t.Fatalf("error without a position in the file: %v", e)
 				}
 			}
