@@ -71,7 +71,6 @@ func observables(t *litmus.Test, l *execution.Layout) ([]Observable, error) {
 	var obs []Observable
 	seen := map[string]bool{}
 	var firstErr error
-	var walk func(e litmus.Expr)
 	addTerm := func(tm litmus.Term) {
 		switch tm.Kind {
 		case litmus.TermReg:
@@ -104,30 +103,7 @@ func observables(t *litmus.Test, l *execution.Layout) ([]Observable, error) {
 			obs = append(obs, Observable{IsLoc: true, Name: tm.Loc, Loc: loc, Size: li.Size, Signed: li.Signed})
 		}
 	}
-	walk = func(e litmus.Expr) {
-		switch e := e.(type) {
-		case *litmus.And:
-			walk(e.L)
-			walk(e.R)
-		case *litmus.Or:
-			walk(e.L)
-			walk(e.R)
-		case *litmus.Not:
-			walk(e.X)
-		case *litmus.Cmp:
-			addTerm(e.L)
-			addTerm(e.R)
-		}
-	}
-	if t.Condition != nil {
-		walk(t.Condition.Expr)
-	}
-	for _, a := range t.Assertions {
-		walk(a.Expr)
-	}
-	for _, tm := range t.Locations {
-		addTerm(tm)
-	}
+	t.EachTerm(addTerm)
 	sort.SliceStable(obs, func(i, j int) bool {
 		a, b := obs[i], obs[j]
 		if a.IsLoc != b.IsLoc {

@@ -39,7 +39,7 @@ func ParseCondition(t *Test, name, text string) (Expr, error) {
 		for i, th := range t.Threads {
 			regs[i] = threadRegs(th)
 		}
-		walkCmps(x, func(cmp *Cmp) {
+		WalkCmps(x, func(cmp *Cmp) {
 			p.resolveNVTerm(t, &cmp.L, regs)
 			p.resolveNVTerm(t, &cmp.R, regs)
 		})

@@ -89,39 +89,14 @@ func hashCode(t *Test) string {
 // assertions and the locations clause look at, sorted.
 func hashObserved(t *Test) string {
 	seen := map[string]bool{}
-	var walk func(e Expr)
-	term := func(tm Term) {
+	t.EachTerm(func(tm Term) {
 		switch tm.Kind {
 		case TermReg:
 			seen[fmt.Sprintf("%d:%s", tm.Thread, tm.Reg)] = true
 		case TermLoc:
 			seen[tm.Loc] = true
 		}
-	}
-	walk = func(e Expr) {
-		switch e := e.(type) {
-		case *And:
-			walk(e.L)
-			walk(e.R)
-		case *Or:
-			walk(e.L)
-			walk(e.R)
-		case *Not:
-			walk(e.X)
-		case *Cmp:
-			term(e.L)
-			term(e.R)
-		}
-	}
-	if t.Condition != nil {
-		walk(t.Condition.Expr)
-	}
-	for _, a := range t.Assertions {
-		walk(a.Expr)
-	}
-	for _, tm := range t.Locations {
-		term(tm)
-	}
+	})
 	var out []string
 	for k := range seen {
 		out = append(out, k)

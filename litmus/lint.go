@@ -108,31 +108,7 @@ func (p *parser) lint(t *Test) {
 		}
 		p.errs.Warn(tm.Pos, "thread %s never writes %s and does not initialise it, so it is 0 in every final state", th.Name, tm.Reg)
 	}
-	var walk func(e Expr)
-	walk = func(e Expr) {
-		switch x := e.(type) {
-		case *And:
-			walk(x.L)
-			walk(x.R)
-		case *Or:
-			walk(x.L)
-			walk(x.R)
-		case *Not:
-			walk(x.X)
-		case *Cmp:
-			check(x.L)
-			check(x.R)
-		}
-	}
-	if t.Condition != nil {
-		walk(t.Condition.Expr)
-	}
-	for _, a := range t.Assertions {
-		walk(a.Expr)
-	}
-	for _, tm := range t.Locations {
-		check(tm)
-	}
+	t.EachTerm(check)
 }
 
 // fileWarnings returns the warnings of a parse, sorted, with their lines.

@@ -139,7 +139,7 @@ func (p *parser) checkMultimemTerms(t *Test) {
 // checkMultimemExpr rejects the location terms of e that name a multimem
 // address.
 func (p *parser) checkMultimemExpr(t *Test, e Expr) {
-	walkCmps(e, func(cmp *Cmp) {
+	WalkCmps(e, func(cmp *Cmp) {
 		p.checkMultimemTerm(t, cmp.L)
 		p.checkMultimemTerm(t, cmp.R)
 	})

@@ -432,7 +432,7 @@ func (p *parser) resolveNVTerms(t *Test) {
 		regs[i] = threadRegs(th)
 	}
 	for _, a := range t.Assertions {
-		walkCmps(a.Expr, func(cmp *Cmp) {
+		WalkCmps(a.Expr, func(cmp *Cmp) {
 			p.resolveNVTerm(t, &cmp.L, regs)
 			p.resolveNVTerm(t, &cmp.R, regs)
 		})
@@ -464,21 +464,5 @@ func (p *parser) resolveNVTerm(t *Test, term *Term, regs []map[string]bool) {
 		p.errs.Add(term.Pos, "register %q is ambiguous: it is used by threads %s", name, andList(users))
 	case !p.instrFailed:
 		p.errs.Add(term.Pos, "unknown name %q: not a declared address nor a register of any thread", name)
-	}
-}
-
-// walkCmps calls f on every comparison of an expression.
-func walkCmps(e Expr, f func(*Cmp)) {
-	switch x := e.(type) {
-	case *And:
-		walkCmps(x.L, f)
-		walkCmps(x.R, f)
-	case *Or:
-		walkCmps(x.L, f)
-		walkCmps(x.R, f)
-	case *Not:
-		walkCmps(x.X, f)
-	case *Cmp:
-		f(x)
 	}
 }

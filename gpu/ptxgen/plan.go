@@ -328,7 +328,7 @@ func (p *Plan) findObservables() error {
 		}
 	}
 	walk := func(e litmus.Expr) {
-		walkCmps(e, func(c *litmus.Cmp) { add(c.L); add(c.R) })
+		litmus.WalkCmps(e, func(c *litmus.Cmp) { add(c.L); add(c.R) })
 	}
 	if t.Condition != nil {
 		walk(t.Condition.Expr)
@@ -364,22 +364,6 @@ func (p *Plan) findObservables() error {
 		}
 	}
 	return nil
-}
-
-// walkCmps calls f on every comparison of e.
-func walkCmps(e litmus.Expr, f func(*litmus.Cmp)) {
-	switch e := e.(type) {
-	case *litmus.And:
-		walkCmps(e.L, f)
-		walkCmps(e.R, f)
-	case *litmus.Or:
-		walkCmps(e.L, f)
-		walkCmps(e.R, f)
-	case *litmus.Not:
-		walkCmps(e.X, f)
-	case *litmus.Cmp:
-		f(e)
-	}
 }
 
 // Layout is the test's layout of addresses and locations, as the checker
@@ -447,7 +431,7 @@ func (p *Plan) listRegisters(ri int) {
 		}
 	}
 	walk := func(e litmus.Expr) {
-		walkCmps(e, func(c *litmus.Cmp) {
+		litmus.WalkCmps(e, func(c *litmus.Cmp) {
 			for _, tm := range []litmus.Term{c.L, c.R} {
 				if tm.Kind == litmus.TermReg && tm.Thread == r.Index {
 					set[tm.Reg] = true
