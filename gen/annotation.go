@@ -19,11 +19,27 @@ type Annotation struct {
 	// Alias makes the event access its location through a second generic
 	// virtual address of it.
 	Alias bool
+	// Proxy, when not generic, makes the event access its location
+	// through its reference in that proxy (Surface, Texture, Constant).
+	Proxy program.Proxy
 	Text  string
 }
 
 // annotationExamples is what an unknown annotation's error suggests.
-const annotationExamples = "Weak, Rlx.gpu, Acq.cta, Rel.sys, AR.cluster, Alias"
+const annotationExamples = "Weak, Rlx.gpu, Acq.cta, Rel.sys, AR.cluster, Alias, Surface, Texture, Constant"
+
+// proxyNotes are the annotations that send an access through a proxy.
+var proxyNotes = map[string]program.Proxy{"Surface": program.Surface, "Texture": program.Texture, "Constant": program.Constant}
+
+// proxyNote spells the annotation of a proxy.
+func proxyNote(p program.Proxy) string {
+	for name, q := range proxyNotes {
+		if q == p {
+			return name
+		}
+	}
+	return p.String()
+}
 
 // ParseAnnotation reads an annotation:
 //
@@ -33,6 +49,9 @@ const annotationExamples = "Weak, Rlx.gpu, Acq.cta, Rel.sys, AR.cluster, Alias"
 //	Rel.SCOPE     release (writes)
 //	AR.SCOPE      acquire and release (read-modify-writes)
 //	Alias         through a second virtual address of the location
+//	Surface       through the location's surface reference (suld, sust)
+//	Texture       through its texture reference (tld; reads only)
+//	Constant      through its constant reference (cold; reads only)
 //
 // SCOPE is cta, cluster, gpu or sys. ok is false when s is not an
 // annotation at all (an edge, perhaps); err says what is wrong with one.
@@ -42,6 +61,9 @@ func ParseAnnotation(s string) (a Annotation, ok bool, err error) {
 		return Annotation{Sem: program.Weak, HasSem: true, Text: s}, true, nil
 	case "Alias":
 		return Annotation{Alias: true, Text: s}, true, nil
+	}
+	if p, ok := proxyNotes[s]; ok {
+		return Annotation{Proxy: p, Text: s}, true, nil
 	}
 	name, scope, found := strings.Cut(s, ".")
 	sems := map[string]program.Sem{"Rlx": program.Relaxed, "Acq": program.Acquire, "Rel": program.Release, "AR": program.AcqRel}

@@ -26,19 +26,31 @@ func Build(c *Cycle, p Placement) (*program.Test, error) {
 	if l.nlocs > len(locationNames) {
 		return nil, fmt.Errorf("cycle %q: %d locations, more than the %d this generator names", c, l.nlocs, len(locationNames))
 	}
-	places, err := p.place(len(l.threads))
-	if err != nil {
-		return nil, fmt.Errorf("cycle %q: %v", c, err)
-	}
 	t := &program.Test{Quantifier: "exists"}
 	for i := 0; i < l.nlocs; i++ {
 		t.Addrs = append(t.Addrs, program.Addr{Name: locationNames[i], AliasOf: -1})
 	}
+	plan, err := planSync(l, p, t)
+	if err != nil {
+		return nil, fmt.Errorf("cycle %q: %w", c, err)
+	}
 	cy := l.c
 	n := len(cy.Edges)
 	for th, evs := range l.threads {
-		thread := program.Thread{Place: places[th]}
+		thread := program.Thread{Place: plan.places[th]}
 		opOf := map[int]int{}
+		// pinned are the values the condition asks of the thread's
+		// reads and mbarrier waits, by operation.
+		pinned := map[int]int64{}
+		add := func(ops []program.Op) {
+			for _, op := range ops {
+				if op.Kind == program.MbarWait {
+					pinned[len(thread.Ops)] = 1
+				}
+				thread.Ops = append(thread.Ops, op)
+			}
+		}
+		add(plan.start[th])
 		for k, e := range evs {
 			in := cy.Edges[(e+n-1)%n]
 			if k > 0 && in.Kind == Fenced {
@@ -52,9 +64,17 @@ func Build(c *Cycle, p Placement) (*program.Test, error) {
 				if err := annotate(op, cy.Notes[e], W, true); err != nil {
 					return nil, fmt.Errorf("cycle %q: %v", c, err)
 				}
-				if usesAlias(cy.Notes[e]) {
-					op.Addr = t.Alias(l.loc[e])
+				if err := address(t, op, cy.Notes[e], l.loc[e], W, true); err != nil {
+					return nil, fmt.Errorf("cycle %q: %v", c, err)
 				}
+				opOf[e] = len(thread.Ops) - 1
+				continue
+			}
+			if k == len(evs)-1 {
+				add(plan.beforeLast[th])
+			}
+			if bulk, ok := plan.bulk[e]; ok {
+				thread.Ops = append(thread.Ops, bulk)
 				opOf[e] = len(thread.Ops) - 1
 				continue
 			}
@@ -66,8 +86,8 @@ func Build(c *Cycle, p Placement) (*program.Test, error) {
 			case cy.Edges[e].Src == W:
 				op.Kind, op.Value = program.Store, l.value[e]
 			}
-			if usesAlias(cy.Notes[e]) {
-				op.Addr = t.Alias(l.loc[e])
+			if err := address(t, &op, cy.Notes[e], l.loc[e], cy.Edges[e].Src, rmw); err != nil {
+				return nil, fmt.Errorf("cycle %q: %v", c, err)
 			}
 			if err := annotate(&op, cy.Notes[e], cy.Edges[e].Src, rmw); err != nil {
 				return nil, fmt.Errorf("cycle %q: %v", c, err)
@@ -78,10 +98,16 @@ func Build(c *Cycle, p Placement) (*program.Test, error) {
 			thread.Ops = append(thread.Ops, op)
 			opOf[e] = len(thread.Ops) - 1
 		}
+		add(plan.end[th])
 		t.Threads = append(t.Threads, thread)
 		for _, e := range evs {
 			if cy.Edges[e].Src == R {
-				t.Pins = append(t.Pins, program.Pin{Thread: th, Op: opOf[e], Value: l.value[e]})
+				pinned[opOf[e]] = l.value[e]
+			}
+		}
+		for op := range thread.Ops {
+			if v, ok := pinned[op]; ok {
+				t.Pins = append(t.Pins, program.Pin{Thread: th, Op: op, Value: v})
 			}
 		}
 	}
@@ -95,14 +121,45 @@ func Build(c *Cycle, p Placement) (*program.Test, error) {
 	return t, nil
 }
 
-// usesAlias reports whether an event is annotated Alias.
-func usesAlias(as []Annotation) bool {
+// address points an access at its location: directly, through a second
+// generic virtual address of it (Alias), or through its reference in the
+// surface, texture or constant proxy (Surface, Texture, Constant). An
+// access through a proxy is weak (suld, sust, tld and cold have no memory
+// order), and only the surface proxy writes.
+func address(t *program.Test, op *program.Op, as []Annotation, loc int, d Dir, rmw bool) error {
+	proxy, alias, strong := program.Generic, false, ""
 	for _, a := range as {
-		if a.Alias {
-			return true
+		switch {
+		case a.Alias:
+			alias = true
+		case a.Proxy != program.Generic:
+			if proxy != program.Generic && proxy != a.Proxy {
+				return fmt.Errorf("an access goes through one proxy: %s and %s", proxy, a.Proxy)
+			}
+			proxy = a.Proxy
+		case a.HasSem && a.Sem != program.Weak:
+			strong = a.Text
 		}
 	}
-	return false
+	if proxy == program.Generic {
+		if alias {
+			op.Addr = t.Alias(loc)
+		}
+		return nil
+	}
+	name := proxyNote(proxy)
+	switch {
+	case alias:
+		return fmt.Errorf("%s and Alias on one access: it goes through the location's %s reference or a second generic address, not both", name, proxy)
+	case rmw:
+		return fmt.Errorf("%s on a read-modify-write: atom goes through the generic proxy only", name)
+	case d == W && proxy != program.Surface:
+		return fmt.Errorf("%s on a write: the %s proxy only reads (use Surface for a write, sust)", name, proxy)
+	case strong != "":
+		return fmt.Errorf("%s with %s: an access through the %s proxy is weak", name, strong, proxy)
+	}
+	op.Addr = t.ProxyRef(loc, proxy)
+	return nil
 }
 
 // annotate applies an event's memory-order annotations to its operation.

@@ -3,6 +3,8 @@ package gen
 import (
 	"fmt"
 	"strings"
+
+	"github.com/ptxmm/ptxmm/program"
 )
 
 // Cycle is a cycle of edges and the annotations of its events. Event i is
@@ -101,8 +103,18 @@ func (c *Cycle) check() error {
 	if ext == 0 {
 		return fmt.Errorf("cycle %q: no external edge (Rfe, Coe, Fre) returns to the first event: program order alone cannot (a test of one thread closes its cycle with one external edge, as in PosWR Fre)", c)
 	}
-	if _, err := c.layout(); err != nil {
+	l, err := c.layout()
+	if err != nil {
 		return fmt.Errorf("cycle %q: %v", c, err)
+	}
+	if c.hasSync() {
+		t := &program.Test{}
+		for i := 0; i < l.nlocs; i++ {
+			t.Addrs = append(t.Addrs, program.Addr{Name: "l", AliasOf: -1})
+		}
+		if _, err := planSync(l, Placement{}, t); err != nil {
+			return fmt.Errorf("cycle %q: %v", c, err)
+		}
 	}
 	return nil
 }

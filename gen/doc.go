@@ -7,9 +7,15 @@
 // extended for PTX: fences with their memory order and scope
 // (Fence.sc.gpudWR), memory orders and scopes of accesses (Rel.gpu,
 // Acq.cta), read-modify-writes (Rmw), accesses through a second virtual
-// address (Alias) and the alias proxy fence (Fence.proxy.aliasdWR), and the
-// placement of threads in CTAs, clusters and GPUs. Tests are named as diy7
-// names them (MP, SB+fence.sc.gpus, ...). Enumerate lists every cycle of a
+// address (Alias) or through a surface, texture or constant reference
+// (Surface, Texture, Constant), proxy fences (Fence.proxy.aliasdWR,
+// Fence.proxy.asyncsWW, Fence.proxy.surfacesWR), the placement of threads in
+// CTAs, clusters and GPUs, and synchronized edges between threads, each a
+// template of several instructions that places its threads: CTA and
+// cluster barriers (BarSyncdWR, BarClustersWR), an mbarrier arrive and
+// wait (MbarsWR), and a bulk copy (TMA) completing on an mbarrier before
+// a wait (TmasWR). Tests are named as diy7 names them (MP,
+// SB+fence.sc.gpus, ...). Enumerate lists every cycle of a
 // relaxation list up to a size, as diy7 -relax ... -safe ... does; Cross
 // expands alternatives, as diycross7 does; Prototype writes the cycle of a
 // family by its nickname (MP, IRIW, Z6.3, ...).

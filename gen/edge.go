@@ -36,6 +36,11 @@ const (
 	Fr
 	// Rmw relates the read and the write of one read-modify-write.
 	Rmw
+	// Synced relates an event of one thread to an event of another
+	// through a synchronization: a barrier both threads meet, or an
+	// mbarrier the first arrives on (or a bulk copy completes on) and
+	// the second waits on (sync.go).
+	Synced
 )
 
 // Edge is one edge of a cycle.
@@ -53,6 +58,8 @@ type Edge struct {
 	Fence program.Op
 	// Dep is the dependency of a Dp edge.
 	Dep program.Dep
+	// Sync is the synchronization of a Synced edge.
+	Sync Sync
 	// Text is the edge as written, in its canonical spelling.
 	Text string
 }
@@ -108,7 +115,7 @@ var communication = map[string]Edge{
 }
 
 // edgeExamples is what an unknown edge's error suggests.
-const edgeExamples = "Rfe, Rfi, Coe, Coi, Fre, Fri, Rmw, PodWR, PosRR, Fence.sc.gpudWR, Fence.acq_rel.ctasWW, Fence.proxy.aliassWR, FenceddRR, DpDatadW, DpCtrldR"
+const edgeExamples = "Rfe, Rfi, Coe, Coi, Fre, Fri, Rmw, PodWR, PosRR, Fence.sc.gpudWR, Fence.acq_rel.ctasWW, Fence.proxy.aliassWR, Fence.proxy.asyncsWW, FenceddRR, DpDatadW, DpCtrldR, BarSyncdWR, BarClusterdWR, MbardWR, TmasWR"
 
 // ParseEdge reads one edge in diy7's spelling, extended for PTX:
 //
@@ -121,7 +128,15 @@ const edgeExamples = "Rfe, Rfi, Coe, Coi, Fre, Fri, Rmw, PodWR, PosRR, Fence.sc.
 //	Fence.proxy.alias(s|d)XY the alias proxy fence
 //	DpData(s|d)W             a data dependency from a read to a write
 //	DpCtrl(s|d)(R|W)         a control dependency from a read
+//	Fence.proxy.P(s|d)XY     a proxy fence: P async, surface, texture,
+//	                         constant
+//	BarSync(s|d)XY ...       synchronizations between threads (sync.go):
+//	                         BarSync, BarCluster, BarCluster.rlx, Mbar,
+//	                         Mbar.ARRIVE.WAIT, Tma, Tma.noexpect
 func ParseEdge(s string) (Edge, error) {
+	if e, ok, err := parseSync(s); ok {
+		return e, err
+	}
 	if e, ok := communication[s]; ok {
 		canon := s
 		switch s {
@@ -210,7 +225,7 @@ func parseDep(s string) (Edge, error) {
 // parseFence reads Fence.SEM.SCOPE(s|d)XY and Fence.proxy.alias(s|d)XY.
 func parseFence(s string) (Edge, error) {
 	bad := func(why string) (Edge, error) {
-		return Edge{}, fmt.Errorf("%q is not an edge: %s (fences: Fence.sc.gpudWR, Fence.acq_rel.ctasWW, Fence.acquire.gpudRR, Fence.release.sysdWW, Fence.proxy.aliassWR)", s, why)
+		return Edge{}, fmt.Errorf("%q is not an edge: %s (fences: Fence.sc.gpudWR, Fence.acq_rel.ctasWW, Fence.acquire.gpudRR, Fence.release.sysdWW, Fence.proxy.aliassWR, Fence.proxy.asyncsWW, Fence.proxy.surfacesWR)", s, why)
 	}
 	if len(s) < len("Fence.")+3 {
 		return bad("expected the fence, s or d, and two directions")
@@ -228,6 +243,12 @@ func parseFence(s string) (Edge, error) {
 	if body == "proxy.alias" {
 		e.Fence = program.Op{Kind: program.AliasFence}
 		return e, nil
+	}
+	for _, p := range []program.Proxy{program.Async, program.Surface, program.Texture, program.Constant} {
+		if body == "proxy."+p.String() {
+			e.Fence = program.Op{Kind: program.ProxyFence, Proxy: p}
+			return e, nil
+		}
 	}
 	sem, scope, found := strings.Cut(body, ".")
 	if !found {
@@ -262,6 +283,8 @@ func (e Edge) tag() string {
 		return e.Dep.String() + s
 	case Rmw:
 		return "rmw"
+	case Synced:
+		return e.Text
 	}
 	return strings.ToLower(e.Text)
 }

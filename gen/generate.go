@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/ptxmm/ptxmm/program"
@@ -23,13 +24,19 @@ type Request struct {
 
 // Generated are the tests of a request, named as diy7 names them (a name
 // two different tests would share gets a number, as diy7's -addnum does),
-// and the combinations of alternatives that formed no cycle.
+// the combinations of alternatives that formed no cycle, and the cycles
+// with synchronized edges asked under a placement other than their own.
 type Generated struct {
 	Tests []*program.Test
 	// Rejected counts the combinations of alternatives that do not form
 	// a cycle; FirstRejection says why the first did not.
 	Rejected       int
 	FirstRejection error
+	// Unplaced counts the pairs of a cycle with synchronized edges (whose
+	// edges place its threads) and a placement given by -placement other
+	// than the default, which are left out; FirstUnplaced says why.
+	Unplaced      int
+	FirstUnplaced error
 }
 
 // Generate builds the tests of a request, in the order asked: each cycle
@@ -88,6 +95,15 @@ func Generate(r Request) (*Generated, error) {
 	for _, c := range cycles {
 		for _, p := range placements {
 			t, err := Build(c, p)
+			if errors.Is(err, errPlacedBySync) {
+				// A cycle whose edges place its threads, under another
+				// placement: left out, and counted.
+				g.Unplaced++
+				if g.FirstUnplaced == nil {
+					g.FirstUnplaced = err
+				}
+				continue
+			}
 			if err != nil {
 				return nil, err
 			}

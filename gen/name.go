@@ -14,7 +14,8 @@ import (
 // annotations (p for a plain access): "MP+poprel.gpu+poacq.gpup". When
 // every thread has the same tag it is written once with an s (SB+fence.sc.gpus),
 // and plain po is left out (MP). A placement other than the default adds
-// its name (MP+cta).
+// its name (MP+cta). A synchronized edge (BarSync, Mbar, Tma, ...) between
+// two threads adds its name as written (W+R+MbarsWR).
 
 // nicknames are diy7's names of the common families, by family key.
 var nicknames = map[string]string{
@@ -146,6 +147,13 @@ func Name(c *Cycle, p Placement) string {
 	}
 	if annotatedIsolated {
 		name = append(name, strings.Join(isolated, ""))
+	}
+	// Synchronized edges run between threads, where no tag names them:
+	// each is named as written (MbarsWR), in the order of the cycle.
+	for _, e := range n.Edges {
+		if e.Kind == Synced {
+			name = append(name, e.Text)
+		}
 	}
 	if p.Name != "" {
 		name = append(name, p.Name)

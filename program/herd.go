@@ -19,7 +19,7 @@ func (t *Test) Litmus() string {
 	var plain []string
 	for _, a := range t.Addrs {
 		if a.AliasOf < 0 {
-			plain = append(plain, a.Name+"=0;")
+			plain = append(plain, a.decl())
 		}
 	}
 	b.WriteString(strings.Join(plain, " ") + "\n")
@@ -33,8 +33,13 @@ func (t *Test) Litmus() string {
 	cols := make([][]string, len(t.Threads))
 	for i, th := range t.Threads {
 		headers[i] = fmt.Sprintf("P%d@%s", i, th.Place)
-		for k := range th.Ops {
+		guarded := false
+		for k, o := range th.Ops {
 			cols[i] = append(cols[i], t.Text(i, k)...)
+			guarded = guarded || (o.Kind == MbarWait && o.Guard)
+		}
+		if guarded {
+			cols[i] = append(cols[i], guardLabel(i)+":")
 		}
 	}
 	b.WriteString(Table(headers, cols))

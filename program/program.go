@@ -33,13 +33,25 @@ const (
 	// barrier.cluster.wait: every thread of the cluster meets there. Its
 	// Sem is that of the arrive: Release (the default) or Relaxed.
 	ClusterBarrier
+	// MbarArrive is mbarrier.arrive on the mbarrier at Addr (Sem Release,
+	// the default, or Relaxed; scope .cta), with .expect_tx ExpectTx
+	// bytes when ExpectTx is above 0 (async.go).
+	MbarArrive
+	// MbarWait is mbarrier.test_wait on the mbarrier at Addr (Sem
+	// Acquire, the default, or Relaxed): it sets its register to 1 when
+	// it sees the current phase complete.
+	MbarWait
+	// BulkLoad is a bulk copy (cp.async.bulk, TMA) of 16 bytes from the
+	// global address Src to the shared address Addr, whose complete-tx
+	// goes to the mbarrier at Bar.
+	BulkLoad
 )
 
 // Reads reports whether an operation of kind k reads memory.
-func (k Kind) Reads() bool { return k == Load || k == RMW }
+func (k Kind) Reads() bool { return k == Load || k == RMW || k == MbarWait }
 
 // Writes reports whether an operation of kind k writes memory.
-func (k Kind) Writes() bool { return k == Store || k == RMW }
+func (k Kind) Writes() bool { return k == Store || k == RMW || k == BulkLoad }
 
 // Barrier reports whether an operation of kind k is a barrier.
 func (k Kind) Barrier() bool { return k == Barrier || k == ClusterBarrier }
@@ -81,6 +93,8 @@ const (
 	Texture = litmus.ProxyTexture
 	// Constant is the proxy of cold.
 	Constant = litmus.ProxyConstant
+	// Async is the proxy of the bulk copies (fence.proxy.async).
+	Async = litmus.ProxyAsync
 )
 
 // Scope is the scope of a strong operation: litmus's.
@@ -147,6 +161,14 @@ type Op struct {
 	From int
 	// Proxy is the proxy a ProxyFence orders.
 	Proxy Proxy
+	// Src and Bar are a BulkLoad's source address and mbarrier; ExpectTx
+	// is the tx-count an MbarArrive announces (async.go).
+	Src, Bar int
+	ExpectTx int64
+	// Guard makes an MbarWait branch past the rest of its thread when it
+	// does not see the phase complete, so that the operations after it
+	// run only once the phase has completed.
+	Guard bool
 }
 
 // Place is where a thread runs: its GPU, its CTA on that GPU and, when
@@ -168,6 +190,12 @@ type Addr struct {
 	Name    string
 	AliasOf int
 	Proxy   Proxy
+	// Space, Init and Count declare a location other than a global one
+	// starting at 0: its state space (shared memory, or an mbarrier
+	// object expecting Count arrivals per phase) and initial value.
+	Space Space
+	Init  int64
+	Count int
 }
 
 // Alias returns the index of the second address of location loc (an

@@ -20,7 +20,7 @@ func genCommand(args []string, out io.Writer) int {
 	var cycles modelList
 	fs.Var(&cycles, "cycle", "a cycle of `EDGES`, as diyone7 takes it ('PodWW Rfe PodRR Fre'); a token of comma-separated alternatives makes one test per choice, as diycross7 does (repeatable)")
 	family := fs.String("family", "", "comma-separated `NAMES` of families (MP, SB, LB, IRIW, WRC, ISA2, RWC, WWC, 2+2W, Z6.0 to Z6.5, ...) or keys (WW+RR): their prototype cycles")
-	po := fs.String("po", "", "comma-separated `CHOICES` for every program-order edge: po, Fenced, a fence (Fence.sc.gpu, Fence.acq_rel.cta, Fence.proxy.alias), DpData, DpCtrl; one test per combination")
+	po := fs.String("po", "", "comma-separated `CHOICES` for every program-order edge: po, Fenced, a fence (Fence.sc.gpu, Fence.acq_rel.cta, Fence.proxy.alias, Fence.proxy.async, Fence.proxy.surface), DpData, DpCtrl; one test per combination")
 	sem := fs.String("sem", "", "comma-separated `ANNOTATIONS` for every access: Weak, Rlx.SCOPE, Rel.SCOPE, Acq.SCOPE, or RelAcq.SCOPE (release writes, acquire reads); one test per combination")
 	relax := fs.String("relax", "", "`EDGES` every enumerated cycle uses (diy7 -relax; '*' stands for R and W: PodR*)")
 	safe := fs.String("safe", "", "`EDGES` enumerated cycles may use besides (diy7 -safe)")
@@ -37,9 +37,15 @@ func genCommand(args []string, out io.Writer) int {
 Writes litmus tests from cycles of edges, as diy7 does; the condition of
 each asks for the outcome in which every edge of its cycle holds. Edges:
 Rfe Rfi Coe Coi Fre Fri Rmw, Po(s|d)XY, Fenced(s|d)XY, Fence.SEM.SCOPE(s|d)XY,
-Fence.proxy.alias(s|d)XY, DpData(s|d)W, DpCtrl(s|d)X (X, Y: R or W); between
-edges, annotations of the event there: Weak, Rlx.SCOPE, Acq.SCOPE, Rel.SCOPE,
-AR.SCOPE, Alias. docs/generate.md has the whole vocabulary and examples.
+Fence.proxy.P(s|d)XY (P alias, async, surface, texture, constant),
+DpData(s|d)W, DpCtrl(s|d)X (X, Y: R or W); synchronizations between threads,
+which place them: BarSync(s|d)XY (bar.sync), BarCluster(s|d)XY and
+BarCluster.rlx(s|d)XY (barrier.cluster), Mbar(s|d)XY and Mbar.A.W(s|d)XY
+(mbarrier arrive and wait; A rel or rlx, W acq or rlx), Tma(s|d)WY and
+Tma.noexpect(s|d)WY (a bulk copy completing on an mbarrier); between edges,
+annotations of the event there: Weak, Rlx.SCOPE, Acq.SCOPE, Rel.SCOPE,
+AR.SCOPE, Alias, Surface, Texture, Constant. docs/generate.md has the whole
+vocabulary and examples.
 
 Flags:
 `)

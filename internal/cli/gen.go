@@ -32,6 +32,13 @@ func Gen(cfg GenConfig, stdout, stderr io.Writer) int {
 	if g.Rejected > 0 {
 		fmt.Fprintf(stderr, "ptxmm gen: %d combination(s) of the alternatives form no cycle and were left out; the first: %v\n", g.Rejected, g.FirstRejection)
 	}
+	if g.Unplaced > 0 {
+		fmt.Fprintf(stderr, "ptxmm gen: %d cycle(s) with synchronized edges were left out under a -placement other than gpu: %v\n", g.Unplaced, g.FirstUnplaced)
+	}
+	if len(g.Tests) == 0 && g.Unplaced > 0 {
+		fmt.Fprintln(stderr, "ptxmm gen: no test: the cycles with synchronized edges place their threads themselves (use -placement gpu, the default)")
+		return ExitError
+	}
 	if len(g.Tests) == 0 {
 		fmt.Fprintln(stderr, "ptxmm gen: no test: no combination forms a cycle")
 		return ExitError
