@@ -54,6 +54,43 @@ func TestInverse(t *testing.T) {
 	})
 }
 
+// TestInverseEachPath covers the three ways InverseInto inverts a
+// relation of one word per row (pair by pair when it has few pairs, a
+// 32×32 tile, a 64×64 tile) at the sizes and pair counts around their
+// limits.
+func TestInverseEachPath(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	for _, n := range []int{17, 31, 32, 33, 48, 64} {
+		for _, pairs := range []int{1, 47, 48, 49, 200} {
+			r, ref := NewRel(n), newRefRel(n)
+			for r.Len() < min(pairs, n*n) {
+				i, j := rng.IntN(n), rng.IntN(n)
+				r.Add(i, j)
+				ref.add(i, j)
+			}
+			dst, _ := randRel(rng, n, 0.5)
+			InverseInto(dst, r)
+			assertRel(t, refInverse(ref), dst)
+		}
+	}
+}
+
+func TestTranspose32(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	var m, orig [32]uint64
+	for i := range m {
+		m[i] = rng.Uint64() & 0xffffffff
+	}
+	orig = m
+	transpose32(&m)
+	for i := range 32 {
+		assert.Zero(t, m[i]>>32, "row %d", i)
+		for j := range 32 {
+			assert.Equal(t, orig[i]>>j&1, m[j]>>i&1, "entry (%d,%d)", i, j)
+		}
+	}
+}
+
 func TestTranspose64(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	var m, orig [64]uint64
