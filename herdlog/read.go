@@ -2,10 +2,10 @@ package herdlog
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/ptxmm/ptxmm/internal/lazyregexp"
 	"github.com/ptxmm/ptxmm/limits"
 	"github.com/ptxmm/ptxmm/source"
 )
@@ -18,22 +18,22 @@ const (
 )
 
 var (
-	testLine      = regexp.MustCompile(`^Test` + reBlank + `+(` + reTestName + `)(?:` + reBlank + `+(` + reName + `))?$`)
-	errorLine     = regexp.MustCompile(`^Error (` + reTestName + `): (.*)$`)
-	statesLine    = regexp.MustCompile(`^States(?:` + reBlank + `+([0-9]+))?$`)
-	histogramLine = regexp.MustCompile(`^Histogram(?:` + reBlank + `+\(([0-9]+)` + reBlank + `+states` + reBlank + `*\))?$`)
-	fatalLine     = regexp.MustCompile(`^Fatal[: ]`)
-	validLine     = regexp.MustCompile(`^(Loop` + reBlank + `+)?(Undef|Succeeded|Failed|Ok|No|\?\?)`)
-	countPrefix   = regexp.MustCompile(`^([0-9]+)` + reBlank + `*(?::>|\*>)`)
-	witnessesLine = regexp.MustCompile(`^Witnesses` + reBlank + `*$`)
-	countsLine    = regexp.MustCompile(`^Positive:` + reBlank + `*([0-9]+),?` + reBlank + `*Negative:` + reBlank + `*([0-9]+)` + reBlank + `*$`)
-	conditionLine = regexp.MustCompile(`^Condition` + reBlank + `+([^\r]+)$`)
-	validatedTail = regexp.MustCompile(reBlank + `+is.*validated`)
-	hashLine      = regexp.MustCompile(`^[hH][aA][sS][hH]` + reBlank + `*=` + reBlank + `*([^ \t]+)` + reBlank + `*$`)
-	timeLine      = regexp.MustCompile(`^Time` + reBlank + `+` + reTestName + reBlank + `+([0-9]+\.[0-9]+)` + reBlank + `*$`)
-	topologyLine  = regexp.MustCompile(`^Topology` + reBlank + `+[0-9]+` + reBlank + `*:>` + reBlank + `*[^ \t]+` + reBlank + `*$`)
-	keyValueLine  = regexp.MustCompile(`^[a-zA-Z]+` + reBlank + `*=`)
-	keyNameLine   = regexp.MustCompile(`^[a-zA-Z]+` + reBlank + `+` + reTestName + reBlank + `+`)
+	testLine      = lazyregexp.New(`^Test` + reBlank + `+(` + reTestName + `)(?:` + reBlank + `+(` + reName + `))?$`)
+	errorLine     = lazyregexp.New(`^Error (` + reTestName + `): (.*)$`)
+	statesLine    = lazyregexp.New(`^States(?:` + reBlank + `+([0-9]+))?$`)
+	histogramLine = lazyregexp.New(`^Histogram(?:` + reBlank + `+\(([0-9]+)` + reBlank + `+states` + reBlank + `*\))?$`)
+	fatalLine     = lazyregexp.New(`^Fatal[: ]`)
+	validLine     = lazyregexp.New(`^(Loop` + reBlank + `+)?(Undef|Succeeded|Failed|Ok|No|\?\?)`)
+	countPrefix   = lazyregexp.New(`^([0-9]+)` + reBlank + `*(?::>|\*>)`)
+	witnessesLine = lazyregexp.New(`^Witnesses` + reBlank + `*$`)
+	countsLine    = lazyregexp.New(`^Positive:` + reBlank + `*([0-9]+),?` + reBlank + `*Negative:` + reBlank + `*([0-9]+)` + reBlank + `*$`)
+	conditionLine = lazyregexp.New(`^Condition` + reBlank + `+([^\r]+)$`)
+	validatedTail = lazyregexp.New(reBlank + `+is.*validated`)
+	hashLine      = lazyregexp.New(`^[hH][aA][sS][hH]` + reBlank + `*=` + reBlank + `*([^ \t]+)` + reBlank + `*$`)
+	timeLine      = lazyregexp.New(`^Time` + reBlank + `+` + reTestName + reBlank + `+([0-9]+\.[0-9]+)` + reBlank + `*$`)
+	topologyLine  = lazyregexp.New(`^Topology` + reBlank + `+[0-9]+` + reBlank + `*:>` + reBlank + `*[^ \t]+` + reBlank + `*$`)
+	keyValueLine  = lazyregexp.New(`^[a-zA-Z]+` + reBlank + `*=`)
+	keyNameLine   = lazyregexp.New(`^[a-zA-Z]+` + reBlank + `+` + reTestName + reBlank + `+`)
 )
 
 // isBlank tells a line of blanks (herd's blank* nl).
@@ -45,7 +45,7 @@ func matchTest(line string) []string {
 	if !strings.HasPrefix(line, "Test") {
 		return nil
 	}
-	return testLine.FindStringSubmatch(line)
+	return testLine().FindStringSubmatch(line)
 }
 
 // matchError matches ptxmm's Error line.
@@ -53,7 +53,7 @@ func matchError(line string) []string {
 	if !strings.HasPrefix(line, "Error ") {
 		return nil
 	}
-	return errorLine.FindStringSubmatch(line)
+	return errorLine().FindStringSubmatch(line)
 }
 
 // kinds are the kinds herd's lexer accepts on a Test line; any other
@@ -196,7 +196,7 @@ func (r *reader) stray(line string) *source.Error {
 	switch {
 	case strings.HasPrefix(line, "Test ") || strings.HasPrefix(line, "Test\t"):
 		return r.errAt(r.i, 1, "a garbled Test line: expected \"Test NAME\" or \"Test NAME KIND\", the name of letters, digits and _/.-+[]:, and nothing after the kind")
-	case statesLine.MatchString(line) || histogramLine.MatchString(line):
+	case statesLine().MatchString(line) || histogramLine().MatchString(line):
 		return r.errAt(r.i, 1, "a States line outside any test: the Test line before it is missing or garbled")
 	}
 	return nil
@@ -251,9 +251,9 @@ func (r *reader) test(name, kind string) (*Entry, *source.Error) {
 			return nil, r.errEnd(start, "before the States line of test "+e.Name)
 		}
 		line := r.line(r.i)
-		m := statesLine.FindStringSubmatch(line)
+		m := statesLine().FindStringSubmatch(line)
 		if m == nil {
-			m = histogramLine.FindStringSubmatch(line)
+			m = histogramLine().FindStringSubmatch(line)
 		}
 		if m != nil {
 			declared = m[1]
@@ -264,7 +264,7 @@ func (r *reader) test(name, kind string) (*Entry, *source.Error) {
 		if startsEntry(line) {
 			return nil, r.errAt(start, 1, "test %s has no States line: the next entry starts on line %d", e.Name, r.i+1)
 		}
-		if fatalLine.MatchString(line) {
+		if fatalLine().MatchString(line) {
 			e.Err = line
 			r.i++
 			r.trailing()
@@ -303,7 +303,7 @@ func (r *reader) states(start int, e *Entry) *source.Error {
 			return r.errEnd(start, "before the validation line (Ok, No, ...) of test "+e.Name)
 		}
 		line := r.line(r.i)
-		if m := validLine.FindStringSubmatch(line); m != nil {
+		if m := validLine().FindStringSubmatch(line); m != nil {
 			e.Loop, e.Validation = m[1] != "", m[2]
 			r.i++
 			return nil
@@ -318,7 +318,7 @@ func (r *reader) states(start int, e *Entry) *source.Error {
 		}
 		st := State{Count: 1}
 		col := 0
-		if m := countPrefix.FindStringSubmatch(line); m != nil {
+		if m := countPrefix().FindStringSubmatch(line); m != nil {
 			n, err := strconv.ParseInt(m[1], 10, 64)
 			if err != nil {
 				return r.errAt(r.i, 1, "the count %s is out of range", m[1])
@@ -337,14 +337,14 @@ func (r *reader) states(start int, e *Entry) *source.Error {
 // witnesses reads "Witnesses" and its counts, after blank lines.
 func (r *reader) witnesses(start int, e *Entry) *source.Error {
 	r.skipBlank()
-	if r.done() || !witnessesLine.MatchString(r.line(r.i)) {
+	if r.done() || !witnessesLine().MatchString(r.line(r.i)) {
 		return nil
 	}
 	r.i++
 	if r.done() {
 		return r.errEnd(start, "after the Witnesses line of test "+e.Name)
 	}
-	m := countsLine.FindStringSubmatch(r.line(r.i))
+	m := countsLine().FindStringSubmatch(r.line(r.i))
 	if m == nil {
 		return r.errAt(r.i, 1, "expected \"Positive: N Negative: M\" after Witnesses")
 	}
@@ -369,9 +369,9 @@ func (r *reader) condition(e *Entry) {
 		case strings.HasPrefix(line, "Flag "):
 			e.Flags = append(e.Flags, strings.TrimPrefix(line, "Flag "))
 		default:
-			if m := conditionLine.FindStringSubmatch(line); m != nil {
+			if m := conditionLine().FindStringSubmatch(line); m != nil {
 				c := m[1]
-				if loc := validatedTail.FindStringIndex(c); loc != nil {
+				if loc := validatedTail().FindStringIndex(c); loc != nil {
 					c = c[:loc[0]]
 				}
 				e.Condition = c
@@ -391,12 +391,12 @@ func (r *reader) hashLines(e *Entry) bool {
 	start := r.i
 	for !r.done() {
 		line := r.line(r.i)
-		if startsEntry(line) || !isKeyLine(line) && !(strings.HasPrefix(line, "Topology") && topologyLine.MatchString(line)) {
+		if startsEntry(line) || !isKeyLine(line) && !(strings.HasPrefix(line, "Topology") && topologyLine().MatchString(line)) {
 			break
 		}
-		if m := hashLine.FindStringSubmatch(line); m != nil {
+		if m := hashLine().FindStringSubmatch(line); m != nil {
 			e.Hash = m[1]
-		} else if m := timeLine.FindStringSubmatch(line); strings.HasPrefix(line, "Time") && m != nil {
+		} else if m := timeLine().FindStringSubmatch(line); strings.HasPrefix(line, "Time") && m != nil {
 			e.Time = m[1]
 		}
 		r.i++

@@ -2,9 +2,10 @@ package herdlog
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/ptxmm/ptxmm/internal/lazyregexp"
 )
 
 // Shard is the header ptxmm check -shard prints before the tests of one
@@ -29,7 +30,7 @@ type Shard struct {
 
 const shardPrefix = "# ptxmm shard="
 
-var shardHeader = regexp.MustCompile(`^# ptxmm shard=([0-9]+)/([0-9]+) plan=([0-9a-f]+) tests=([0-9]+)/([0-9]+) logged=([0-9]+)[ \t]*$`)
+var shardHeader = lazyregexp.New(`^# ptxmm shard=([0-9]+)/([0-9]+) plan=([0-9a-f]+) tests=([0-9]+)/([0-9]+) logged=([0-9]+)[ \t]*$`)
 
 // Header prints the shard's header line (without a newline).
 func (s Shard) Header() string {
@@ -47,7 +48,7 @@ func parseShardLine(line string) (s Shard, ok bool, err error) {
 	if !isShardLine(line) {
 		return s, false, nil
 	}
-	m := shardHeader.FindStringSubmatch(line)
+	m := shardHeader().FindStringSubmatch(line)
 	if m == nil {
 		return s, true, fmt.Errorf("a shard header reads \"# ptxmm shard=I/N plan=HEX tests=T/R logged=L\"")
 	}

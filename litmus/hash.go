@@ -4,9 +4,10 @@ import (
 	"crypto/md5"
 	"encoding/hex"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/ptxmm/ptxmm/internal/lazyregexp"
 )
 
 // Hash is a digest of the test's normalised text, printed as Hash= in
@@ -52,7 +53,7 @@ func hashInit(t *Test) string {
 	return strings.Join(items, "; ")
 }
 
-var wordRE = regexp.MustCompile(`[A-Za-z_$][A-Za-z0-9_$]*`)
+var wordRE = lazyregexp.New(`[A-Za-z_$][A-Za-z0-9_$]*`)
 
 // hashCode prints each thread's place in the hierarchy and its
 // instructions, with labels renamed in order of appearance.
@@ -73,7 +74,7 @@ func hashCode(t *Test) string {
 				b.WriteString(in.Text + "\n")
 				continue
 			}
-			text := wordRE.ReplaceAllStringFunc(in.Text, func(w string) string {
+			text := wordRE().ReplaceAllStringFunc(in.Text, func(w string) string {
 				if n, ok := labels[w]; ok {
 					return n
 				}

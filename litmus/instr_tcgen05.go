@@ -1,9 +1,10 @@
 package litmus
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/ptxmm/ptxmm/internal/lazyregexp"
 )
 
 // This file parses the tcgen05 instructions (PTX ISA 9.7.16; the accepted
@@ -20,7 +21,7 @@ const tcgen05Forms = "tcgen05.mma, tcgen05.cp, tcgen05.shift, tcgen05.ld, tcgen0
 // tcShapes matches the shape, .num and packing qualifiers of tcgen05.ld,
 // tcgen05.st and tcgen05.cp (16x64b, 32x32b, 16x32bx2, x4, 128x256b,
 // 4x256b, unpack::16b, warpx2::02_13, ...).
-var tcShapes = regexp.MustCompile(`^(\d+x\d+b(x2)?|x\d+|pack::16b|unpack::16b|warpx2::(02_13|01_23)|warpx4|b8x16|b6x16_p32|b4x16_p64)$`)
+var tcShapes = lazyregexp.New(`^(\d+x\d+b(x2)?|x\d+|pack::16b|unpack::16b|warpx2::(02_13|01_23)|warpx4|b8x16|b6x16_p32|b4x16_p64)$`)
 
 // parseTcgen05 parses a tcgen05 instruction.
 func (p *parser) parseTcgen05(c *cursor, in *Instr, m mnemonic, thread int) bool {
@@ -102,7 +103,7 @@ func (p *parser) tcQualifiers(in *Instr, qs []qual, mn string, off int) bool {
 			strings.HasPrefix(x.name, "block_scale") || strings.HasPrefix(x.name, "collector::") || x.name == "ashift" ||
 			strings.HasPrefix(x.name, "scale_vec::")):
 			shape = append(shape, x.name)
-		case (in.Tc == TcLd || in.Tc == TcSt || in.Tc == TcCp) && tcShapes.MatchString(x.name):
+		case (in.Tc == TcLd || in.Tc == TcSt || in.Tc == TcCp) && tcShapes().MatchString(x.name):
 			shape = append(shape, x.name)
 		case in.Tc == TcCp && (x.name == "multicast::warpx2::02_13" || x.name == "multicast::warpx2::01_23" || x.name == "multicast::warpx4"):
 		case in.Tc == TcShift && x.name == "down":

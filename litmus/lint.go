@@ -1,8 +1,7 @@
 package litmus
 
 import (
-	"regexp"
-
+	"github.com/ptxmm/ptxmm/internal/lazyregexp"
 	"github.com/ptxmm/ptxmm/source"
 )
 
@@ -15,7 +14,7 @@ import (
 // where the test contradicts itself.
 
 // registerLike matches the names herd tests give registers.
-var registerLike = regexp.MustCompile(`^%?[rR][0-9]+$`)
+var registerLike = lazyregexp.New(`^%?[rR][0-9]+$`)
 
 // lint reports the guessed names of t. It runs on a test that parsed
 // without errors only: after an error, names may look unwritten or
@@ -84,7 +83,7 @@ func (p *parser) lint(t *Test) {
 				break
 			}
 		}
-		if registerLike.MatchString(a.Name) && user != "" {
+		if registerLike().MatchString(a.Name) && user != "" {
 			p.errs.Warn(a.Pos, "%s is not declared, so it is taken as a memory location with initial value 0; if it is meant as a register, thread %s never writes it", a.Name, user)
 			continue
 		}

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"unicode"
 
 	"github.com/ptxmm/ptxmm/checker"
+	"github.com/ptxmm/ptxmm/internal/lazyregexp"
 	"github.com/ptxmm/ptxmm/limits"
 	"github.com/ptxmm/ptxmm/litmus"
 )
@@ -124,18 +124,18 @@ func cellColumn(row string, k int) int {
 }
 
 // nvlabsInstance matches NVlabs' spelling of a template row, FILE.test#K.
-var nvlabsInstance = regexp.MustCompile(`^(.*)#([0-9]+)$`)
+var nvlabsInstance = lazyregexp.New(`^(.*)#([0-9]+)$`)
 
 // ptxmmInstance matches ptxmm's, FILE.test[K].
-var ptxmmInstance = regexp.MustCompile(`^(.*)\[([0-9]+)\]$`)
+var ptxmmInstance = lazyregexp.New(`^(.*)\[([0-9]+)\]$`)
 
 // overrideKey reports whether the first cell of a row names an instance of
 // a .test file, and returns it in ptxmm's spelling, the one reports print.
 func overrideKey(cell string) (string, bool) {
-	if m := ptxmmInstance.FindStringSubmatch(cell); m != nil {
+	if m := ptxmmInstance().FindStringSubmatch(cell); m != nil {
 		return cell, true
 	}
-	if m := nvlabsInstance.FindStringSubmatch(cell); m != nil {
+	if m := nvlabsInstance().FindStringSubmatch(cell); m != nil {
 		return m[1] + "[" + m[2] + "]", true
 	}
 	return "", false

@@ -1,7 +1,7 @@
 package serve
 
 import (
-	"regexp"
+	"github.com/ptxmm/ptxmm/internal/lazyregexp"
 )
 
 // A limit's message ends "raise it with -FLAG" (or, for the size of a
@@ -10,7 +10,7 @@ import (
 // flags, so an answer that reached a limit also says what they can do.
 
 // raiseFlag finds the flag a limit's message names.
-var raiseFlag = regexp.MustCompile(`(?:raise it with|with a larger) (-[a-z-]+)`)
+var raiseFlag = lazyregexp.New(`(?:raise it with|with a larger) (-[a-z-]+)`)
 
 // limitHelp says, per flag, what the limit bounds and how a page user
 // stays within it.
@@ -27,7 +27,7 @@ var limitHelp = map[string]struct{ what, smaller string }{
 // limitAdvice is what a page user can do about the limit msg names, or ""
 // when msg names none.
 func limitAdvice(msg string) string {
-	m := raiseFlag.FindStringSubmatch(msg)
+	m := raiseFlag().FindStringSubmatch(msg)
 	if m == nil {
 		return ""
 	}

@@ -2,13 +2,13 @@ package serve
 
 import (
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/ptxmm/ptxmm"
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/internal/defaultmodel"
+	"github.com/ptxmm/ptxmm/internal/lazyregexp"
 	"github.com/ptxmm/ptxmm/internal/loader"
 )
 
@@ -22,7 +22,7 @@ type compiled struct {
 	bytes int64
 }
 
-var checkName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var checkName = lazyregexp.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // validateModel checks a model source's fields before anything is parsed.
 func validateModel(src ModelSource, what string) error {
@@ -34,7 +34,7 @@ func validateModel(src ModelSource, what string) error {
 		return badRequest("%s: model name %q must be a clean relative path ending in .dl, such as spec.dl or variants/ptx-v6.0.dl", what, src.Name)
 	}
 	for _, c := range src.Disabled {
-		if !checkName.MatchString(c) {
+		if !checkName().MatchString(c) {
 			return badRequest("%s: %q is not a check name", what, c)
 		}
 	}

@@ -2,13 +2,13 @@ package sass
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/ptxmm/ptxmm/gpu"
 	"github.com/ptxmm/ptxmm/gpu/ptxgen"
+	"github.com/ptxmm/ptxmm/internal/lazyregexp"
 	"github.com/ptxmm/ptxmm/litmus"
 )
 
@@ -95,7 +95,7 @@ func Compare(th *litmus.Thread, code []Instr) Thread {
 }
 
 // depbar is the explicit wait for a scoreboard: "DEPBAR.LE SB2, 0x0".
-var depbar = regexp.MustCompile(`^DEPBAR(?:\.LE)?\s+SB([0-5])\s*,\s*0x0\b`)
+var depbar = lazyregexp.New(`^DEPBAR(?:\.LE)?\s+SB([0-5])\s*,\s*0x0\b`)
 
 // waitsFor reports whether the instruction at b, or one between a and b,
 // waits for the scoreboard the instruction at a releases when its result
@@ -114,7 +114,7 @@ func waitsFor(code []Instr, a, b int) bool {
 		if !ins.HasControl || strings.HasPrefix(ins.Text, "CALL") || ins.Control.Waits(sb) {
 			return true
 		}
-		if m := depbar.FindStringSubmatch(ins.Text); m != nil && m[1] == fmt.Sprint(sb) {
+		if m := depbar().FindStringSubmatch(ins.Text); m != nil && m[1] == fmt.Sprint(sb) {
 			return true
 		}
 	}

@@ -6,9 +6,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/ptxmm/ptxmm/internal/lazyregexp"
 )
 
 // Disassembler runs cuobjdump or nvdisasm on a cubin.
@@ -77,11 +78,11 @@ type Instr struct {
 
 var (
 	// cuobjdump: "Function : role0"; nvdisasm: ".text.role0:".
-	functionLine = regexp.MustCompile(`^\s*(?:Function\s*:\s*(\S+)|\.text\.([A-Za-z0-9_$]+):)\s*$`)
+	functionLine = lazyregexp.New(`^\s*(?:Function\s*:\s*(\S+)|\.text\.([A-Za-z0-9_$]+):)\s*$`)
 	// "/*0040*/   LDG.E R2, desc[UR4][R2.64] ;   /* 0x000000040202...*/"
-	instrLine = regexp.MustCompile(`^\s*/\*([0-9a-f]{4,})\*/\s+([^;]*;)\s*(?:/\*\s*0x([0-9a-f]{16})\s*\*/)?`)
+	instrLine = lazyregexp.New(`^\s*/\*([0-9a-f]{4,})\*/\s+([^;]*;)\s*(?:/\*\s*0x([0-9a-f]{16})\s*\*/)?`)
 	// the second word of an encoding, alone on the next line
-	encodingLine = regexp.MustCompile(`^\s*/\*\s*0x([0-9a-f]{16})\s*\*/\s*$`)
+	encodingLine = lazyregexp.New(`^\s*/\*\s*0x([0-9a-f]{16})\s*\*/\s*$`)
 )
 
 // Parse reads the output of cuobjdump -sass or nvdisasm (with or without
@@ -98,7 +99,7 @@ func Parse(text string) map[string][]Instr {
 	sc.Buffer(nil, len(text)+1)
 	for sc.Scan() {
 		line := sc.Text()
-		if m := functionLine.FindStringSubmatch(line); m != nil {
+		if m := functionLine().FindStringSubmatch(line); m != nil {
 			fn, lowWord = m[1]+m[2], false
 			continue
 		}
@@ -106,7 +107,7 @@ func Parse(text string) map[string][]Instr {
 			fn, lowWord = "", false // nvdisasm: another section starts
 			continue
 		}
-		if m := encodingLine.FindStringSubmatch(line); m != nil {
+		if m := encodingLine().FindStringSubmatch(line); m != nil {
 			if lowWord && fn != "" {
 				hi, err := strconv.ParseUint(m[1], 16, 64)
 				if code := out[fn]; err == nil && len(code) > 0 {
@@ -117,7 +118,7 @@ func Parse(text string) map[string][]Instr {
 			continue
 		}
 		lowWord = false
-		m := instrLine.FindStringSubmatch(line)
+		m := instrLine().FindStringSubmatch(line)
 		if m == nil || fn == "" || strings.HasPrefix(strings.TrimSpace(m[2]), ".") {
 			continue
 		}

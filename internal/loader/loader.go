@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/ptxmm/ptxmm/cat"
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/datalog"
+	"github.com/ptxmm/ptxmm/internal/lazyregexp"
 	"github.com/ptxmm/ptxmm/limits"
 	"github.com/ptxmm/ptxmm/source"
 )
@@ -95,7 +95,7 @@ const ExtraPrefix = "input#"
 const UncheckedFile = "unticked-axioms"
 
 // checkName is what a check's name looks like (an identifier).
-var checkName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var checkName = lazyregexp.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // Load reads, extends and compiles a model. A model whose source carries
 // its compiled form (Source.Compiled) is read from it when the files it
@@ -216,7 +216,7 @@ func addUnchecked(prog *datalog.Program, names []string, groups map[string][]str
 		switch {
 		case ok:
 			list = append(list, g...)
-		case checkName.MatchString(n):
+		case checkName().MatchString(n):
 			list = append(list, n)
 		default:
 			return fmt.Errorf("cannot leave out check %q: not the name of a check", n)
