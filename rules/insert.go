@@ -90,13 +90,20 @@ func (in *Instance) insertable(name string, arity, n int) (relID, error) {
 	if err != nil {
 		return 0, err
 	}
+	return id, in.insertableID(id, n)
+}
+
+// insertableID checks that relation id is an input, not an order, and
+// that what is inserted is over the instance's domain of n atoms.
+func (in *Instance) insertableID(id relID, n int) error {
+	name := in.p.rels[id].name
 	if in.p.rels[id].kind != datalog.RelInput {
-		return 0, fmt.Errorf("relation %s is an .order relation, which Solve chooses", name)
+		return fmt.Errorf("relation %s is an .order relation, which Solve chooses", name)
 	}
 	if n != in.n {
-		return 0, fmt.Errorf("relation %s: tuples over %d atoms, but the domain has %d", name, n, in.n)
+		return fmt.Errorf("relation %s: tuples over %d atoms, but the domain has %d", name, n, in.n)
 	}
-	return id, nil
+	return nil
 }
 
 // insert stages the tuples of src for relation id, or without a checkpoint

@@ -161,8 +161,13 @@ func (in *Instance) SetSet(name string, s *relations.Set) error {
 	if err != nil {
 		return err
 	}
+	return in.setSet(id, s)
+}
+
+// setSet replaces the atoms of the unary input relation id.
+func (in *Instance) setSet(id relID, s *relations.Set) error {
 	if s.N() != in.n {
-		return fmt.Errorf("relation %s: set over %d atoms, but the domain has %d", name, s.N(), in.n)
+		return fmt.Errorf("relation %s: set over %d atoms, but the domain has %d", in.p.rels[id].name, s.N(), in.n)
 	}
 	in.inc.dropStaged(id)
 	if !in.stores[id].set.Equal(s) {
@@ -178,8 +183,13 @@ func (in *Instance) SetRel(name string, r *relations.Rel) error {
 	if err != nil {
 		return err
 	}
+	return in.setRel(id, r)
+}
+
+// setRel replaces the pairs of the binary input relation id.
+func (in *Instance) setRel(id relID, r *relations.Rel) error {
 	if r.N() != in.n {
-		return fmt.Errorf("relation %s: relation over %d atoms, but the domain has %d", name, r.N(), in.n)
+		return fmt.Errorf("relation %s: relation over %d atoms, but the domain has %d", in.p.rels[id].name, r.N(), in.n)
 	}
 	in.inc.dropStaged(id)
 	if !in.stores[id].rel.Equal(r) {

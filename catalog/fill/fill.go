@@ -40,6 +40,15 @@ type Filler struct {
 	// again and again.
 	cur   *sizedInputs
 	sized map[int]*sizedInputs
+	// ids holds each input's index in the program of idsOf
+	// (rules.Instance.InputIndex), resolved at the first fill of an
+	// instance of that program: a fill sets a hundred inputs by index
+	// instead of looking each name up in two maps.
+	// An input that does not resolve has index -1 and its error in
+	// idErrs, returned when it is set, as a lookup by name returned it.
+	ids    []int
+	idErrs []error
+	idsOf  *rules.Program
 	// hostFilled is set once a test with host threads was filled.
 	hostFilled bool
 	// sameCombo counts the candidates filled since the combination of runs
@@ -232,6 +241,9 @@ func (f *Filler) fill(ctx context.Context, inst *rules.Instance, x *execution.Ex
 // accepts empty) and sets them in inst, or inserts them.
 func (f *Filler) put(ctx context.Context, inst *rules.Instance, x *execution.Execution, ks []int, blank func(string) bool, insert bool) error {
 	n := inst.Domain().Len()
+	if f.idsOf != inst.Program() {
+		f.resolve(inst)
+	}
 	for _, k := range ks {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -243,28 +255,31 @@ func (f *Filler) put(ctx context.Context, inst *rules.Instance, x *execution.Exe
 		if !f.hostFilled && f.host[k] {
 			continue
 		}
+		if f.ids[k] < 0 {
+			return f.idErrs[k]
+		}
 		var err error
 		if f.arity[k] == 1 {
-			s := f.set(name, n)
+			s := f.set(k, n)
 			if !blank(name) {
 				fillSet(s, name, x)
 			}
 			if insert {
-				err = inst.InsertSet(name, s)
+				err = inst.InsertSetAt(f.ids[k], s)
 			} else {
-				err = inst.SetSet(name, s)
+				err = inst.SetSetAt(f.ids[k], s)
 			}
 		} else {
-			r := f.rel(name, n)
+			r := f.rel(k, n)
 			if !blank(name) {
 				if err := fillRelContext(ctx, r, name, x); err != nil {
 					return err
 				}
 			}
 			if insert {
-				err = inst.InsertRel(name, r)
+				err = inst.InsertRelAt(f.ids[k], r)
 			} else {
-				err = inst.SetRel(name, r)
+				err = inst.SetRelAt(f.ids[k], r)
 			}
 		}
 		if err != nil {
@@ -274,12 +289,27 @@ func (f *Filler) put(ctx context.Context, inst *rules.Instance, x *execution.Exe
 	return nil
 }
 
+// resolve looks up the index of every input in inst's program.
+func (f *Filler) resolve(inst *rules.Instance) {
+	f.ids, f.idErrs = f.ids[:0], f.idErrs[:0]
+	for k, name := range f.inputs {
+		id, err := inst.InputIndex(name, f.arity[k])
+		if err != nil {
+			id = -1
+		}
+		f.ids = append(f.ids, id)
+		f.idErrs = append(f.idErrs, err)
+	}
+	f.idsOf = inst.Program()
+}
+
 // sizedInputs holds the filler's copy of each input relation over a
-// domain of n atoms, allocated on first use.
+// domain of n atoms, by position in the filler's inputs, allocated on
+// first use.
 type sizedInputs struct {
 	n    int
-	sets map[string]*relations.Set
-	rels map[string]*relations.Rel
+	sets []*relations.Set
+	rels []*relations.Rel
 }
 
 // maxKeptAtoms is the largest domain whose copies the filler keeps once it
@@ -291,7 +321,7 @@ func (f *Filler) inputsOf(n int) *sizedInputs {
 	if in, ok := f.sized[n]; ok {
 		return in
 	}
-	in := &sizedInputs{n: n, sets: map[string]*relations.Set{}, rels: map[string]*relations.Rel{}}
+	in := &sizedInputs{n: n, sets: make([]*relations.Set, len(f.inputs)), rels: make([]*relations.Rel, len(f.inputs))}
 	if n <= maxKeptAtoms {
 		if f.sized == nil {
 			f.sized = map[int]*sizedInputs{}
@@ -301,21 +331,21 @@ func (f *Filler) inputsOf(n int) *sizedInputs {
 	return in
 }
 
-func (f *Filler) set(name string, n int) *relations.Set {
-	s, ok := f.cur.sets[name]
-	if !ok {
+func (f *Filler) set(k, n int) *relations.Set {
+	s := f.cur.sets[k]
+	if s == nil {
 		s = relations.NewSet(n)
-		f.cur.sets[name] = s
+		f.cur.sets[k] = s
 	}
 	s.Clear()
 	return s
 }
 
-func (f *Filler) rel(name string, n int) *relations.Rel {
-	r, ok := f.cur.rels[name]
-	if !ok {
+func (f *Filler) rel(k, n int) *relations.Rel {
+	r := f.cur.rels[k]
+	if r == nil {
 		r = relations.NewRel(n)
-		f.cur.rels[name] = r
+		f.cur.rels[k] = r
 	}
 	r.Clear()
 	return r
