@@ -59,7 +59,8 @@ func (p *parser) parseHerd() *Test {
 			lx.off++
 		}
 	}
-	toks := lx.all()
+	toks, release := lx.lexAll()
+	defer release()
 	c := newCursor(toks[:len(toks)-1], toks[len(toks)-1])
 	for !c.done() && c.peek().kind == tokString {
 		c.next() // quoted comments

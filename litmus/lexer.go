@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/ptxmm/ptxmm/source"
@@ -298,8 +299,28 @@ func (lx *lexer) tok(k tokKind, start int) token {
 }
 
 // all lexes the rest of the text; the last token is always tokEOF.
-func (lx *lexer) all() []token {
-	var toks []token
+func (lx *lexer) all() []token { return lx.appendAll(nil) }
+
+// tokenBufs holds the token buffers of finished parses (*[]token, emptied),
+// which the next file's parse lexes into (lexAll): a suite of small tests
+// used to allocate a fresh, growing buffer per file, 40 bytes a token.
+var tokenBufs = sync.Pool{New: func() any { return new([]token) }}
+
+// lexAll lexes the rest of the text into a buffer from tokenBufs; release
+// returns the buffer, and the tokens must not be used after it. What the
+// parse keeps of a token is its text or a copy, never the buffer.
+func (lx *lexer) lexAll() (toks []token, release func()) {
+	buf := tokenBufs.Get().(*[]token)
+	toks = lx.appendAll((*buf)[:0])
+	return toks, func() {
+		clear(toks) // the pool must not keep the texts alive
+		*buf = toks[:0]
+		tokenBufs.Put(buf)
+	}
+}
+
+// appendAll appends the tokens of the rest of the text to toks.
+func (lx *lexer) appendAll(toks []token) []token {
 	for {
 		if lx.stop.stopped() {
 			return append(toks, token{kind: tokEOF, off: len(lx.src), end: len(lx.src)})

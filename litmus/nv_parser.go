@@ -11,7 +11,8 @@ func (p *parser) parseNV(name string, instance int) *Test {
 	t := &Test{File: p.file, Name: name, Format: FormatNV, Instance: instance, Pos: p.pos(0)}
 	lx := newLexer(p.src, FormatNV, p.pm, p.errs)
 	lx.stop = p.stop
-	toks := lx.all()
+	toks, release := lx.lexAll()
+	defer release()
 	c := newCursor(toks[:len(toks)-1], toks[len(toks)-1])
 	for !c.done() {
 		if p.stop.stopped() {
