@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/ptxmm/ptxmm/datalog"
+	payoffs "github.com/ptxmm/ptxmm/internal/payoff"
 	"github.com/ptxmm/ptxmm/relations"
 )
 
@@ -208,8 +209,11 @@ type wayStat struct {
 }
 
 // worth reports whether the way is followed in every forcedPairs call:
-// in its first 64 directions, and while it finds a failure in one in 1024.
-func (st wayStat) worth() bool { return st.follows < 64 || 1024*st.hits >= st.follows }
+// while its policy (payoff.ForcingWays) says it pays, in its first
+// directions and while it finds failures often enough.
+func (st wayStat) worth() bool {
+	return payoffs.ForcingWays.Policy().Pays(int64(st.follows), int64(st.hits))
+}
 
 // forcingStat counts the forcedPairs calls that considered a forcing, and
 // keeps the ways worth following in them: the list changes only when a
@@ -227,7 +231,8 @@ type forcingStat struct {
 // most directions do not fail, but a way that finds a failure for one
 // direction in a thousand still pays. One that finds none in its first 64
 // directions (a way through atomic operations in a test without any, say)
-// is followed in one call of 256 only; a way skipped only finds fewer
+// is followed in one call of 256 only (payoff.ForcingWays has these
+// constants); a way skipped only finds fewer
 // forced pairs. Deciding per call, not per direction, keeps a model with
 // hundreds of ways (the PTX model's checks are reached from fence_sc along
 // many chains of cause) from spending its search on asking.
@@ -243,8 +248,9 @@ func (s *solver) worthWays(f forcing) []*way {
 	}
 	fs := &s.forcings[f.index]
 	fs.calls++
-	if fs.calls%256 == 0 || fs.calls%256 == 1 {
-		// Every way once in 256 calls; the list of the call before
+	policy := payoffs.ForcingWays.Policy()
+	if every := int(policy.Every); fs.calls%every == 0 || fs.calls%every == 1 {
+		// Every way once in Every calls; the list of the call before
 		// holds them all.
 		fs.stale = true
 	}
@@ -254,7 +260,8 @@ func (s *solver) worthWays(f forcing) []*way {
 	fs.active = fs.active[:0]
 	for i := range f.ways {
 		w := &f.ways[i]
-		if s.ways[w.index].worth() || fs.calls%256 == 0 {
+		st := s.ways[w.index]
+		if policy.Worth(int64(st.follows), int64(st.hits), int64(fs.calls)) {
 			fs.active = append(fs.active, w)
 		}
 	}

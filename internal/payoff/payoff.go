@@ -1,9 +1,9 @@
 // Package payoff decides whether a shortcut is worth trying. ptxmm takes
 // several shortcuts that cost something each time they are tried and pay
 // only in some searches: the evaluator's stratum cutoff and its test for
-// strata that derive nothing, the checker's warm start, the search's
-// questions about partial candidates and its learned sets of reads-from
-// pairs. Each keeps a record of its tries and what they gained, and asks
+// strata that derive nothing, the order search's ways of forcing pairs,
+// the checker's warm start, the search's questions about partial
+// candidates and its learned sets of reads-from pairs. Each keeps a record of its tries and what they gained, and asks
 // its Policy, all of whose constants are in one table (policies), whether
 // to try again. What a policy decides changes how fast ptxmm goes, never
 // what it finds.
@@ -30,6 +30,14 @@ const (
 	// candidate holds (execution). A try (a set learned) gains the
 	// branches the sets cut.
 	Nogoods
+	// ForcingWays follows a way from an order's pair to a check's
+	// relation, to find the pairs the check forces (rules' order
+	// search). A try (a direction of a pair followed) gains when it
+	// finds the check failing; the visits are the calls that consider
+	// the way's forcing, and following one costs little next to the
+	// search node a failure spares, so a way pays while one direction in
+	// 1024 fails.
+	ForcingWays
 )
 
 // Policy says when a shortcut is worth trying, from its record at one
@@ -56,6 +64,14 @@ var policies = [...]Policy{
 	WarmStart:      {Warmup: 16, Gain: 4, Every: 32},
 	Prune:          {Warmup: 16, Gain: 1, Every: 32},
 	Nogoods:        {Warmup: 8, Gain: 1, Every: 0},
+	ForcingWays:    {Warmup: 64, Gain: 1024, Every: 256},
+}
+
+// Pays reports whether the shortcut is tried at every visit: it is still
+// warming up, or what it gained is enough for its tries. A shortcut that
+// does not pay is tried only at the visits Every picks (Worth).
+func (p Policy) Pays(tries, gained int64) bool {
+	return tries < p.Warmup || p.Gain*gained >= tries
 }
 
 // Policy returns the shortcut's policy.
@@ -64,7 +80,7 @@ func (s Shortcut) Policy() Policy { return policies[s] }
 // Worth reports whether to try the shortcut at this visit, given its
 // tries so far and what they gained.
 func (p Policy) Worth(tries, gained, visit int64) bool {
-	if tries < p.Warmup || p.Gain*gained >= tries {
+	if p.Pays(tries, gained) {
 		return true
 	}
 	if p.Every > 0 {

@@ -26,6 +26,10 @@ func TestWorth(t *testing.T) {
 		{"nogoods cutting", Nogoods, 10, 10, 3, true},
 		{"nogoods not paying", Nogoods, 10, 9, 12, false},
 		{"nogoods probed at a power of two", Nogoods, 10, 9, 16, true},
+		{"a way warming up", ForcingWays, 63, 0, 1, true},
+		{"a way failing once in 1024 directions", ForcingWays, 1024, 1, 1, true},
+		{"a way failing less often", ForcingWays, 1025, 1, 1, false},
+		{"every way once in 256 calls", ForcingWays, 2000, 0, 512, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			assert.Equal(t, tc.want, tc.s.Policy().Worth(tc.tries, tc.gained, tc.visit))
@@ -35,11 +39,11 @@ func TestWorth(t *testing.T) {
 
 // TestTable: every shortcut has a policy that warms up and asks for a gain.
 func TestTable(t *testing.T) {
-	for s := StratumCutoff; s <= Nogoods; s++ {
+	for s := StratumCutoff; s <= ForcingWays; s++ {
 		p := s.Policy()
 		assert.Positive(t, p.Warmup, "shortcut %d", s)
 		assert.Positive(t, p.Gain, "shortcut %d", s)
 		assert.GreaterOrEqual(t, p.Every, int64(0), "shortcut %d", s)
 	}
-	assert.Len(t, policies, int(Nogoods)+1)
+	assert.Len(t, policies, int(ForcingWays)+1)
 }
