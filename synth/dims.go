@@ -175,7 +175,13 @@ func (s *skeleton) test(v Vocabulary, ds []dim, p point) *program.Test {
 			case program.RMW:
 				op.Sem = program.Relaxed
 			case program.Fence:
+				// A fence of the chain starts at the chain's weakest
+				// order: acq_rel, or sc where the vocabulary has only
+				// fence.sc (then it has no dimension).
 				op.Sem = program.AcqRel
+				if cf := chainFences(v.Fences); len(cf) > 0 {
+					op.Sem = cf[0]
+				}
 				if sl.fence != program.Weak {
 					op.Sem = sl.fence
 				}

@@ -45,6 +45,9 @@ func TestSearch(t *testing.T) {
 		// ISA 6.0 has no virtual aliases: a thread that reads x and then
 		// writes it through another address cannot read its own write.
 		{"spec.dl and ptx-v6.0 with aliases", spec, fileModel(t, "../variants/ptx-v6.0.dl"), "alias", "gpu", 2, 2, 2},
+		// With fence.sc and no fence.acq_rel, a fence of the chain is
+		// fence.sc (it was written fence.acq_rel, so no test was found).
+		{"fence.sc not acq_rel, fence.sc alone", spec, fileModel(t, "../variants/fence-sc-not-acq-rel.dl"), "atom,fence.sc", "gpu", 4, 4, 2},
 		{"identical models", spec, fileModel(t, "../spec.dl"), DefaultFeatures, "gpu", 4, 0, 0},
 		{"identical small models", testmodels.Load(t, "sc", testmodels.SC), testmodels.Load(t, "sc2", testmodels.SC), "atom,fence.sc", "cta,gpu", 3, 0, 0},
 		// The variants differ only with fences, atomics or aliases.
