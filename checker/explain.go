@@ -76,6 +76,27 @@ func (m *Model) Inputs(c Candidate) (*rules.Instance, error) {
 	return inst, nil
 }
 
+// EachInputs calls f, for each candidate in turn, with an instance holding
+// what the catalog states of it, unsolved, as Inputs does. The instance is
+// one the model keeps between checks, refilled for each candidate (f must
+// not keep it): cheaper than Inputs where many candidates are read, as a
+// fresh instance costs more than filling one.
+func (m *Model) EachInputs(cs []Candidate, f func(*rules.Instance)) error {
+	r := newModelRun(m, &Result{}, 0)
+	defer r.release()
+	for _, c := range cs {
+		inst, err := r.instance(len(c.Execution.Events))
+		if err != nil {
+			return err
+		}
+		if err := r.filler.Fill(inst, c.Execution); err != nil {
+			return err
+		}
+		f(inst)
+	}
+	return nil
+}
+
 // InstanceContext is Instance under a context and a memory limit (0:
 // none): filling and evaluating the candidate stop soon after ctx is done,
 // and the instance is refused, or its evaluation stopped, past maxBytes.

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ptxmm/ptxmm/execution"
+	"github.com/ptxmm/ptxmm/litmus"
 	"github.com/ptxmm/ptxmm/rules"
 )
 
@@ -216,6 +217,33 @@ func TestCandidates(t *testing.T) {
 	for i := range first {
 		assert.Equal(t, cs[i].State, first[i].State)
 		assert.Equal(t, cs[i].Consistent, first[i].Consistent)
+	}
+}
+
+// TestEachInputs: the instances EachInputs fills, reused from candidate to
+// candidate and from test to test, hold the same inputs as the fresh ones
+// Inputs fills, for every candidate of two tests of different sizes.
+func TestEachInputs(t *testing.T) {
+	m := spec(t)
+	mp := herd(t, "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.acquire.gpu r0, y ;\n st.release.gpu y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n")
+	for _, tc := range []*litmus.Test{herd(t, sbFenceSC), mp, herd(t, sbFenceSC)} {
+		cs, r := m.Candidates(tc, DefaultOptions(), 0)
+		require.NoError(t, r.Err)
+		require.NotEmpty(t, cs)
+		i := 0
+		require.NoError(t, m.EachInputs(cs, func(got *rules.Instance) {
+			want, err := m.Inputs(cs[i])
+			require.NoError(t, err)
+			for _, in := range m.Syntax.Inputs() {
+				g, err := got.Tuples(in)
+				require.NoError(t, err)
+				w, err := want.Tuples(in)
+				require.NoError(t, err)
+				assert.Equal(t, w, g, "%s, candidate %d, input %s", tc.Name, i, in)
+			}
+			i++
+		}))
+		assert.Equal(t, len(cs), i)
 	}
 }
 

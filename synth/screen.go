@@ -5,6 +5,7 @@ import (
 
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/program"
+	"github.com/ptxmm/ptxmm/rules"
 )
 
 // A skeleton can separate the models only if they differ on executions
@@ -31,6 +32,11 @@ const (
 	featClusterBarrier
 	featProxy
 	featProxyFence
+	// featFenceAcqRel and featFenceSC tell the orders of a chain fence
+	// apart (featFence is either): a program has one or the other, a
+	// skeleton's box of choices may have both (programFeatures).
+	featFenceAcqRel
+	featFenceSC
 )
 
 // screen remembers, per feature set, whether the models can disagree on
@@ -60,6 +66,11 @@ func newScreen(o Options) *screen {
 	}
 	sc.base = sc.filled(sc.samples(0))
 	fs := []feature{featRMW, featFence, featAcqFence, featRelFence, featAliasFence, featAlias, featCtrl, featData}
+	for _, f := range []program.Sem{program.AcqRel, program.SC} {
+		if hasSem(o.Vocabulary.Fences, f) {
+			fs = append(fs, fenceFeature(f))
+		}
+	}
 	// No skeleton has a barrier the vocabulary lacks: sampling one
 	// would only cost time.
 	if o.Vocabulary.Barrier {
@@ -116,6 +127,12 @@ func (sc *screen) samples(f feature) []*program.Test {
 		th = [][]slot{{u(0), w(1)}, {r(1), u(0)}}
 	case featFence:
 		v.Fences = []program.Sem{program.AcqRel, program.SC}
+		th = [][]slot{{w(0), fence(0), w(1)}, {r(1), fence(0), r(0)}}
+	case featFenceAcqRel, featFenceSC:
+		v.Fences = []program.Sem{program.AcqRel}
+		if f == featFenceSC {
+			v.Fences = []program.Sem{program.SC}
+		}
 		th = [][]slot{{w(0), fence(0), w(1)}, {r(1), fence(0), r(0)}}
 	case featAcqFence, featRelFence:
 		sem := program.Acquire
@@ -255,6 +272,74 @@ func (s *skeleton) features(ds []dim, lo, hi point) feature {
 	return f
 }
 
+// fenceFeature is the feature of a chain fence of order sem.
+func fenceFeature(sem program.Sem) feature {
+	if sem == program.SC {
+		return featFenceSC
+	}
+	return featFenceAcqRel
+}
+
+// programFeatures lists what one program has, as features does for a
+// skeleton's programs, with its chain fences' orders told apart.
+func programFeatures(t *program.Test) feature {
+	var f feature
+	for _, th := range t.Threads {
+		for _, op := range th.Ops {
+			switch op.Kind {
+			case program.RMW:
+				f |= featRMW
+			case program.AliasFence:
+				f |= featAliasFence
+			case program.Barrier:
+				f |= featBarrier
+			case program.ClusterBarrier:
+				f |= featClusterBarrier
+			case program.ProxyFence:
+				f |= featProxyFence
+			case program.Fence:
+				switch op.Sem {
+				case program.Acquire:
+					f |= featAcqFence
+				case program.Release:
+					f |= featRelFence
+				default:
+					f |= fenceFeature(op.Sem)
+				}
+			}
+			if op.Kind.Memory() {
+				switch a := t.Addrs[op.Addr]; {
+				case a.Proxy != program.Generic:
+					f |= featProxy
+				case a.AliasOf >= 0:
+					f |= featAlias
+				}
+			}
+			switch op.Dep {
+			case program.Ctrl:
+				f |= featCtrl
+			case program.Data:
+				f |= featData
+			}
+		}
+	}
+	return f
+}
+
+// agree reports whether the models surely agree on every execution of
+// program t: the evaluator then checks it with one of them.
+func (sc *screen) agree(t *program.Test) bool {
+	f := programFeatures(t)
+	for _, g := range []feature{featFenceAcqRel, featFenceSC} {
+		if f&g != 0 && sc.inputs[g] == nil {
+			// Not sampled (no such fence in the vocabulary): say
+			// nothing.
+			return false
+		}
+	}
+	return !sc.separable(f)
+}
+
 // filled lists the inputs some candidate execution of the programs fills.
 func (sc *screen) filled(ts []*program.Test) map[string]bool {
 	out := map[string]bool{}
@@ -266,15 +351,14 @@ func (sc *screen) filled(ts []*program.Test) map[string]bool {
 		for _, m := range []*checker.Model{sc.o.A, sc.o.B} {
 			cands, _ := m.Candidates(lt, sc.o.Check, 4)
 			for _, c := range cands {
-				inst, err := m.Inputs(c)
-				if err != nil {
-					continue
-				}
-				for _, in := range sc.all {
-					if n, err := inst.Size(in); err == nil && n > 0 {
-						out[in] = true
+				// A candidate the catalog cannot fill adds nothing.
+				_ = m.EachInputs([]checker.Candidate{c}, func(inst *rules.Instance) {
+					for _, in := range sc.all {
+						if n, err := inst.Size(in); err == nil && n > 0 {
+							out[in] = true
+						}
 					}
-				}
+				})
 			}
 		}
 	}

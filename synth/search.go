@@ -261,7 +261,8 @@ func (s *searcher) skeleton(sk *skeleton) []*Found {
 		s.mu.Unlock()
 		return nil
 	}
-	ev := &evaluator{ctx: s.ctx, models: []*checker.Model{s.o.A, s.o.B}, opts: s.o.Check, cache: map[string]*outcomes{}, evals: s.evals, thin: s.thin}
+	ev := &evaluator{ctx: s.ctx, models: []*checker.Model{s.o.A, s.o.B}, opts: s.o.Check, cache: map[string]*outcomes{}, evals: s.evals, thin: s.thin,
+		agree: s.screen.agree}
 	var out []*Found
 	seen := map[string]bool{}
 	for _, ds := range depChains(ds) {
