@@ -580,10 +580,21 @@ func (s *comboSearch) fixGroupings() bool {
 // arrivals resolves the barrier arrivals of the candidate; it returns false
 // when a barrier operand is not determined.
 func (s *comboSearch) arrivals() ([]barrierArrival, bool) {
+	return s.arrivalsOf(nil)
+}
+
+// arrivalsOf is arrivals for the given threads' barriers (every thread's
+// when threads is nil), in the order of the threads.
+func (s *comboSearch) arrivalsOf(threads []int) ([]barrierArrival, bool) {
 	x := s.x
 	var out []barrierArrival
 	gens := map[[4]int64]int{}
-	for t, r := range x.Runs {
+	for j := 0; j < len(x.Runs) && (threads == nil || j < len(threads)); j++ {
+		t := j
+		if threads != nil {
+			t = threads[j]
+		}
+		r := x.Runs[t]
 		base := x.ThreadStart[t]
 		cta := CTAKey(s.a.Test.Threads[t])
 		look := x.readValue(t)

@@ -73,6 +73,10 @@ type Analysis struct {
 	// threads where some device thread may wait forever; nil otherwise
 	// (hosthang.go).
 	kernels map[string][]int
+	// wholeCombos builds the events of every combination of runs, none
+	// skipped for its CTAs' barriers (ctabarriers.go): for the tests that
+	// compare the skip against it.
+	wholeCombos bool
 }
 
 // Prepare analyses a test: its layout and the runs of each thread.

@@ -344,7 +344,8 @@ func (a *Analysis) Choices(limit int) int {
 
 // eachCombo builds the events and reads of every combination of runs in
 // enumeration order, with its index, until f returns false; it leaves out
-// the combinations that are no candidate's.
+// the combinations that are no candidate's, among them, without building
+// their events, those that some CTA's barriers rule out (ctabarriers.go).
 func (a *Analysis) eachCombo(f func(index int, s *comboSearch) bool) {
 	a.eachComboOf(nil, f)
 }
@@ -360,12 +361,20 @@ func (a *Analysis) eachComboOf(filter func([]*Run) bool, f func(index int, s *co
 	}
 	combo := make([]int, nth)
 	x := &Execution{Test: a.Test, Layout: a.Layout, Runs: make([]*Run, nth), ThreadStart: make([]int, nth), Combo: combo}
+	var bars *ctaBarriers
+	if !a.wholeCombos {
+		bars = newCTABarriers(a)
+	}
 	for index := 0; ; index++ {
 		for i := range combo {
 			x.Runs[i] = a.Runs[i][combo[i]]
 		}
-		if filter == nil || filter(x.Runs) {
-			if s := a.newComboSearch(x); s != nil && !f(index, s) {
+		if (bars == nil || !bars.skips(combo)) && (filter == nil || filter(x.Runs)) {
+			s := a.newComboSearch(x)
+			if s != nil && bars != nil {
+				bars.learn(s, combo)
+			}
+			if s != nil && !f(index, s) {
 				return
 			}
 		}

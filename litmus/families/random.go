@@ -18,6 +18,10 @@ type RandomShape struct {
 	CTAs int
 	// Barriers allows bar.cta.sync among the threads of a CTA.
 	Barriers bool
+	// BarriersEveryCTA puts the barriers into every CTA of several
+	// threads rather than into the first only, so that a combination of
+	// runs can fail in one CTA and pass in another.
+	BarriersEveryCTA bool
 	// Sizes gives some loads and stores a type of 8, 16 or 32 bits, at a
 	// byte offset, so that accesses overlap in part.
 	Sizes bool
@@ -176,7 +180,8 @@ func (g *randomTest) await(t int) []string {
 }
 
 // addBarrier puts a bar.cta.sync into every thread of a CTA with several
-// threads, at a random place in each.
+// threads (of each such CTA with BarriersEveryCTA), at a random place in
+// each.
 func (g *randomTest) addBarrier(cta []int, cols [][]string) {
 	members := map[int][]int{}
 	for t, c := range cta {
@@ -193,7 +198,9 @@ func (g *randomTest) addBarrier(cta []int, cols [][]string) {
 			}
 			cols[t] = append(cols[t][:at], append([]string{"bar.cta.sync 0"}, cols[t][at:]...)...)
 		}
-		return
+		if !g.shape.BarriersEveryCTA {
+			return
+		}
 	}
 }
 
