@@ -179,9 +179,11 @@ func TestPayoff(t *testing.T) {
 		return n
 	}
 	assert.Equal(t, 320, asked(0))
-	// The first 16 visits, then visits 32, 64, ..., 320.
+	// The first 16 visits, then the visits numbered by a power of two:
+	// 32, 64, 128 and 256.
 	pol := payoff.Prune.Policy()
-	assert.Equal(t, int(pol.Warmup+320/pol.Every), asked(1))
+	require.Zero(t, pol.Every, "retried at powers of two")
+	assert.Equal(t, int(pol.Warmup)+4, asked(1))
 }
 
 // TestSearchNogoods: a branch containing a learned nogood is abandoned

@@ -22,6 +22,8 @@ func TestWorth(t *testing.T) {
 		{"warm start probed", WarmStart, 40, 9, 32, true},
 		{"prune: one candidate per question", Prune, 20, 20, 3, true},
 		{"prune: fewer", Prune, 20, 19, 3, false},
+		{"prune retried at a power of two", Prune, 100, 0, 64, true},
+		{"prune not retried at other visits", Prune, 100, 0, 96, false},
 		{"nogoods warming up", Nogoods, 7, 0, 3, true},
 		{"nogoods cutting", Nogoods, 10, 10, 3, true},
 		{"nogoods not paying", Nogoods, 10, 9, 12, false},
