@@ -503,9 +503,7 @@ func (e *explorer) jump(s *state, in *litmus.Instr) error {
 				// The run goes on as the unrolled search's would, for
 				// the flags its failed iterations may raise.
 				s.failed = true
-				for i := s.marks[target][0]; i < len(s.events); i++ {
-					s.failedEvents = append(s.failedEvents, i)
-				}
+				s.addFailed(s.marks[target][0])
 			}
 		}
 		s.backJumps++
@@ -521,6 +519,21 @@ func (e *explorer) jump(s *state, in *litmus.Instr) error {
 	}
 	s.pc = target
 	return nil
+}
+
+// addFailed lists the events from the event from on as a failed
+// iteration's. failedEvents stays sorted, each event once: the failed
+// iteration of a read-only loop around an await holds the await's failed
+// iterations, listed already.
+func (s *state) addFailed(from int) {
+	n := len(s.failedEvents)
+	for n > 0 && s.failedEvents[n-1] >= from {
+		n--
+	}
+	s.failedEvents = s.failedEvents[:n]
+	for i := from; i < len(s.events); i++ {
+		s.failedEvents = append(s.failedEvents, i)
+	}
 }
 
 // spin emits the Spinning run of a failed await iteration from the last
