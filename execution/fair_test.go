@@ -162,6 +162,24 @@ func TestFairTermination(t *testing.T) {
 			why: "P0 runs for ever while",
 		},
 		{
+			// P0 swaps 1 into x while it takes a 1; P1 stores 0 to x,
+			// then 1 to y. Every interleaving ends. The limit "P0 runs
+			// for ever while x is written 1 for ever" is ruled out by
+			// atomicity: P1's 0 is written, so the write after the last
+			// write of 0 in coherence is P0's swap (no st writes 1 to x),
+			// which takes that 0 and ends P0's loop.
+			name: "swap-atomicity", init: "x=1; y=0;",
+			threads: []string{"L: ; atom.relaxed.gpu.exch r0, x, 1 ; beq r0, 1, L", "st.relaxed.gpu x, 0 ; st.relaxed.gpu y, 1"},
+		},
+		{
+			// The same with P1 storing 0 only when it read y's 1, which
+			// nothing writes: P1 skips its store, and P0 swaps 1 into x
+			// and takes it for ever, an interleaving that loops.
+			name: "swap-no-store", init: "x=1; y=0;",
+			threads: []string{"L: ; atom.relaxed.gpu.exch r0, x, 1 ; beq r0, 1, L", "ld.relaxed.gpu r1, y ; beq r1, 0, E ; st.relaxed.gpu x, 0 ; E:"},
+			spins:   true, where: []string{"P0: atom.relaxed.gpu.exch r0, x, 1"},
+		},
+		{
 			// A value copied from what was read is not a constant: the
 			// limits are not tried (its interleavings all end: P1's 1
 			// reaches y, P0 swaps it into x and then takes it).
