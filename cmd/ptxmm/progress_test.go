@@ -23,15 +23,20 @@ import (
 	"github.com/ptxmm/ptxmm/litmus/families"
 )
 
-// slowTests writes MP, checked in milliseconds, and IRIW with 8 writers,
-// which takes seconds: a run of both, one at a time, is still checking
-// the second when the first is printed.
+// slowWriters is the number of writers of slowTests' IRIW, named IRIW-10W.
+const slowWriters = 10
+
+// slowTests writes MP, checked in milliseconds, and IRIW with 10 writers,
+// which takes seconds (about 11 s of CPU in November 2026; 8 writers took
+// under one by then, which let a run finish before the test interrupted
+// it): a run of both, one at a time, is still checking the second when
+// the first is printed.
 func slowTests(t *testing.T) string {
 	dir := t.TempDir()
 	mp, err := os.ReadFile(filepath.Join("..", "..", "examples", "MP.litmus"))
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "a-MP.litmus"), mp, 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "b-IRIW.litmus"), []byte(families.IRIW(8)), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "b-IRIW.litmus"), []byte(families.IRIW(slowWriters)), 0o644))
 	return dir
 }
 
@@ -116,7 +121,7 @@ func TestSignalLeavesPartialLog(t *testing.T) {
 			}
 			assert.Equal(t, cli.ExitInterrupted, exitCode(t, cmd), errs.String())
 			assert.Equal(t, timeLines(string(want)), timeLines(log.String()))
-			assert.Contains(t, errs.String(), "1 of 2 tests were not finished and are not in the log: IRIW-8W")
+			assert.Contains(t, errs.String(), "1 of 2 tests were not finished and are not in the log: IRIW-10W")
 		})
 	}
 }
@@ -152,7 +157,8 @@ func TestProgressLine(t *testing.T) {
 	dir := slowTests(t)
 	run := func(t *testing.T, terminal bool, args ...string) (status int, screen string) {
 		cmd := exec.Command(bin, append([]string{"check", "-j", "1"}, append(args, dir)...)...)
-		cmd.Stdout = io.Discard
+		var logBuf syncBuffer
+		cmd.Stdout = &lockedWriter{b: &logBuf}
 		var screenBuf syncBuffer
 		if terminal {
 			master, slave := openPTY(t)
@@ -164,11 +170,14 @@ func TestProgressLine(t *testing.T) {
 			cmd.Stderr = &lockedWriter{b: &screenBuf}
 			require.NoError(t, cmd.Start())
 		}
-		// The line is drawn every 200 ms: give it time to show, whether
-		// it is expected or not, then interrupt the slow test.
+		// Interrupt the slow test once it is being checked: when the
+		// progress line names it, or, where no line is expected, when
+		// MP's log is out, and a little later (the line is drawn every
+		// 200 ms), so that a line drawn by mistake would show.
 		if terminal && len(args) == 0 {
-			waitFor(t, "the progress line", func() bool { return strings.Contains(screenBuf.String(), "checking IRIW-8W") })
+			waitFor(t, "the progress line", func() bool { return strings.Contains(screenBuf.String(), "checking IRIW-10W") })
 		} else {
+			waitFor(t, "MP's log", func() bool { return strings.Contains(logBuf.String(), "Hash=") })
 			time.Sleep(time.Second)
 		}
 		require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
@@ -179,7 +188,7 @@ func TestProgressLine(t *testing.T) {
 	t.Run("terminal", func(t *testing.T) {
 		status, screen := run(t, true)
 		assert.Equal(t, cli.ExitInterrupted, status)
-		assert.Regexp(t, `\r1 of 2 tests done, [0-9.]+ s; checking IRIW-8W \([0-9]+ candidates\)\x1b\[K`, screen)
+		assert.Regexp(t, `\r1 of 2 tests done, [0-9.]+ s; checking IRIW-10W \([0-9]+ candidates\)\x1b\[K`, screen)
 		// Erased before the note on the interruption.
 		assert.Regexp(t, `\r\x1b\[Kptxmm: interrupted after`, screen)
 	})

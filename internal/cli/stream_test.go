@@ -21,14 +21,15 @@ import (
 var timeFields = regexp.MustCompile(`(?m)^Time .*$|"time_ms":[0-9.]+`)
 
 // slowRun writes a run of two tests: MP, checked in milliseconds, then
-// IRIW with 8 writers, which takes seconds, so that a test can watch the
-// first result come out while the second is still being checked.
+// IRIW with 10 writers, which takes seconds (8 writers took under one by
+// November 2026), so that a test can watch the first result come out
+// while the second is still being checked.
 func slowRun(t *testing.T) (dir string) {
 	dir = t.TempDir()
 	mp, err := os.ReadFile(filepath.Join("..", "..", "examples", "MP.litmus"))
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "a-MP.litmus"), mp, 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "b-IRIW.litmus"), []byte(families.IRIW(8)), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "b-IRIW.litmus"), []byte(families.IRIW(10)), 0o644))
 	return dir
 }
 
@@ -82,7 +83,7 @@ func TestStreamedAndInterrupted(t *testing.T) {
 		assert.Equal(t, timeFields.ReplaceAllString(whole.String(), "Time"), timeFields.ReplaceAllString(out.String(), "Time"),
 			"json=%v: the partial log is the finished test's block", jsonOut)
 		assert.Contains(t, errs.String(), "ptxmm: interrupted after")
-		assert.Contains(t, errs.String(), "1 of 2 tests were not finished and are not in the log: IRIW-8W")
+		assert.Contains(t, errs.String(), "1 of 2 tests were not finished and are not in the log: IRIW-10W")
 		assert.Less(t, firstAt, 5*time.Second, "MP's block comes out before IRIW is checked")
 		if !jsonOut {
 			log, err := herdlog.Read("partial.log", []byte(out.String()))
