@@ -83,15 +83,7 @@ func largestCandidate(b *testing.B, t *litmus.Test) int {
 	if err != nil {
 		b.Fatal(err)
 	}
-	n := len(a.Layout.Locs)
-	for _, runs := range a.Runs {
-		longest := 0
-		for _, r := range runs {
-			longest = max(longest, len(r.Events))
-		}
-		n += longest
-	}
-	return n
+	return a.MaxEvents()
 }
 
 // cpuTime is the CPU time (user and system) the process has used.

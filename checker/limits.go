@@ -66,20 +66,6 @@ func (s *session) stopReason(err error) error {
 	return err
 }
 
-// maxEvents is the number of events of the largest candidate execution of
-// an analysis: every initial write and the longest run of each thread.
-func maxEvents(a *execution.Analysis) int {
-	n := len(a.Layout.Locs)
-	for _, runs := range a.Runs {
-		longest := 0
-		for _, r := range runs {
-			longest = max(longest, len(r.Events))
-		}
-		n += longest
-	}
-	return n
-}
-
 // memoryNeed estimates what checking a candidate of n events takes for
 // model run r: its evaluation instance and the filler's copy of the inputs.
 func (r *modelRun) memoryNeed(n int) int64 {
@@ -95,7 +81,7 @@ func (s *session) reserveMemory() error {
 	if limit <= 0 {
 		return nil
 	}
-	n := maxEvents(s.a)
+	n := s.a.MaxEvents()
 	var need int64
 	for _, r := range s.runs {
 		need += r.memoryNeed(n)

@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"sync"
 	"testing"
 
@@ -16,6 +14,7 @@ import (
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/execution"
 	"github.com/ptxmm/ptxmm/internal/loader"
+	"github.com/ptxmm/ptxmm/internal/oraclecases"
 	"github.com/ptxmm/ptxmm/litmus"
 	"github.com/ptxmm/ptxmm/litmus/families"
 	"github.com/ptxmm/ptxmm/report"
@@ -28,12 +27,7 @@ var oracleModel = sync.OnceValues(func() (*checker.Model, error) {
 // oracleCases is the number of random tests per shape: a few seconds in
 // go test, more with PTXMM_ORACLE_CASES.
 func oracleCases(t *testing.T) int {
-	n := 250
-	if v := os.Getenv("PTXMM_ORACLE_CASES"); v != "" {
-		var err error
-		n, err = strconv.Atoi(v)
-		require.NoError(t, err, "PTXMM_ORACLE_CASES")
-	}
+	n := oraclecases.Count(t, 250)
 	if testing.Short() {
 		n /= 10
 	}

@@ -3,10 +3,8 @@ package checker
 import (
 	"fmt"
 	"math/rand"
-	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ptxmm/ptxmm/execution"
+	"github.com/ptxmm/ptxmm/internal/oraclecases"
 )
 
 var builtinOnce = sync.OnceValues(func() (*Model, error) {
@@ -495,11 +494,5 @@ func weakHang(t *testing.T, src, limit string) {
 // casesOr is the number of random programs a property test draws:
 // PTXMM_ORACLE_CASES when it is set, def otherwise.
 func casesOr(t *testing.T, def int) int {
-	s := os.Getenv("PTXMM_ORACLE_CASES")
-	if s == "" {
-		return def
-	}
-	n, err := strconv.Atoi(s)
-	require.NoError(t, err, "PTXMM_ORACLE_CASES")
-	return n
+	return oraclecases.Count(t, def)
 }

@@ -2,12 +2,11 @@ package execution
 
 import (
 	"fmt"
-	"os"
-	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/ptxmm/ptxmm/internal/oraclecases"
 	"github.com/ptxmm/ptxmm/litmus"
 	"github.com/ptxmm/ptxmm/litmus/families"
 )
@@ -93,12 +92,7 @@ exists (P0:r0 == 0)
 // several CTAs (PTXMM_ORACLE_CASES of each shape), the skip leaves the
 // candidates and their order as they are, with the probe runs too.
 func TestCTABarriersMatchWholeCombos(t *testing.T) {
-	n := 200
-	if v := os.Getenv("PTXMM_ORACLE_CASES"); v != "" {
-		var err error
-		n, err = strconv.Atoi(v)
-		require.NoError(t, err, "PTXMM_ORACLE_CASES")
-	}
+	n := oraclecases.Count(t, 200)
 	if testing.Short() {
 		n /= 10
 	}

@@ -3,12 +3,12 @@ package execution
 import (
 	"fmt"
 	"math/rand"
-	"os"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/ptxmm/ptxmm/internal/oraclecases"
 )
 
 // A random single-location program of the shape of AlloyForwardProgress's
@@ -245,11 +245,5 @@ func TestFairTerminationSeveralLocations(t *testing.T) {
 // casesOr is the number of random programs a property test draws:
 // PTXMM_ORACLE_CASES when it is set, def otherwise.
 func casesOr(t *testing.T, def int) int {
-	s := os.Getenv("PTXMM_ORACLE_CASES")
-	if s == "" {
-		return def
-	}
-	n, err := strconv.Atoi(s)
-	require.NoError(t, err, "PTXMM_ORACLE_CASES")
-	return n
+	return oraclecases.Count(t, def)
 }

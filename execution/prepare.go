@@ -257,3 +257,18 @@ func (a *Analysis) CutRuns() int {
 	}
 	return n
 }
+
+// MaxEvents is the number of events of the largest candidate execution of
+// the analysis: every initial write and the longest run of each thread.
+// The checker bounds an execution's size by it before building one.
+func (a *Analysis) MaxEvents() int {
+	n := len(a.Layout.Locs)
+	for _, runs := range a.Runs {
+		longest := 0
+		for _, r := range runs {
+			longest = max(longest, len(r.Events))
+		}
+		n += longest
+	}
+	return n
+}
