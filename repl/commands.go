@@ -366,13 +366,14 @@ func (s *Session) query(line string, w io.Writer) error {
 func (s *Session) addModelText(text string, w io.Writer) error {
 	before := s.outcomes()
 	s.extra = append(s.extra, text)
-	if err := s.loadModel(); err != nil {
+	// The new model is built aside: when the text does not fit, the
+	// session keeps the model it had, with no second load.
+	m, err := s.buildModel()
+	if err != nil {
 		s.extra = s.extra[:len(s.extra)-1]
-		if rerr := s.loadModel(); rerr != nil {
-			return fmt.Errorf("%v (and the model no longer loads without it: %v)", err, rerr)
-		}
 		return err
 	}
+	s.useModel(m)
 	fmt.Fprintln(w, "added to the model")
 	return s.rerunAndCompare(before, w)
 }

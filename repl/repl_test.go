@@ -99,6 +99,11 @@ func TestAddRulesAndChecks(t *testing.T) {
 	assert.Contains(t, out, "error: ")
 	out = script(t, s, "?- late_write(X).")
 	assert.Contains(t, out, "answer(s)", "a rejected addition leaves the session usable")
+	// The rejected text left the earlier additions in force: the outcome
+	// the check forbids stays forbidden.
+	out = script(t, s, "early_write(X) :- IW(X).")
+	assert.Contains(t, out, "added to the model\n  no outcome changed")
+	assert.Contains(t, script(t, s, ":checks"), "no_init_reads")
 }
 
 func TestReloadShowsChangedOutcomes(t *testing.T) {

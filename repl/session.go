@@ -57,10 +57,29 @@ func New(src ModelSource, opts checker.Options) (*Session, error) {
 	return s, nil
 }
 
-// loadModel (re)reads the model and applies the session's additions. A
-// cat model is lowered onto the modelling language, so the session's
-// queries and additions use the lowered relations.
+// loadModel (re)reads the model, applies the session's additions and makes
+// the result the session's model.
 func (s *Session) loadModel() error {
+	m, err := s.buildModel()
+	if err != nil {
+		return err
+	}
+	s.useModel(m)
+	return nil
+}
+
+// useModel makes m the session's model; the instance built for the old one
+// is dropped.
+func (s *Session) useModel(m *loader.Model) {
+	s.model = m.Model
+	s.inst = nil
+	s.filled = -1
+}
+
+// buildModel reads the model and applies the session's additions, leaving
+// the session as it is. A cat model is lowered onto the modelling language,
+// so the session's queries and additions use the lowered relations.
+func (s *Session) buildModel() (*loader.Model, error) {
 	src := loader.Source{Name: s.src.Path, Label: s.modelName()}
 	if s.src.Path == "" {
 		src.Name, src.FS = s.src.Name, s.src.FS
@@ -75,14 +94,7 @@ func (s *Session) loadModel() error {
 	}
 	opts := s.src.Options
 	opts.Extra = append(append([]string(nil), opts.Extra...), s.extra...)
-	m, err := loader.Load(src, opts)
-	if err != nil {
-		return err
-	}
-	s.model = m.Model
-	s.inst = nil
-	s.filled = -1
-	return nil
+	return loader.Load(src, opts)
 }
 
 func (s *Session) modelName() string {

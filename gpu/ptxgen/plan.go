@@ -280,9 +280,9 @@ func (p *Plan) locOf(addr int) *Loc {
 	return nil
 }
 
-// findObservables lists what the condition and commands name, ordered as
-// the checker orders its observables (registers by thread and name, then
-// locations by name), and gives each a result slot.
+// findObservables lists what the condition, the commands and a locations
+// clause name, ordered as the checker orders its observables (registers by
+// thread and name, then locations by name), and gives each a result slot.
 func (p *Plan) findObservables() error {
 	t := p.Test
 	seen := map[string]bool{}
@@ -327,15 +327,10 @@ func (p *Plan) findObservables() error {
 			p.Observables = append(p.Observables, Observable{IsLoc: true, Name: tm.Loc, Loc: loc, Size: min(loc.Size, 8), Signed: signed})
 		}
 	}
-	walk := func(e litmus.Expr) {
-		litmus.WalkCmps(e, func(c *litmus.Cmp) { add(c.L); add(c.R) })
-	}
-	if t.Condition != nil {
-		walk(t.Condition.Expr)
-	}
-	for _, a := range t.Assertions {
-		walk(a.Expr)
-	}
+	// The terms of the condition, the assertions and a herd `locations`
+	// clause, as the checker collects them: the states a run prints have
+	// the columns the checker's states have.
+	t.EachTerm(add)
 	if err != nil {
 		return err
 	}

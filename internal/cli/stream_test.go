@@ -70,12 +70,7 @@ func TestStreamedAndInterrupted(t *testing.T) {
 		require.Equal(t, ExitOK, Check(cfg, &whole, &wholeErrs), wholeErrs.String())
 
 		ctx, cancel := context.WithCancel(context.Background())
-		start := time.Now()
-		var firstAt time.Duration
-		out := &firstWrite{first: func() {
-			firstAt = time.Since(start)
-			cancel()
-		}}
+		out := &firstWrite{first: cancel}
 		var errs bytes.Buffer
 		cfg.Files, cfg.Context = []string{dir}, ctx
 		status := Check(cfg, out, &errs)
@@ -84,7 +79,6 @@ func TestStreamedAndInterrupted(t *testing.T) {
 			"json=%v: the partial log is the finished test's block", jsonOut)
 		assert.Contains(t, errs.String(), "ptxmm: interrupted after")
 		assert.Contains(t, errs.String(), "1 of 2 tests were not finished and are not in the log: IRIW-10W")
-		assert.Less(t, firstAt, 5*time.Second, "MP's block comes out before IRIW is checked")
 		if !jsonOut {
 			log, err := herdlog.Read("partial.log", []byte(out.String()))
 			require.NoError(t, err, "the partial log is a herd log")
