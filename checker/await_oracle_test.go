@@ -11,7 +11,7 @@ import (
 
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/execution"
-	"github.com/ptxmm/ptxmm/litmus"
+	"github.com/ptxmm/ptxmm/internal/oraclecases"
 	"github.com/ptxmm/ptxmm/litmus/families"
 )
 
@@ -52,36 +52,30 @@ func TestAwaitsMatchUnrolling(t *testing.T) {
 	}
 	n := oracleCases(t)
 	hangs, spins, skipped := 0, 0, 0
-	for si, shape := range shapes {
-		for i := 0; i < n; i++ {
-			seed := uint64(7_000_000 + si*1_000_000 + i)
-			src := families.Random(seed, shape)
-			tc, err := litmus.ParseHerd(fmt.Sprintf("random-%d.litmus", seed), []byte(src))
-			require.NoError(t, err, src)
-			// The few unrolled searches over the bounds (awaits with
-			// barriers in their bodies, which are no awaits and are
-			// unrolled too, multiply runs) are left out.
-			opts := checker.DefaultOptions()
-			opts.Timeout, opts.MaxCandidates = 10*time.Second, 20*oracleMaxCandidates
-			opts.Exec.SpinReduction = false
-			want := m.Check(tc, opts)
-			var limit *execution.LimitError
-			if errors.As(want.Err, &limit) || checker.IsTimeout(want.Err) {
-				skipped++
-				continue
-			}
-			opts.Timeout = 0
-			opts.Exec.SpinReduction = true
-			got := m.Check(tc, opts)
-			require.Equal(t, awaitOutcome(want), awaitOutcome(got), "seed %d:\n%s", seed, src)
-			if got.Hangs > 0 {
-				hangs++
-			}
-			if want.Candidates > got.Candidates {
-				spins++
-			}
+	oraclecases.EachRandom(t, 7_000_000, n, shapes, func(c oraclecases.Random) {
+		// The few unrolled searches over the bounds (awaits with barriers
+		// in their bodies, which are no awaits and are unrolled too,
+		// multiply runs) are left out.
+		opts := checker.DefaultOptions()
+		opts.Timeout, opts.MaxCandidates = 10*time.Second, 20*oracleMaxCandidates
+		opts.Exec.SpinReduction = false
+		want := m.Check(c.Test, opts)
+		var limit *execution.LimitError
+		if errors.As(want.Err, &limit) || checker.IsTimeout(want.Err) {
+			skipped++
+			return
 		}
-	}
+		opts.Timeout = 0
+		opts.Exec.SpinReduction = true
+		got := m.Check(c.Test, opts)
+		require.Equal(t, awaitOutcome(want), awaitOutcome(got), "seed %d:\n%s", c.Seed, c.Src)
+		if got.Hangs > 0 {
+			hangs++
+		}
+		if want.Candidates > got.Candidates {
+			spins++
+		}
+	})
 	t.Logf("%d tests, %d with fewer candidates reduced, %d with hangs, %d over the bound", len(shapes)*n, spins, hangs, skipped)
 	require.Greater(t, spins, len(shapes)*n/10, "the reduction left iterations out in %d of %d tests", spins, len(shapes)*n)
 	require.Greater(t, hangs, len(shapes)*n/20, "hangs in %d of %d tests", hangs, len(shapes)*n)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/execution"
+	"github.com/ptxmm/ptxmm/internal/oraclecases"
 	"github.com/ptxmm/ptxmm/litmus"
 	"github.com/ptxmm/ptxmm/litmus/families"
 )
@@ -131,25 +132,19 @@ func TestOnlyDecidingMatchesFullCheck(t *testing.T) {
 	}
 	n := oracleCases(t) / 5
 	cases, random, fewer := 0, 0, 0
-	for si, shape := range shapes {
-		for i := 0; i < n; i++ {
-			seed := uint64(si*1_000_000 + i)
-			src := families.Random(seed, shape)
-			tc, err := litmus.ParseHerd(fmt.Sprintf("random-%d.litmus", seed), []byte(src))
-			require.NoError(t, err, src)
-			for _, v := range conditionVariants(tc) {
-				what := fmt.Sprintf("seed %d, %s %s:\n%s", seed, v.Condition.Kind, litmus.ExprString(v, v.Condition.Expr), src)
-				f, ok := compareDeciding(t, m, v, what)
-				if ok {
-					cases++
-					random++
-				}
-				if f {
-					fewer++
-				}
+	oraclecases.EachRandom(t, 0, n, shapes, func(c oraclecases.Random) {
+		for _, v := range conditionVariants(c.Test) {
+			what := fmt.Sprintf("seed %d, %s %s:\n%s", c.Seed, v.Condition.Kind, litmus.ExprString(v, v.Condition.Expr), c.Src)
+			f, ok := compareDeciding(t, m, v, what)
+			if ok {
+				cases++
+				random++
+			}
+			if f {
+				fewer++
 			}
 		}
-	}
+	})
 	err = filepath.WalkDir(filepath.Join("..", "examples"), func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".litmus") {
 			return err

@@ -15,7 +15,6 @@ import (
 	"github.com/ptxmm/ptxmm/execution"
 	"github.com/ptxmm/ptxmm/internal/loader"
 	"github.com/ptxmm/ptxmm/internal/oraclecases"
-	"github.com/ptxmm/ptxmm/litmus"
 	"github.com/ptxmm/ptxmm/litmus/families"
 	"github.com/ptxmm/ptxmm/report"
 )
@@ -72,31 +71,25 @@ func TestSearchMatchesFullEnumeration(t *testing.T) {
 	}
 	n := oracleCases(t)
 	pruned, skipped := 0, 0
-	for si, shape := range shapes {
-		for i := 0; i < n; i++ {
-			seed := uint64(si*1_000_000 + i)
-			src := families.Random(seed, shape)
-			tc, err := litmus.ParseHerd(fmt.Sprintf("random-%d.litmus", seed), []byte(src))
-			require.NoError(t, err, src)
-			// The few tests with more candidates than the bound are left
-			// out, to keep the run short.
-			opts := checker.DefaultOptions()
-			checker.AlwaysPrune(&opts)
-			opts.Timeout, opts.MaxCandidates, opts.FullSearch = 0, oracleMaxCandidates, true
-			want := m.Check(tc, opts)
-			var limit *execution.LimitError
-			if errors.As(want.Err, &limit) {
-				skipped++
-				continue
-			}
-			opts.FullSearch = false
-			got := m.Check(tc, opts)
-			require.Equal(t, visible(t, want), visible(t, got), "seed %d:\n%s", seed, src)
-			if got.Evaluated < want.Evaluated {
-				pruned++
-			}
+	oraclecases.EachRandom(t, 0, n, shapes, func(c oraclecases.Random) {
+		// The few tests with more candidates than the bound are left out,
+		// to keep the run short.
+		opts := checker.DefaultOptions()
+		checker.AlwaysPrune(&opts)
+		opts.Timeout, opts.MaxCandidates, opts.FullSearch = 0, oracleMaxCandidates, true
+		want := m.Check(c.Test, opts)
+		var limit *execution.LimitError
+		if errors.As(want.Err, &limit) {
+			skipped++
+			return
 		}
-	}
+		opts.FullSearch = false
+		got := m.Check(c.Test, opts)
+		require.Equal(t, visible(t, want), visible(t, got), "seed %d:\n%s", c.Seed, c.Src)
+		if got.Evaluated < want.Evaluated {
+			pruned++
+		}
+	})
 	// The property is only worth something if the search leaves
 	// candidates out on a fair share of the tests.
 	t.Logf("%d tests, %d with candidates left out, %d over %d candidates", len(shapes)*n, pruned, skipped, oracleMaxCandidates)

@@ -7,7 +7,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ptxmm/ptxmm/internal/oraclecases"
-	"github.com/ptxmm/ptxmm/litmus"
 	"github.com/ptxmm/ptxmm/litmus/families"
 )
 
@@ -102,31 +101,25 @@ func TestCTABarriersMatchWholeCombos(t *testing.T) {
 		{Threads: 5, Locations: 2, Instrs: 2, CTAs: 3, Barriers: true, BarriersEveryCTA: true, Spins: true},
 	}
 	skipped := 0
-	for si, shape := range shapes {
-		for i := 0; i < n; i++ {
-			seed := uint64(7_000_000 + si*1_000_000 + i)
-			src := families.Random(seed, shape)
-			tc, err := litmus.ParseHerd(fmt.Sprintf("random-%d.litmus", seed), []byte(src))
-			require.NoError(t, err, src)
-			a, err := Prepare(tc, opts(2, true))
-			if err != nil {
-				continue // an enumeration error, the same either way
+	oraclecases.EachRandom(t, 7_000_000, n, shapes, func(c oraclecases.Random) {
+		a, err := Prepare(c.Test, opts(2, true))
+		if err != nil {
+			return // an enumeration error, the same either way
+		}
+		for _, an := range []*Analysis{a, a.WithProbes()} {
+			if an.Choices(1<<14) >= 1<<14 {
+				continue // too big to compare quickly
 			}
-			for _, an := range []*Analysis{a, a.WithProbes()} {
-				if an.Choices(1<<14) >= 1<<14 {
-					continue // too big to compare quickly
-				}
-				got, gotSt := candidateTrace(t, an)
-				an.wholeCombos = true
-				want, wantSt := candidateTrace(t, an)
-				require.Equal(t, want, got, "seed %d:\n%s", seed, src)
-				require.Equal(t, wantSt.Candidates, gotSt.Candidates, "seed %d", seed)
-				if gotSt.Combinations < wantSt.Combinations {
-					skipped++
-				}
+			got, gotSt := candidateTrace(t, an)
+			an.wholeCombos = true
+			want, wantSt := candidateTrace(t, an)
+			require.Equal(t, want, got, "seed %d:\n%s", c.Seed, c.Src)
+			require.Equal(t, wantSt.Candidates, gotSt.Candidates, "seed %d", c.Seed)
+			if gotSt.Combinations < wantSt.Combinations {
+				skipped++
 			}
 		}
-	}
+	})
 	t.Logf("%d tests, %d searches with combinations skipped", len(shapes)*n, skipped)
 	if n >= 100 {
 		require.NotZero(t, skipped, "no random test had a combination skipped")
