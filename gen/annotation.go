@@ -22,11 +22,39 @@ type Annotation struct {
 	// Proxy, when not generic, makes the event access its location
 	// through its reference in that proxy (Surface, Texture, Constant).
 	Proxy program.Proxy
-	Text  string
+	// Copy, when not NoCopy, makes the event a bulk copy's access
+	// (Bulk, Bulk.read, Tma).
+	Copy Copy
+	Text string
 }
 
+// Copy says which bulk copy performs an event.
+type Copy int
+
+const (
+	// NoCopy: the event is a thread's own access.
+	NoCopy Copy = iota
+	// BulkStoreRead: the event, a read of shared memory, is the source
+	// read of a bulk store (cp.async.bulk.global.shared::cta.bulk_group)
+	// into a global location of its own, whose final value the
+	// condition pins; the thread commits the bulk group and waits for it
+	// (wait_group 0) before its next instruction (Bulk).
+	BulkStoreRead
+	// BulkStoreWaitRead is BulkStoreRead waiting with
+	// cp.async.bulk.wait_group.read 0, only until the source is read
+	// (Bulk.read).
+	BulkStoreWaitRead
+	// TmaWrite: the event, a write of shared memory, is a bulk load's
+	// (TMA) write, armed by mbarrier.arrive.expect_tx on an mbarrier of
+	// its own that no thread waits on (Tma).
+	TmaWrite
+)
+
+// copyNotes are the annotations of bulk copies.
+var copyNotes = map[string]Copy{"Bulk": BulkStoreRead, "Bulk.read": BulkStoreWaitRead, "Tma": TmaWrite}
+
 // annotationExamples is what an unknown annotation's error suggests.
-const annotationExamples = "Weak, Rlx.gpu, Acq.cta, Rel.sys, AR.cluster, Alias, Surface, Texture, Constant"
+const annotationExamples = "Weak, Rlx.gpu, Acq.cta, Rel.sys, AR.cluster, Alias, Surface, Texture, Constant, Bulk, Bulk.read, Tma"
 
 // proxyNotes are the annotations that send an access through a proxy.
 var proxyNotes = map[string]program.Proxy{"Surface": program.Surface, "Texture": program.Texture, "Constant": program.Constant}
@@ -52,6 +80,10 @@ func proxyNote(p program.Proxy) string {
 //	Surface       through the location's surface reference (suld, sust)
 //	Texture       through its texture reference (tld; reads only)
 //	Constant      through its constant reference (cold; reads only)
+//	Bulk          a read of shared memory by a bulk store to global
+//	              memory, waited for by cp.async.bulk.wait_group 0
+//	Bulk.read     the same, waited for by wait_group.read 0
+//	Tma           a write of shared memory by a bulk load (TMA)
 //
 // SCOPE is cta, cluster, gpu or sys. ok is false when s is not an
 // annotation at all (an edge, perhaps); err says what is wrong with one.
@@ -64,6 +96,9 @@ func ParseAnnotation(s string) (a Annotation, ok bool, err error) {
 	}
 	if p, ok := proxyNotes[s]; ok {
 		return Annotation{Proxy: p, Text: s}, true, nil
+	}
+	if c, ok := copyNotes[s]; ok {
+		return Annotation{Copy: c, Text: s}, true, nil
 	}
 	name, scope, found := strings.Cut(s, ".")
 	sems := map[string]program.Sem{"Rlx": program.Relaxed, "Acq": program.Acquire, "Rel": program.Release, "AR": program.AcqRel}

@@ -44,7 +44,7 @@ func Build(c *Cycle, p Placement) (*program.Test, error) {
 		pinned := map[int]int64{}
 		add := func(ops []program.Op) {
 			for _, op := range ops {
-				if op.Kind == program.MbarWait {
+				if op.Kind == program.MbarWait && !op.Loop {
 					pinned[len(thread.Ops)] = 1
 				}
 				thread.Ops = append(thread.Ops, op)
@@ -70,9 +70,7 @@ func Build(c *Cycle, p Placement) (*program.Test, error) {
 				opOf[e] = len(thread.Ops) - 1
 				continue
 			}
-			if k == len(evs)-1 {
-				add(plan.beforeLast[th])
-			}
+			add(plan.before[e])
 			if bulk, ok := plan.bulk[e]; ok {
 				thread.Ops = append(thread.Ops, bulk)
 				opOf[e] = len(thread.Ops) - 1
@@ -101,7 +99,7 @@ func Build(c *Cycle, p Placement) (*program.Test, error) {
 		add(plan.end[th])
 		t.Threads = append(t.Threads, thread)
 		for _, e := range evs {
-			if cy.Edges[e].Src == R {
+			if cy.Edges[e].Src == R && thread.Ops[opOf[e]].Kind.Reads() {
 				pinned[opOf[e]] = l.value[e]
 			}
 		}
@@ -116,6 +114,7 @@ func Build(c *Cycle, p Placement) (*program.Test, error) {
 			t.Pins = append(t.Pins, program.Pin{Thread: -1, Addr: loc, Value: v})
 		}
 	}
+	t.Pins = append(t.Pins, plan.finals...)
 	t.Name = Name(c, p)
 	t.Doc = "Cycle=" + cy.String()
 	return t, nil

@@ -13,8 +13,11 @@
 // CTAs, clusters and GPUs, and synchronized edges between threads, each a
 // template of several instructions that places its threads: CTA and
 // cluster barriers (BarSyncdWR, BarClustersWR), an mbarrier arrive and
-// wait (MbarsWR), and a bulk copy (TMA) completing on an mbarrier before
-// a wait (TmasWR). Tests are named as diy7 names them (MP,
+// wait (MbarsWR), also from another CTA of the cluster (Mbar.remotesWR)
+// or waited for by a try_wait loop (Mbar.loopsWR), and a bulk copy (TMA)
+// completing on an mbarrier before a wait (TmasWR); and events performed
+// by bulk copies: a bulk store's read (Bulk), a TMA load's write (Tma).
+// Tests are named as diy7 names them (MP,
 // SB+fence.sc.gpus, ...). Enumerate lists every cycle of a
 // relaxation list up to a size, as diy7 -relax ... -safe ... does; Cross
 // expands alternatives, as diycross7 does; Prototype writes the cycle of a

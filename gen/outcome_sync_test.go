@@ -19,7 +19,8 @@ import (
 // precede the bulk copies it issues after them, and a copy reads before it
 // writes, writes before its implicit proxy fence and that fence before its
 // complete-tx (whose arrival an mbarrier wait reads, as it reads an
-// arrive's).
+// arrive's), and a bulk store's read precedes what its thread does after
+// the wait_group that waits for its group.
 const scSync = testmodels.Candidates + `
 .decl M(e: event)
 .decl R(e: event)
@@ -34,11 +35,14 @@ const scSync = testmodels.Candidates + `
 .decl MBAR(e: event)
 .decl PF(e: event)
 .decl same_instr(a: event, b: event)
-.input M, R, BAR, BAR_SYNC, CBAR_ARRIVE, CBAR_WAIT, bar, cbar, ISSUE, ASYNC, MBAR, PF, same_instr
+.decl WAIT_GROUP(e: event)
+.decl group_commit(i: event, c: event)
+.input M, R, BAR, BAR_SYNC, CBAR_ARRIVE, CBAR_WAIT, bar, cbar, ISSUE, ASYNC, MBAR, PF, same_instr, WAIT_GROUP, group_commit
 let barriers = [M] ; ((po ; [BAR] ; bar ; [BAR_SYNC] ; po) | (po ; [CBAR_ARRIVE] ; cbar ; [CBAR_WAIT] ; po)) ; [M]
 let amem = (ASYNC & M) \ MBAR
 let copies = (po ; [ISSUE] ; same_instr ; [amem]) | (same_instr & (((amem & R) * (amem & W)) | (amem * (PF & ASYNC)) | ((PF & ASYNC) * (MBAR & ASYNC))))
-.check sc: acyclic(po | rf | co | fr | barriers | copies)
+let waited = [amem & R] ; same_instr ; [ISSUE] ; group_commit ; po ; [WAIT_GROUP] ; po ; [M]
+.check sc: acyclic(po | rf | co | fr | barriers | copies | waited)
 .check atomic: empty(rmw & (fr ; co))
 `
 
@@ -67,11 +71,22 @@ func TestSyncConditionIsTheCycle(t *testing.T) {
 			"Surface PosWR Fre", "Surface Fence.proxy.surfacesWR Fre", "PosWR Texture Fre", "PosWR Constant Fre",
 			"Rfe Texture Fence.proxy.texturesRR Fre", "Surface PosWW Rfe Alias PosRR Fre",
 			"BarSyncdWR Fre MbardWR Fre", "MbardWR Fre MbardWR Fre", "Rfe BarSyncdRR Fre BarSyncdWR Fre",
+			// Bulk stores, the refill (write-after-read) through an
+			// mbarrier, remote arrives and try_wait loops.
+			"Fence.proxy.asyncsWR Bulk Fre", "PosWR Bulk Fre", "Fence.proxy.asyncsWR Bulk.read Fre",
+			"Rfe Bulk PosRW Coe", "Rfe Bulk.read PosRW Coe", "PodWW Rfe Fence.proxy.asyncsRR Bulk PodRR Fre", "PodWW Rfe Bulk PodRR Fre",
+			"MbarsWR Bulk Fre", "Fence.proxy.asyncsWW MbarsWR Bulk Fre", "PodWW MbardWR Bulk Fre",
+			"MbarsRW Tma Rfe", "Mbar.rlx.acqsRW Tma Rfe", "Mbar.loopsRW Tma Rfe", "PosRW Tma Rfe", "Fence.proxy.asyncsRW Tma Rfe",
+			"Rfe PodRW Tma Rfe PodRW", "Rfe MbardRW Tma Rfe PodRW",
+			"PodWW Mbar.remotesWR PodRR Fre", "PodWW Mbar.remote.ctasWR PodRR Fre", "Mbar.remote.loopdWR Fre PodWW Mbar.remote.loopdWR Fre",
+			"Mbar.remotedWR Fre BarSyncdWR Fre",
+			"PodWW Mbar.loopsWR PodRR Fre", "Mbar.rlx.acq.loopsWR Fre", "Tma.loopsWR Fre", "Tma.noexpect.loopsWR Fre", "BarSyncdWR Fre Mbar.loopdWR Fre",
 		}},
 		{Families: []string{"MP", "SB", "IRIW", "WRC", "2+2W"}, Po: []string{"Fence.proxy.async", "Fence.proxy.surface"}},
 		{Families: []string{"MP", "SB", "WRC"}, Sem: []string{"Rlx.cta"}, Po: []string{"po", "Fence.sc.cta"}},
 		{Enumerate: &gen.FamilyOptions{Relax: edges("BarSyncdWR,BarSyncsWR,MbardWW,Mbar.rlx.acqdWR"), Safe: safe, Size: 4, Procs: 3}},
 		{Enumerate: &gen.FamilyOptions{Relax: edges("TmasWR,TmadWR,Tma.noexpectdWW,BarClusterdRR"), Safe: safe, Size: 4, Procs: 3}},
+		{Enumerate: &gen.FamilyOptions{Relax: edges("Mbar.remotedWR,Mbar.loopdWR,Mbar.loopsRW,Tma.loopdWR"), Safe: safe, Size: 4, Procs: 3}},
 	}
 	count, synced := 0, 0
 	for _, r := range reqs {
@@ -83,7 +98,7 @@ func TestSyncConditionIsTheCycle(t *testing.T) {
 		for _, pt := range g.Tests {
 			count++
 			text := pt.Litmus()
-			if strings.Contains(pt.Doc, "Mbar") || strings.Contains(pt.Doc, "Bar") || strings.Contains(pt.Doc, "Tma") {
+			if strings.Contains(pt.Doc, "Mbar") || strings.Contains(pt.Doc, "Bar") || strings.Contains(pt.Doc, "Tma") || strings.Contains(pt.Doc, "Bulk") {
 				synced++
 			}
 			lt, err := pt.Parse()

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/ptxmm/ptxmm/program"
@@ -40,28 +41,62 @@ type Sync struct {
 	// NoExpect: the source's thread arrives with a plain
 	// mbarrier.arrive, announcing no transaction bytes (Tma.noexpect).
 	NoExpect bool
+	// Loop: the target's thread waits with a try_wait loop that polls
+	// until the phase completes (Mbar.loop, Tma.loop), not with one
+	// test_wait the condition asks to succeed.
+	Loop bool
+	// Remote: the source's thread runs in another CTA of the target's
+	// cluster and arrives on the target CTA's mbarrier through the
+	// address mapa computes (Mbar.remote). The wait is .acquire.cluster;
+	// the arrive is .release.cluster, or .release.cta when ArriveCTA
+	// (Mbar.remote.cta: a scope that leaves the waiter out).
+	Remote, ArriveCTA bool
 }
 
 // syncNames are the synchronized edges' names without their ending
 // (s|d)XY, longest first so that a prefix never hides a longer name.
-var syncNames = []struct {
+var syncNames = syncNameList()
+
+// syncNameList lists the synchronized edges: the barriers, the mbarrier
+// edges with their orders, scopes and waits, and the bulk copies.
+func syncNameList() []struct {
 	name string
 	sync Sync
-}{
-	{"BarCluster.rlx", Sync{Kind: BarCluster, Arrive: program.Relaxed}},
-	{"BarCluster", Sync{Kind: BarCluster, Arrive: program.Release}},
-	{"BarSync", Sync{Kind: BarSync}},
-	{"Mbar.rel.acq", Sync{Kind: Mbar, Arrive: program.Release, Wait: program.Acquire}},
-	{"Mbar.rel.rlx", Sync{Kind: Mbar, Arrive: program.Release, Wait: program.Relaxed}},
-	{"Mbar.rlx.acq", Sync{Kind: Mbar, Arrive: program.Relaxed, Wait: program.Acquire}},
-	{"Mbar.rlx.rlx", Sync{Kind: Mbar, Arrive: program.Relaxed, Wait: program.Relaxed}},
-	{"Mbar", Sync{Kind: Mbar, Arrive: program.Release, Wait: program.Acquire}},
-	{"Tma.noexpect", Sync{Kind: Tma, Arrive: program.Release, Wait: program.Acquire, NoExpect: true}},
-	{"Tma", Sync{Kind: Tma, Arrive: program.Release, Wait: program.Acquire}},
+} {
+	type named = struct {
+		name string
+		sync Sync
+	}
+	base := []named{
+		{"BarCluster.rlx", Sync{Kind: BarCluster, Arrive: program.Relaxed}},
+		{"BarCluster", Sync{Kind: BarCluster, Arrive: program.Release}},
+		{"BarSync", Sync{Kind: BarSync}},
+		{"Mbar.rel.acq", Sync{Kind: Mbar, Arrive: program.Release, Wait: program.Acquire}},
+		{"Mbar.rel.rlx", Sync{Kind: Mbar, Arrive: program.Release, Wait: program.Relaxed}},
+		{"Mbar.rlx.acq", Sync{Kind: Mbar, Arrive: program.Relaxed, Wait: program.Acquire}},
+		{"Mbar.rlx.rlx", Sync{Kind: Mbar, Arrive: program.Relaxed, Wait: program.Relaxed}},
+		{"Mbar", Sync{Kind: Mbar, Arrive: program.Release, Wait: program.Acquire}},
+		{"Mbar.remote", Sync{Kind: Mbar, Arrive: program.Release, Wait: program.Acquire, Remote: true}},
+		{"Mbar.remote.cta", Sync{Kind: Mbar, Arrive: program.Release, Wait: program.Acquire, Remote: true, ArriveCTA: true}},
+		{"Tma.noexpect", Sync{Kind: Tma, Arrive: program.Release, Wait: program.Acquire, NoExpect: true}},
+		{"Tma", Sync{Kind: Tma, Arrive: program.Release, Wait: program.Acquire}},
+	}
+	var all []named
+	for _, n := range base {
+		if n.sync.Kind == Mbar || n.sync.Kind == Tma {
+			loop := n
+			loop.name += ".loop"
+			loop.sync.Loop = true
+			all = append(all, loop)
+		}
+		all = append(all, n)
+	}
+	sort.SliceStable(all, func(i, j int) bool { return len(all[i].name) > len(all[j].name) })
+	return all
 }
 
 // syncExamples is what a malformed synchronized edge's error suggests.
-const syncExamples = "BarSyncdWR, BarClustersWR, BarCluster.rlxsWR, MbarsWR, Mbar.rlx.acqsWR, Mbar.rel.rlxdWR, TmasWR, Tma.noexpectsWR"
+const syncExamples = "BarSyncdWR, BarClustersWR, BarCluster.rlxsWR, MbarsWR, Mbar.rlx.acqsWR, Mbar.rel.rlxdWR, Mbar.loopdWR, Mbar.remotedWR, Mbar.remote.ctadWR, TmasWR, Tma.loopsWR, Tma.noexpectsWR"
 
 // parseSync reads a synchronized edge:
 //
@@ -74,10 +109,16 @@ const syncExamples = "BarSyncdWR, BarClustersWR, BarCluster.rlxsWR, MbarsWR, Mba
 //	                         complete before the target; Mbar.A.W with
 //	                         A rel or rlx (the arrive) and W acq or rlx
 //	                         (the wait); Mbar is Mbar.rel.acq
+//	Mbar.remote(s|d)XY       the source's thread, in another CTA of the
+//	                         target's cluster, arrives through mapa
+//	                         (.release.cluster; the wait .acquire.cluster);
+//	                         Mbar.remote.cta: the arrive is .release.cta
 //	Tma(s|d)WY               the source is a bulk copy's write into shared
 //	                         memory, completing on an mbarrier armed by
 //	                         mbarrier.arrive.expect_tx (.noexpect: a plain
 //	                         arrive), which the target's thread waits on
+//	EDGE.loop(s|d)XY         Mbar and Tma edges (all their variants) with
+//	                         a try_wait loop as the target's wait
 //
 // ok is false when s names no synchronized edge.
 func parseSync(s string) (e Edge, ok bool, err error) {
@@ -112,8 +153,8 @@ func parseSync(s string) (e Edge, ok bool, err error) {
 }
 
 // ctaSync reports whether a synchronized edge needs its two threads in
-// one CTA (all but the cluster barrier).
-func (s Sync) ctaSync() bool { return s.Kind != BarCluster }
+// one CTA (all but the cluster barrier and the remote arrive).
+func (s Sync) ctaSync() bool { return s.Kind != BarCluster && !s.Remote }
 
 // hasSync reports whether the cycle has a synchronized edge.
 func (c *Cycle) hasSync() bool {

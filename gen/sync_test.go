@@ -62,6 +62,62 @@ exists (P2:r0 == 0)
 	assert.Contains(t, build(t, "BarCluster.rlxsWR Fre", "gpu"), "barrier.cluster.arrive.relaxed | barrier.cluster.wait     ;")
 }
 
+func TestBulkStoreAfterProxyFence(t *testing.T) {
+	assert.Equal(t, `PTX CoWR0+fence.proxy.asyncspbulk
+"Cycle=Fence.proxy.asyncsWR Bulk Fre"
+{
+x @ shared = 0; x_dst=-1;
+}
+P0@cta 0,gpu 0                                           ;
+st.weak x, 1                                             ;
+fence.proxy.async                                        ;
+cp.async.bulk.global.shared::cta.bulk_group x_dst, x, 16 ;
+cp.async.bulk.commit_group                               ;
+cp.async.bulk.wait_group 0                               ;
+exists (x_dst == 0)
+`, build(t, "Fence.proxy.asyncsWR Bulk Fre", "gpu"))
+	assert.Contains(t, build(t, "Rfe Bulk.read PosRW Coe", "gpu"), "| cp.async.bulk.wait_group.read 0 ")
+}
+
+// TestRefill checks the write-after-read of a pipeline's refill: a
+// consumer reads a stage and arrives on the "empty" mbarrier, the
+// producer waits on it and refills the stage with a bulk load.
+func TestRefill(t *testing.T) {
+	assert.Equal(t, `PTX W+R+tmap+MbarsRW
+"Cycle=Tma Rfe MbarsRW"
+{
+x @ shared = 0; mb0 @ mbarrier 1; mb1 @ mbarrier 1; x_src=1;
+}
+P0@cta 0,cluster 0,gpu 0                                                            | P1@cta 0,cluster 0,gpu 0 ;
+mbarrier.test_wait r0, mb0                                                          | ld.weak r0, x            ;
+bne r0, 1, LW0                                                                      | mbarrier.arrive mb0      ;
+mbarrier.arrive.expect_tx mb1, 16                                                   |                          ;
+cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes x, x_src, 16, mb1 |                          ;
+LW0:                                                                                |                          ;
+exists (P0:r0 == 1 /\ P1:r0 == 1)
+`, build(t, "MbarsRW Tma Rfe", "gpu"))
+}
+
+func TestRemoteArriveAndLoop(t *testing.T) {
+	assert.Equal(t, `PTX MP+Mbar.remote.loopsWR
+"Cycle=PodWW Mbar.remote.loopsWR PodRR Fre"
+{
+x=0; y=0; mb0 @ mbarrier 1;
+}
+P0@cta 0,cluster 0,gpu 0                                 | P1@cta 1,cluster 0,gpu 0                  ;
+st.weak x, 1                                             | LT10:                                     ;
+st.weak y, 1                                             | mbarrier.try_wait.acquire.cluster r0, mb0 ;
+mapa.shared::cluster ra2, mb0, 1                         | bne r0, 1, LT10                           ;
+mbarrier.arrive.release.cluster.shared::cluster _, [ra2] | ld.weak r1, y                             ;
+                                                         | ld.weak r2, x                             ;
+exists (P1:r1 == 1 /\ P1:r2 == 0)
+`, build(t, "PodWW Mbar.remote.loopsWR PodRR Fre", "gpu"))
+	assert.Contains(t, build(t, "PodWW Mbar.remote.ctasWR PodRR Fre", "gpu"), "mbarrier.arrive.release.cta.shared::cluster _, [ra2] |")
+	assert.Contains(t, build(t, "Mbar.rlx.rlx.loopsWR Fre", "gpu"), "| mbarrier.try_wait.relaxed.cta r0, mb0 ;")
+	// Each arrive names the CTA of its own mbarrier's waiter.
+	assert.Contains(t, build(t, "Mbar.remotedWR Fre PodWW Mbar.remotedWR Fre", "gpu"), "mapa.shared::cluster ra2, mb1, 3")
+}
+
 func TestSyncNames(t *testing.T) {
 	for _, tc := range []struct{ cycle, name string }{
 		{"MbarsWR Fre", "W+R+MbarsWR"},
@@ -93,6 +149,18 @@ func TestSyncErrors(t *testing.T) {
 		{"BarClusterdWR Fre PodWW TmasWW", "gpu", "joins two threads that other edges put in one CTA"},
 		{"BarSyncdWR MbarsRW BarSyncdWR Fre", "gpu", "two separate runs of BarSync edges in one CTA"},
 		{"Fence.proxy.tensordWR Fre PodWR Fre", "gpu", `unknown fence order "proxy"`},
+		{"PosWR Bulk Fre", "cta", "a cycle with Bulk, Bulk.read or Tma events places its threads itself"},
+		{"Bulk PosWR Fre", "gpu", "Bulk on a write: a bulk store reads shared memory"},
+		{"PosWR Tma Fre", "gpu", "Tma on a read: a bulk load (TMA) writes shared memory"},
+		{"PosWR Bulk Rlx.gpu Fre", "gpu", "Bulk takes no other annotation on its event"},
+		{"PosWR Bulk Tma Fre", "gpu", "Bulk and Tma on one event"},
+		{"PosWR Bulk Rmw Coe", "gpu", "Bulk on a read-modify-write's access"},
+		{"Rfe Bulk DpCtrldW Rfe PodRW", "gpu", "Bulk before DpCtrldW: a bulk store's read has no register"},
+		{"Rfe DpCtrldR Bulk Fre PodWW", "gpu", "Bulk after DpCtrldR: a bulk copy takes no dependency"},
+		{"PosWW Tma TmasWR Fre", "gpu", "Tma on the write of TmasWR: that write is already a bulk copy's"},
+		{"Mbar.remotesWR Bulk Fre", "gpu", "joins two threads that other edges put in one CTA; a remote arrive runs between CTAs"},
+		{"Mbar.remote.ctaxsWR Fre", "gpu", "expected s or d and two directions after Mbar.remote.cta"},
+		{"Mbar.loop.rel.acqsWR Fre", "gpu", `unknown variant`},
 	} {
 		c, err := ParseCycle(tc.cycle)
 		if err == nil {

@@ -11,17 +11,27 @@ import (
 // under a placement given by hand: its edges place its threads.
 var errPlacedBySync = errors.New("a cycle with BarSync, BarCluster, Mbar or Tma edges places its threads itself (threads that meet at a CTA barrier, an mbarrier or a bulk copy share a CTA, those that meet at a cluster barrier share a cluster): only the default placement (gpu) applies")
 
+// errPlacedByCopy is errPlacedBySync for a cycle whose bulk copies
+// (Bulk, Bulk.read, Tma) place its threads.
+var errPlacedByCopy = errors.New("a cycle with Bulk, Bulk.read or Tma events places its threads itself (threads that access a bulk copy's shared location share a CTA): only the default placement (gpu) applies")
+
 // syncPlan is where the threads of a cycle run and what each thread
 // executes around its events for the cycle's synchronized edges.
 type syncPlan struct {
 	places []program.Place
 	// start are the operations before a thread's first event (barriers,
 	// the wait of an mbarrier); end those after its last (an arrive,
-	// barriers); beforeLast those just before its last event (the arrive
-	// that arms a bulk copy's mbarrier).
-	start, end, beforeLast [][]program.Op
-	// bulk is the bulk copy that performs an event (a Tma edge's source).
+	// barriers).
+	start, end [][]program.Op
+	// before are the operations just before an event (the arrive that
+	// arms a bulk load's mbarrier).
+	before map[int][]program.Op
+	// bulk is the bulk copy that performs an event (a Tma edge's source,
+	// an event annotated Tma or Bulk).
 	bulk map[int]program.Op
+	// finals are the final values the condition pins beyond the cycle's
+	// locations: the destinations of bulk stores.
+	finals []program.Pin
 }
 
 // planSync places the threads of a laid-out cycle and, for its
@@ -31,15 +41,18 @@ type syncPlan struct {
 func planSync(l *layout, p Placement, t *program.Test) (*syncPlan, error) {
 	nth := len(l.threads)
 	plan := &syncPlan{
-		start: make([][]program.Op, nth), end: make([][]program.Op, nth), beforeLast: make([][]program.Op, nth),
-		bulk: map[int]program.Op{},
+		start: make([][]program.Op, nth), end: make([][]program.Op, nth),
+		before: map[int][]program.Op{}, bulk: map[int]program.Op{},
 	}
-	if !l.c.hasSync() {
+	if !l.c.hasSync() && !l.c.hasCopy() {
 		places, err := p.place(nth)
 		plan.places = places
 		return plan, err
 	}
 	if p.kind != "" && p.kind != "gpu" {
+		if !l.c.hasSync() {
+			return nil, errPlacedByCopy
+		}
 		return nil, errPlacedBySync
 	}
 	c := l.c
@@ -54,22 +67,11 @@ func planSync(l *layout, p Placement, t *program.Test) (*syncPlan, error) {
 			cta.join(th, next(th))
 		}
 	}
-	for th := 0; th < nth; th++ {
-		e := out(th)
-		if e.Kind != Synced || e.Sync.Kind != Tma {
-			continue
-		}
-		w := last(th)
-		if len(c.Notes[w]) > 0 {
-			return nil, fmt.Errorf("the write of %s is a bulk copy's: it takes no annotation", e)
-		}
-		if in := c.Edges[(w+n-1)%n]; in.Kind == Rmw || in.Kind == Dp {
-			return nil, fmt.Errorf("the write of %s is a bulk copy's: it cannot follow %s", e, in)
-		}
-		// Shared memory has a copy per CTA: every thread that accesses
-		// the copy's destination runs in the CTA of the copy, and so does
-		// every thread when the condition pins the destination's final
-		// value (which copy's would it be otherwise?).
+	// Shared memory has a copy per CTA: every thread that accesses a bulk
+	// copy's shared location runs in the CTA of the copy, and so does
+	// every thread when the condition pins that location's final value
+	// (which copy's would it be otherwise?).
+	shareCTA := func(th, w int) {
 		_, final := l.final[l.loc[w]]
 		for u := 0; u < nth; u++ {
 			for _, ev := range l.threads[u] {
@@ -79,22 +81,57 @@ func planSync(l *layout, p Placement, t *program.Test) (*syncPlan, error) {
 			}
 		}
 	}
+	for th := 0; th < nth; th++ {
+		e := out(th)
+		if e.Kind != Synced || e.Sync.Kind != Tma {
+			continue
+		}
+		w := last(th)
+		for _, a := range c.Notes[w] {
+			if a.Copy != NoCopy {
+				return nil, fmt.Errorf("%s on the write of %s: that write is already a bulk copy's", a.Text, e)
+			}
+		}
+		if len(c.Notes[w]) > 0 {
+			return nil, fmt.Errorf("the write of %s is a bulk copy's: it takes no annotation", e)
+		}
+		if in := c.Edges[(w+n-1)%n]; in.Kind == Rmw || in.Kind == Dp {
+			return nil, fmt.Errorf("the write of %s is a bulk copy's: it cannot follow %s", e, in)
+		}
+		shareCTA(th, w)
+	}
+	copies, err := copyEvents(c)
+	if err != nil {
+		return nil, err
+	}
+	for _, ev := range copies {
+		shareCTA(l.thread[ev.event], ev.event)
+	}
 	cluster := newUnion(nth)
 	clustered := make([]bool, nth)
 	for th := 0; th < nth; th++ {
 		e := out(th)
-		if e.Kind != Synced || e.Sync.Kind != BarCluster {
+		if e.Kind != Synced || (e.Sync.Kind != BarCluster && !e.Sync.Remote) {
 			continue
 		}
 		if cta.find(th) == cta.find(next(th)) {
-			return nil, fmt.Errorf("%s joins two threads that other edges put in one CTA; a cluster barrier edge runs between CTAs", e)
+			what := "a cluster barrier edge"
+			if e.Sync.Remote {
+				what = "a remote arrive"
+			}
+			return nil, fmt.Errorf("%s joins two threads that other edges put in one CTA; %s runs between CTAs", e, what)
 		}
 		cluster.join(cta.find(th), cta.find(next(th)))
 	}
 	for th := 0; th < nth; th++ {
 		root := cluster.find(cta.find(th))
-		if e := out(th); e.Kind == Synced && (e.Sync.Kind == BarCluster || e.Sync.Kind == Tma) {
+		if e := out(th); e.Kind == Synced && (e.Sync.Kind == BarCluster || e.Sync.Kind == Tma || e.Sync.Remote) {
 			clustered[root] = true
+		}
+	}
+	for _, ev := range copies {
+		if ev.copy == TmaWrite {
+			clustered[cluster.find(cta.find(l.thread[ev.event]))] = true
 		}
 	}
 
@@ -164,6 +201,7 @@ func planSync(l *layout, p Placement, t *program.Test) (*syncPlan, error) {
 	// mbarriers, one per edge, and the sources of the bulk copies.
 	mbars := 0
 	srcs := map[int]int{}
+	waiter := map[int]int{}
 	for th := 0; th < nth; th++ {
 		e := out(th)
 		if e.Kind != Synced || (e.Sync.Kind != Mbar && e.Sync.Kind != Tma) {
@@ -171,10 +209,21 @@ func planSync(l *layout, p Placement, t *program.Test) (*syncPlan, error) {
 		}
 		mb := t.AddAddr(program.Addr{Name: fmt.Sprintf("mb%d", mbars), Space: program.Mbarrier, Count: 1})
 		mbars++
-		wait := program.Op{Kind: program.MbarWait, Addr: mb, Sem: e.Sync.Wait, Guard: true}
+		wait := program.Op{Kind: program.MbarWait, Addr: mb, Sem: e.Sync.Wait, Guard: !e.Sync.Loop, Loop: e.Sync.Loop}
+		if e.Sync.Remote {
+			wait.Scope = program.Cluster
+			waiter[mb] = next(th)
+		}
 		plan.start[next(th)] = append(plan.start[next(th)], wait)
 		if e.Sync.Kind == Mbar {
-			plan.end[th] = append([]program.Op{{Kind: program.MbarArrive, Addr: mb, Sem: e.Sync.Arrive}}, plan.end[th]...)
+			arrive := program.Op{Kind: program.MbarArrive, Addr: mb, Sem: e.Sync.Arrive}
+			if e.Sync.Remote {
+				arrive.Remote, arrive.Scope = true, program.Cluster
+				if e.Sync.ArriveCTA {
+					arrive.Scope = program.CTA
+				}
+			}
+			plan.end[th] = append([]program.Op{arrive}, plan.end[th]...)
 			continue
 		}
 		w := last(th)
@@ -190,7 +239,36 @@ func planSync(l *layout, p Placement, t *program.Test) (*syncPlan, error) {
 		if e.Sync.NoExpect {
 			arrive.ExpectTx = 0
 		}
-		plan.beforeLast[th] = append(plan.beforeLast[th], arrive)
+		plan.before[w] = append(plan.before[w], arrive)
+		plan.bulk[w] = program.Op{Kind: program.BulkLoad, Addr: loc, Src: src, Bar: mb, Value: l.value[w]}
+	}
+	dsts := map[int]int{}
+	for _, ev := range copies {
+		w := ev.event
+		loc := l.loc[w]
+		t.Addrs[loc].Space = program.Shared
+		if ev.copy != TmaWrite {
+			name := t.Addrs[loc].Name + "_dst"
+			if k := dsts[loc]; k > 0 {
+				name += fmt.Sprint(k)
+			}
+			dsts[loc]++
+			// The destination starts at a value no write of the cycle
+			// writes, so that its final value is the one the copy read.
+			dst := t.AddAddr(program.Addr{Name: name, Init: -1})
+			plan.bulk[w] = program.Op{Kind: program.BulkStore, Addr: loc, Dst: dst, WaitRead: ev.copy == BulkStoreWaitRead}
+			plan.finals = append(plan.finals, program.Pin{Thread: -1, Addr: dst, Value: l.value[w]})
+			continue
+		}
+		mb := t.AddAddr(program.Addr{Name: fmt.Sprintf("mb%d", mbars), Space: program.Mbarrier, Count: 1})
+		mbars++
+		name := t.Addrs[loc].Name + "_src"
+		if k := srcs[loc]; k > 0 {
+			name += fmt.Sprint(k)
+		}
+		srcs[loc]++
+		src := t.AddAddr(program.Addr{Name: name, Init: l.value[w]})
+		plan.before[w] = append(plan.before[w], program.Op{Kind: program.MbarArrive, Addr: mb, Sem: program.Release, ExpectTx: 16})
 		plan.bulk[w] = program.Op{Kind: program.BulkLoad, Addr: loc, Src: src, Bar: mb, Value: l.value[w]}
 	}
 
@@ -212,7 +290,75 @@ func planSync(l *layout, p Placement, t *program.Test) (*syncPlan, error) {
 		}
 		plan.places[th] = pl
 	}
+	// A remote arrive names the CTA of the mbarrier's waiter.
+	for th := range plan.end {
+		for k, op := range plan.end[th] {
+			if op.Kind == program.MbarArrive && op.Remote {
+				plan.end[th][k].CTA = plan.places[waiter[op.Addr]].CTA
+			}
+		}
+	}
 	return plan, nil
+}
+
+// copyEvent is an event a bulk copy performs by annotation (Bulk,
+// Bulk.read, Tma).
+type copyEvent struct {
+	event int
+	copy  Copy
+}
+
+// copyEvents lists the events annotated as a bulk copy's, in cycle
+// order, and rejects an annotation the event cannot take.
+func copyEvents(c *Cycle) ([]copyEvent, error) {
+	n := len(c.Edges)
+	var out []copyEvent
+	for e := range c.Edges {
+		cp, text := NoCopy, ""
+		for _, a := range c.Notes[e] {
+			if a.Copy == NoCopy {
+				continue
+			}
+			if cp != NoCopy {
+				return nil, fmt.Errorf("%s and %s on one event: an access is performed by one bulk copy", text, a.Text)
+			}
+			cp, text = a.Copy, a.Text
+		}
+		if cp == NoCopy {
+			continue
+		}
+		if len(c.Notes[e]) > 1 {
+			return nil, fmt.Errorf("%s takes no other annotation on its event: a bulk copy's access is weak, generic-addressed and of the async proxy", text)
+		}
+		dir, in, outEdge := c.Edges[e].Src, c.Edges[(e+n-1)%n], c.Edges[e]
+		switch {
+		case cp == TmaWrite && dir != W:
+			return nil, fmt.Errorf("%s on a read: a bulk load (TMA) writes shared memory (use Bulk for a bulk store's read)", text)
+		case cp != TmaWrite && dir != R:
+			return nil, fmt.Errorf("%s on a write: a bulk store reads shared memory (use Tma for a bulk load's write)", text)
+		case outEdge.Kind == Rmw || in.Kind == Rmw:
+			return nil, fmt.Errorf("%s on a read-modify-write's access: a bulk copy is no atom", text)
+		case in.Kind == Dp:
+			return nil, fmt.Errorf("%s after %s: a bulk copy takes no dependency", text, in)
+		case outEdge.Kind == Dp:
+			return nil, fmt.Errorf("%s before %s: a bulk store's read has no register to depend on", text, outEdge)
+		}
+		out = append(out, copyEvent{event: e, copy: cp})
+	}
+	return out, nil
+}
+
+// hasCopy reports whether an event of the cycle is annotated as a bulk
+// copy's.
+func (c *Cycle) hasCopy() bool {
+	for _, as := range c.Notes {
+		for _, a := range as {
+			if a.Copy != NoCopy {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // kindName is the index in syncNames of a barrier kind's plain name.

@@ -51,6 +51,8 @@ func (t *Test) asyncInstr(th, op int, o Op) string {
 	case BulkLoad:
 		return fmt.Sprintf("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes %s, %s, 16, %s",
 			t.Addrs[o.Addr].Name, t.Addrs[o.Src].Name, t.Addrs[o.Bar].Name)
+	case BulkStore:
+		return fmt.Sprintf("cp.async.bulk.global.shared::cta.bulk_group %s, %s, 16", t.Addrs[o.Dst].Name, t.Addrs[o.Addr].Name)
 	}
 	panic(fmt.Sprintf("program: unknown asynchronous operation kind %d", o.Kind))
 }
@@ -58,11 +60,20 @@ func (t *Test) asyncInstr(th, op int, o Op) string {
 // mbarSem spells an mbarrier operation's memory order when it is not the
 // instruction's default (.release for an arrive, .acquire for a wait):
 // ".relaxed.cta".
+//
+// At cluster scope both are spelt: ".release.cluster".
 func mbarSem(o Op, def Sem) string {
-	if o.Sem == def || o.Sem == Weak {
+	sem := o.Sem
+	if sem == Weak {
+		sem = def
+	}
+	if o.Scope == Cluster {
+		return "." + sem.String() + ".cluster"
+	}
+	if sem == def {
 		return ""
 	}
-	return "." + o.Sem.String() + ".cta"
+	return "." + sem.String() + ".cta"
 }
 
 // asyncMnemonic names an mbarrier or bulk copy operation.
@@ -74,11 +85,59 @@ func asyncMnemonic(o Op) string {
 		}
 		return "mbarrier.arrive" + mbarSem(o, Release)
 	case MbarWait:
+		if o.Loop {
+			return "mbarrier.try_wait" + mbarSem(o, Acquire)
+		}
 		return "mbarrier.test_wait" + mbarSem(o, Acquire)
+	case BulkStore:
+		return "cp.async.bulk.bulk_group"
 	}
 	return "cp.async.bulk"
+}
+
+// asyncText spells the operations that take several instructions: a
+// guarded wait and its branch past the rest of the thread; a try_wait
+// loop; a remote arrive and the mapa that computes its address; a bulk
+// store with its commit and wait. ok is false for any other operation.
+func (t *Test) asyncText(th, op int, o Op) (lines []string, ok bool) {
+	switch {
+	case o.Kind == MbarWait && o.Loop:
+		label := fmt.Sprintf("LT%d%d", th, op)
+		wait := fmt.Sprintf("mbarrier.try_wait%s %s, %s", mbarSem(o, Acquire), t.Reg(th, op), t.Addrs[o.Addr].Name)
+		return []string{label + ":", wait, fmt.Sprintf("bne %s, 1, %s", t.Reg(th, op), label)}, true
+	case o.Kind == MbarWait && o.Guard:
+		return []string{t.asyncInstr(th, op, o), fmt.Sprintf("bne %s, 1, %s", t.Reg(th, op), guardLabel(th))}, true
+	case o.Kind == MbarArrive && o.Remote:
+		reg := fmt.Sprintf("ra%d", op)
+		return []string{
+			fmt.Sprintf("mapa.shared::cluster %s, %s, %d", reg, t.Addrs[o.Addr].Name, o.CTA),
+			fmt.Sprintf("mbarrier.arrive%s.shared::cluster _, [%s]", remoteSem(o), reg),
+		}, true
+	case o.Kind == BulkStore:
+		wait := "cp.async.bulk.wait_group 0"
+		if o.WaitRead {
+			wait = "cp.async.bulk.wait_group.read 0"
+		}
+		return []string{t.asyncInstr(th, op, o), "cp.async.bulk.commit_group", wait}, true
+	}
+	return nil, false
 }
 
 // guardLabel is the label at the end of thread th that a guarded wait
 // branches to.
 func guardLabel(th int) string { return fmt.Sprintf("LW%d", th) }
+
+// remoteSem spells a remote arrive's memory order and scope in full,
+// since its scope decides whether the waiter sees it: ".release.cluster",
+// ".release.cta".
+func remoteSem(o Op) string {
+	sem := o.Sem
+	if sem == Weak {
+		sem = Release
+	}
+	scope := CTA
+	if o.Scope == Cluster {
+		scope = Cluster
+	}
+	return "." + sem.String() + "." + scope.String()
+}

@@ -30,8 +30,8 @@ func (t *Test) Text(th, op int) []string {
 		}
 		return []string{arrive, "barrier.cluster.wait"}
 	}
-	if o.Kind == MbarWait && o.Guard {
-		return []string{t.instr(th, op, o, value), fmt.Sprintf("bne %s, 1, %s", t.Reg(th, op), guardLabel(th))}
+	if lines, ok := t.asyncText(th, op, o); ok {
+		return lines
 	}
 	return append(pre, t.instr(th, op, o, value))
 }
@@ -68,7 +68,7 @@ func (t *Test) instr(th, op int, o Op, value string) string {
 		return "bar.sync 0"
 	case ProxyFence:
 		return "fence.proxy." + o.Proxy.String()
-	case MbarArrive, MbarWait, BulkLoad:
+	case MbarArrive, MbarWait, BulkLoad, BulkStore:
 		return t.asyncInstr(th, op, o)
 	}
 	panic(fmt.Sprintf("program: unknown operation kind %d", o.Kind))
@@ -106,7 +106,7 @@ func (o Op) Mnemonic() string {
 			return "barrier.cluster.relaxed"
 		}
 		return "barrier.cluster"
-	case MbarArrive, MbarWait, BulkLoad:
+	case MbarArrive, MbarWait, BulkLoad, BulkStore:
 		return asyncMnemonic(o)
 	}
 	return "fence.proxy.alias"

@@ -45,6 +45,13 @@ const (
 	// global address Src to the shared address Addr, whose complete-tx
 	// goes to the mbarrier at Bar.
 	BulkLoad
+	// BulkStore is a bulk copy of 16 bytes from the shared address Addr
+	// to the global address Dst in a bulk async-group, which the thread
+	// commits and waits for at once (cp.async.bulk.wait_group 0, or
+	// .read when WaitRead: only until the source has been read). It
+	// reads through the async proxy and takes no register: its value
+	// shows in Dst's final value.
+	BulkStore
 )
 
 // Reads reports whether an operation of kind k reads memory.
@@ -169,6 +176,18 @@ type Op struct {
 	// does not see the phase complete, so that the operations after it
 	// run only once the phase has completed.
 	Guard bool
+	// Loop makes an MbarWait a try_wait loop: it polls until it sees the
+	// phase complete.
+	Loop bool
+	// Remote makes an MbarArrive arrive on CTA's copy of its mbarrier,
+	// another CTA of the thread's cluster, through the address mapa
+	// computes (async.go).
+	Remote bool
+	CTA    int
+	// Dst is a BulkStore's destination; WaitRead makes its wait
+	// cp.async.bulk.wait_group.read.
+	Dst      int
+	WaitRead bool
 }
 
 // Place is where a thread runs: its GPU, its CTA on that GPU and, when

@@ -41,10 +41,13 @@ Fence.proxy.P(s|d)XY (P alias, async, surface, texture, constant),
 DpData(s|d)W, DpCtrl(s|d)X (X, Y: R or W); synchronizations between threads,
 which place them: BarSync(s|d)XY (bar.sync), BarCluster(s|d)XY and
 BarCluster.rlx(s|d)XY (barrier.cluster), Mbar(s|d)XY and Mbar.A.W(s|d)XY
-(mbarrier arrive and wait; A rel or rlx, W acq or rlx), Tma(s|d)WY and
-Tma.noexpect(s|d)WY (a bulk copy completing on an mbarrier); between edges,
-annotations of the event there: Weak, Rlx.SCOPE, Acq.SCOPE, Rel.SCOPE,
-AR.SCOPE, Alias, Surface, Texture, Constant. docs/generate.md has the whole
+(mbarrier arrive and wait; A rel or rlx, W acq or rlx), Mbar.remote(s|d)XY
+and Mbar.remote.cta(s|d)XY (an arrive from another CTA of the cluster, through
+mapa), Tma(s|d)WY and Tma.noexpect(s|d)WY (a bulk copy completing on an
+mbarrier), each Mbar or Tma edge also as EDGE.loop (a try_wait loop); between
+edges, annotations of the event there: Weak, Rlx.SCOPE, Acq.SCOPE, Rel.SCOPE,
+AR.SCOPE, Alias, Surface, Texture, Constant, Bulk and Bulk.read (a bulk
+store's read), Tma (a bulk load's write). docs/generate.md has the whole
 vocabulary and examples.
 
 Flags:
