@@ -24,6 +24,11 @@ import (
 //     arrivals left over, of fewer than N threads, never complete.
 //   - A bar.sync arrival whose barrier never completes blocks its thread
 //     forever; a bar.arrive never blocks.
+//   - bar.warp.sync (PTX ISA 9.7.13.2) is a barrier of its own per warp
+//     and member mask: its arrivals complete in groups of the mask's
+//     number of lanes, the threads of the warp at those lanes (a thread
+//     outside the mask cannot execute it: the parser rejects that), and
+//     it synchronizes as bar.sync does (docs/model.md, "bar.warp.sync").
 //   - Groups complete in an order: a thread that waited at one barrier
 //     arrives at the next only after the first completed, so a choice in
 //     which two groups wait for each other is not an execution (deadlock).
@@ -33,6 +38,7 @@ type barrierArrival struct {
 	ev      int // global event index
 	thread  int
 	cta     int
+	warp    int // the warp of a bar.warp.sync (whose inst is its mask), -1 for a CTA barrier
 	inst    int64
 	id      int64
 	count   int64
@@ -43,6 +49,7 @@ type barrierArrival struct {
 
 type barrierKey struct {
 	cta      int
+	warp     int // -1 for a CTA barrier; for bar.warp.sync, its warp (inst is the member mask)
 	inst, id int64
 }
 
@@ -61,7 +68,7 @@ func barrierGroupings(t *litmus.Test, arrivals []barrierArrival, x *Execution) (
 	byKey := map[barrierKey][]barrierArrival{}
 	var keys []barrierKey
 	for _, a := range arrivals {
-		k := barrierKey{a.cta, a.inst, a.id}
+		k := barrierKey{a.cta, a.warp, a.inst, a.id}
 		if _, ok := byKey[k]; !ok {
 			keys = append(keys, k)
 		}
@@ -145,7 +152,7 @@ func groupsWithoutCount(t *litmus.Test, k barrierKey, as []barrierArrival, all [
 			// generation is waiting elsewhere, not here.
 			elsewhere := false
 			for _, o := range all {
-				if o.thread == th.Index && o.cta == k.cta && o.inst == k.inst && o.id != k.id && o.gen == g {
+				if o.thread == th.Index && o.cta == k.cta && o.warp == k.warp && o.inst == k.inst && o.id != k.id && o.gen == g {
 					elsewhere = true
 				}
 			}
@@ -177,7 +184,7 @@ func groupsWithoutCount(t *litmus.Test, k barrierKey, as []barrierArrival, all [
 // that may arrive at the barrier k.
 func mayUseBarrier(th *litmus.Thread, k barrierKey) bool {
 	for _, in := range th.Instrs {
-		if in.Op != litmus.OpBarrier {
+		if in.Op != litmus.OpBarrier || in.BarWarp {
 			continue
 		}
 		if in.Instance.Kind == litmus.OperandImm && in.Instance.Imm != k.inst {

@@ -588,7 +588,7 @@ func (s *comboSearch) arrivals() ([]barrierArrival, bool) {
 func (s *comboSearch) arrivalsOf(threads []int) ([]barrierArrival, bool) {
 	x := s.x
 	var out []barrierArrival
-	gens := map[[4]int64]int{}
+	gens := map[[5]int64]int{}
 	for j := 0; j < len(x.Runs) && (threads == nil || j < len(threads)); j++ {
 		t := j
 		if threads != nil {
@@ -620,9 +620,13 @@ func (s *comboSearch) arrivalsOf(threads []int) ([]barrierArrival, bool) {
 				return nil, false
 			}
 			ev.BarInstance, ev.BarID, ev.BarCount = vals[0], vals[1], vals[2]
-			key := [4]int64{int64(t), int64(cta), vals[0], vals[1]}
+			warp := -1
+			if ev.Instr.BarWarp {
+				warp = s.a.Test.Threads[t].Warp
+			}
+			key := [5]int64{int64(t), int64(cta), int64(warp), vals[0], vals[1]}
 			out = append(out, barrierArrival{
-				ev: base + i, thread: t, cta: cta, inst: vals[0], id: vals[1], count: vals[2],
+				ev: base + i, thread: t, cta: cta, warp: warp, inst: vals[0], id: vals[1], count: vals[2],
 				sync: ev.BarSync, blocked: r.Status == Blocked && i == len(r.Events)-1, gen: gens[key],
 			})
 			gens[key]++

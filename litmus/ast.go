@@ -163,6 +163,15 @@ type Thread struct {
 	// cluster belong to one grid), so two threads are in the same CTA only
 	// when their GPU, launch and CTA agree (numberLaunches sets it).
 	Launch int
+	// Warp and Lane place a device thread in a warp of its CTA and give
+	// its lane (0 to 31), which bar.warp.sync's member mask names
+	// (PTX ISA 9.7.13.2; docs/litmus.md, "Warps"). Herd files give them
+	// in the placement (warp N, lane N), .test files through the thread
+	// number (dD.bB.tT: warp T/32, lane T%32). LaneNamed says the
+	// placement gave them; a thread without them cannot execute
+	// bar.warp.sync.
+	Warp, Lane int
+	LaneNamed  bool
 }
 
 // Op is an instruction kind.
@@ -357,6 +366,11 @@ type Instr struct {
 	Instance Operand // which barrier instance (herd format: first argument)
 	BarID    Operand // the logical barrier (herd format: second argument; default 0)
 	Count    Operand // the number of threads expected; OperandNone when absent
+	// BarWarp marks bar.warp.sync (PTX ISA 9.7.13.2): a barrier of the
+	// threads of the executing thread's warp whose lanes the member mask
+	// names. Instance holds the mask, BarID 0 and Count the number of
+	// lanes in the mask; BarKind is BarSync.
+	BarWarp bool
 	// bar.red: the reduction (BarRedNone for other barriers), its
 	// predicate operand c and whether it is written !c; the result goes to
 	// Dst.

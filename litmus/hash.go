@@ -59,8 +59,14 @@ var wordRE = lazyregexp.New(`[A-Za-z_$][A-Za-z0-9_$]*`)
 // instructions, with labels renamed in order of appearance.
 func hashCode(t *Test) string {
 	var b strings.Builder
+	lanes := usesWarpSync(t)
 	for i, th := range t.Threads {
-		fmt.Fprintf(&b, "P%d@gpu %d,cluster %d,cta %d\n", i, th.GPU, th.Cluster, th.CTA)
+		if lanes && th.LaneNamed {
+			// Lanes matter only to bar.warp.sync: other tests keep their hash.
+			fmt.Fprintf(&b, "P%d@gpu %d,cluster %d,cta %d,warp %d,lane %d\n", i, th.GPU, th.Cluster, th.CTA, th.Warp, th.Lane)
+		} else {
+			fmt.Fprintf(&b, "P%d@gpu %d,cluster %d,cta %d\n", i, th.GPU, th.Cluster, th.CTA)
+		}
 		labels := map[string]string{}
 		for _, in := range th.Instrs {
 			if (in.Op == OpLabel || in.Op == OpBranch || in.Op == OpGoto) && labels[in.Label] == "" {
@@ -104,4 +110,16 @@ func hashObserved(t *Test) string {
 	}
 	sort.Strings(out)
 	return strings.Join(out, "; ")
+}
+
+// usesWarpSync reports whether some thread of t executes bar.warp.sync.
+func usesWarpSync(t *Test) bool {
+	for _, th := range t.Threads {
+		for _, in := range th.Instrs {
+			if in.Op == OpBarrier && in.BarWarp {
+				return true
+			}
+		}
+	}
+	return false
 }

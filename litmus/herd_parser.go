@@ -163,8 +163,8 @@ func (p *parser) parseThreadCell(toks []token, stop token, i, k int, t *Test) {
 	seen := map[string]bool{}
 	for {
 		w := c.peek()
-		if c.done() || w.kind != tokIdent || (w.text != "cta" && w.text != "gpu" && w.text != "cluster" && w.text != "kernel") {
-			p.errorf(w.off, "expected a placement component (cta N, gpu N, cluster N or kernel NAME) for %s, found %s", want, w.describe())
+		if c.done() || w.kind != tokIdent || (w.text != "cta" && w.text != "gpu" && w.text != "cluster" && w.text != "kernel" && w.text != "warp" && w.text != "lane") {
+			p.errorf(w.off, "expected a placement component (cta N, gpu N, cluster N, warp N, lane N or kernel NAME) for %s, found %s", want, w.describe())
 			return
 		}
 		c.next()
@@ -194,6 +194,10 @@ func (p *parser) parseThreadCell(toks []token, stop token, i, k int, t *Test) {
 	if len(missing) > 0 {
 		p.errorf(name.off, "the placement of %s lacks %s: write %s@cta N,gpu M", want, strings.Join(missing, " and "), want)
 	}
+	if seen["warp"] && !seen["lane"] {
+		p.errorf(name.off, "the placement of %s gives a warp but no lane: write %s@cta N,gpu M,warp W,lane L", want, want)
+	}
+	th.LaneNamed = seen["lane"]
 	// A thread that names no cluster gets one once every placement is
 	// known (placeClusters).
 	p.threads[i].clusterNamed = seen["cluster"]
@@ -210,11 +214,15 @@ func (p *parser) placementComponent(c *cursor, name, want string, th *Thread) bo
 	if !ok {
 		return false
 	}
-	if v < 0 || v > 1<<20 {
+	if v < 0 || v > 1<<20 || (name == "lane" && v > 31) {
 		p.errorf(off, "%s number %d is out of range", name, v)
 		return false
 	}
 	switch name {
+	case "warp":
+		th.Warp = int(v)
+	case "lane":
+		th.Lane = int(v)
 	case "cta":
 		th.CTA = int(v)
 	case "gpu":

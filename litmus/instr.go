@@ -112,6 +112,10 @@ func (p *parser) parseInstr(c *cursor, thread int, tb *threadBuild) *Instr {
 			ok = p.parseClusterBarrier(c, in, m)
 			break
 		}
+		if m.op == "bar" && len(m.qs) > 0 && m.qs[0].name == "warp" {
+			ok = p.parseWarpSync(c, in, m, thread)
+			break
+		}
 		ok = p.parseBarrier(c, in, m)
 	case "mbarrier":
 		ok = p.parseMBarrier(c, in, m, thread)

@@ -290,6 +290,11 @@ func (p *parser) parseNVThread(c *cursor, t *Test) {
 		p.errorf(name.off, "malformed thread name %q: expected dD.bB.tT or dD.cC.bB.tT, such as d0.b1.t0, or hN for a host thread", name.text)
 	}
 	th.GPU, th.Cluster, th.CTA = gpu, cluster, cta
+	if ok && !th.Host {
+		// The thread number within the CTA places the thread in a warp
+		// of 32 lanes, as threadIdx.x does (bar.warp.sync).
+		th.Warp, th.Lane, th.LaneNamed = tid/32, tid%32, true
+	}
 	if p.threadNames == nil {
 		p.threadNames, p.threadPlaces = map[string]*Thread{}, map[[3]int]*Thread{}
 	}

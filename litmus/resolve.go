@@ -175,11 +175,23 @@ func (p *parser) checkPlacement(t *Test) {
 	numberLaunches(t)
 	p.placeClusters()
 	seen := map[ctaKey]*Thread{}
+	type laneKey struct {
+		cta        ctaKey
+		warp, lane int
+	}
+	lanes := map[laneKey]*Thread{}
 	for _, th := range t.Threads {
 		if th.Host {
 			continue
 		}
 		k := ctaOf(th)
+		if th.LaneNamed && p.format != FormatNV { // .test files: the thread number is the lane, checked with the name
+			lk := laneKey{k, th.Warp, th.Lane}
+			if other := lanes[lk]; other != nil {
+				p.errs.Add(th.Pos, "threads %s and %s are both lane %d of warp %d of CTA %d: a lane holds one thread", other.Name, th.Name, th.Lane, th.Warp, th.CTA)
+			}
+			lanes[lk] = th
+		}
 		first, ok := seen[k]
 		if !ok {
 			seen[k] = th

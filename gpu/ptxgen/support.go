@@ -67,6 +67,8 @@ func unsupported(in *litmus.Instr, dev gpu.Device) string {
 		return "fence.proxy.alias orders accesses through two virtual addresses of one location, which ptxmm run does not map"
 	case in.Op == litmus.OpProxyFence && in.Proxy != litmus.ProxyAsync:
 		return fmt.Sprintf("fence.proxy.%s orders the %s proxy, whose accesses need a CUDA %s object, which ptxmm run does not create", in.Proxy, in.Proxy, in.Proxy)
+	case in.Op == litmus.OpBarrier && in.BarWarp:
+		return "bar.warp.sync needs the test's threads to be lanes of one warp, and ptxmm run gives each thread a warp of its own"
 	case in.Op == litmus.OpBarrier && in.BarRed != litmus.BarRedNone:
 		return "bar.red reduces over every thread that arrives at the barrier, and ptxmm run puts many instances of the test in one CTA, whose threads would count too"
 	case in.Op == litmus.OpAtom && (in.AtomOp == "inc" || in.AtomOp == "dec") && in.Src.Kind != litmus.OperandNone && in.Type.Size == 8:
