@@ -1,9 +1,10 @@
 // Package defaultmodel holds the embedded default model (spec.dl)
 // compiled when ptxmm is built, so that a run reads it instead of
 // compiling it (internal/loader, Source.Compiled): compiling spec.dl costs
-// a few milliseconds, reading it back less than half of that. spec.snap
-// is written by go generate; TestSnapshotCurrent fails when it is stale
-// against spec.dl or the compiler. One compiled from another spec.dl, or
+// a few milliseconds, reading its image back (internal/snapshot,
+// DecodeImage) about a fifth of that. spec.snap is written by go
+// generate; TestSnapshotCurrent fails when it is stale against spec.dl or
+// the compiler. One compiled from another spec.dl, or
 // for other types, is never used (the model is then compiled as before);
 // one compiled by other code from the same text and types is, until it
 // is regenerated.

@@ -48,7 +48,7 @@ func Precompile(src Source, opts Options) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return snapshot.Encode(newCodec(), &compiledModel{Name: src.Name, IncludeDirs: opts.IncludeDirs, Files: rd.files, Compiled: c})
+	return snapshot.EncodeImage(newCodec(), &compiledModel{Name: src.Name, IncludeDirs: opts.IncludeDirs, Files: rd.files, Compiled: c})
 }
 
 // loadCompiled reads the model from src.Compiled when that applies: a .dl
@@ -60,7 +60,7 @@ func loadCompiled(src Source, opts Options) (*Model, bool) {
 	if src.Compiled == nil || src.Text != nil || cat.IsCatFile(src.Name) || len(opts.Extra) > 0 || len(opts.Unchecked) > 0 {
 		return nil, false
 	}
-	cm, err := snapshot.Decode[compiledModel](newCodec(), src.Compiled)
+	cm, err := snapshot.DecodeImage[compiledModel](newCodec(), src.Compiled)
 	if err != nil || cm.Name != src.Name || cm.Compiled == nil {
 		return nil, false
 	}

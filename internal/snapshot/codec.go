@@ -41,7 +41,8 @@ func Encode[T any](c *Codec, root *T) ([]byte, error) {
 		return nil, errors.New("snapshot: nil root")
 	}
 	v := reflect.ValueOf(root)
-	ps, _, fp := c.codecPlans(v.Type())
+	ps, _ := c.codecPlans(v.Type())
+	fp := ps.fingerprint()
 	e := &encoder{c: c, ps: ps, ids: map[ptrKey]uint64{}, counts: map[reflect.Type]int{}}
 	e.value(v)
 	if e.err != nil {
@@ -54,11 +55,19 @@ func Encode[T any](c *Codec, root *T) ([]byte, error) {
 
 // Decode reads a graph Encode wrote for the same types.
 func Decode[T any](c *Codec, data []byte) (*T, error) {
+	root, _, _, err := decode[T](c, data)
+	return root, err
+}
+
+// decode is Decode, which also returns its decoder (where the values are)
+// and the plans.
+func decode[T any](c *Codec, data []byte) (*T, *decoder, *plans, error) {
 	var root *T
-	ps, rp, fp := c.codecPlans(reflect.TypeOf(root))
+	ps, rp := c.codecPlans(reflect.TypeOf(root))
+	fp := ps.fingerprint()
 	head := len(magic) + len(fp)
 	if len(data) < head || string(data[:len(magic)]) != magic || string(data[len(magic):head]) != string(fp[:]) {
-		return nil, ErrMismatch
+		return nil, nil, nil, ErrMismatch
 	}
 	d := &decoder{data: data, str: string(data), pos: head, arenas: make([]arena, len(ps.list)), empty: unsafe.Pointer(new(uint64)),
 		itabs: map[[2]*plan]unsafe.Pointer{}}
@@ -71,7 +80,7 @@ func Decode[T any](c *Codec, data []byte) (*T, error) {
 		d.fail("%d bytes left over", len(data)-d.pos)
 	}
 	if d.err != nil {
-		return nil, d.err
+		return nil, nil, nil, d.err
 	}
-	return root, nil
+	return root, d, ps, nil
 }

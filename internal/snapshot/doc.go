@@ -13,4 +13,12 @@
 // into the middle of an object as an object of its own: the graphs it is
 // meant for are not changed after they are built, where that makes no
 // difference. Functions, channels and unsafe pointers are refused.
+//
+// EncodeImage writes the same graph as an image: the arrays Decode cuts
+// its values from, byte for byte, with the pointers listed apart.
+// DecodeImage copies the arrays and writes the pointers back, without
+// decoding a field: about a fifth of the instructions of Decode on the
+// compiled spec.dl. An image also records the types' layout (sizes and
+// field offsets) and a checksum, and holds no values an interface boxes
+// (only pointers).
 package snapshot

@@ -91,7 +91,7 @@ func (ps *plans) planOf(t reflect.Type) *plan {
 }
 
 // codecPlans builds the plans of root's type and of the concrete types.
-func (c *Codec) codecPlans(root reflect.Type) (*plans, *plan, [sha256.Size]byte) {
+func (c *Codec) codecPlans(root reflect.Type) (*plans, *plan) {
 	ps := &plans{byType: map[reflect.Type]*plan{}}
 	rp := ps.planOf(root)
 	for _, t := range c.impls {
@@ -99,8 +99,11 @@ func (c *Codec) codecPlans(root reflect.Type) (*plans, *plan, [sha256.Size]byte)
 		ref := ps.planOf(t)
 		ps.desc.WriteString(" #" + strconv.Itoa(ref.id) + "\n")
 	}
-	return ps, rp, sha256.Sum256([]byte(ps.desc.String()))
+	return ps, rp
 }
+
+// fingerprint is the stream's fingerprint of the types the plans describe.
+func (ps *plans) fingerprint() [sha256.Size]byte { return sha256.Sum256([]byte(ps.desc.String())) }
 
 // read reads a value of plan p into the memory at at, writing all of it
 // (a nil slice, map or interface too): a map's entries are read into the

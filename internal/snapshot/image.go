@@ -1,0 +1,609 @@
+package snapshot
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"unsafe"
+)
+
+// An image is a graph as it lies in memory: the arrays its values were
+// cut from, byte for byte, with every pointer left out and listed apart
+// (which array and which byte it points to). Reading one back is copying
+// each array and writing its pointers, where reading the stream Encode
+// writes decodes every field: for the compiled spec.dl, about a fifth of
+// the instructions. An image holds the types' layout (sizes and field
+// offsets), and is refused where they differ.
+//
+// Layout, after imageMagic, the fingerprint and a CRC-32 (IEEE) of
+// the rest (uvarints unless said):
+//
+//	arenas: count, then per arena its plan's number and its length
+//	strings: the length of the bytes the graph's strings are cut from
+//	itabs: count, then per interface type word the interface's and the
+//	  concrete type's plan numbers
+//	root: its arena and byte offset
+//	maps: count, then per map (in the order they are built) the arena
+//	  and offset of the map's word, the map's plan, the arenas of its
+//	  keys and of its values, and the number of entries
+//	pointers: count of groups, then per group the arena written to, the
+//	  base pointed into, the number of pointers, and as many pairs of
+//	  little-endian uint32 (byte written, byte pointed to)
+//	the strings' bytes, then each arena's bytes
+//
+// A base is an arena (numbered from 0), then the strings, then the empty
+// slices' address, then each interface type word.
+const imageMagic = "ptxmm-image-1\n"
+
+// imageFingerprint is the plans' fingerprint with the types' layout.
+func imageFingerprint(ps *plans) [sha256.Size]byte {
+	h := sha256.New()
+	h.Write([]byte(ps.desc.String()))
+	var b []byte
+	for _, p := range ps.list {
+		b = append(b[:0], "layout "...)
+		b = strconv.AppendInt(b, int64(p.id), 10)
+		b = append(b, ' ')
+		b = strconv.AppendUint(b, uint64(p.size), 10)
+		for _, f := range p.fields {
+			b = append(b, ' ')
+			b = strconv.AppendUint(b, uint64(f.offset), 10)
+		}
+		b = append(b, '\n')
+		h.Write(b)
+	}
+	b = strconv.AppendInt(append(b[:0], "word "...), int64(unsafe.Sizeof(uintptr(0))), 10)
+	h.Write(b)
+	var fp [sha256.Size]byte
+	h.Sum(fp[:0])
+	return fp
+}
+
+// EncodeImage writes the graph root points to as an image (see
+// imageMagic), for DecodeImage.
+func EncodeImage[T any](c *Codec, root *T) ([]byte, error) {
+	data, err := Encode(c, root)
+	if err != nil {
+		return nil, err
+	}
+	// The arrays are laid out as Decode lays them out: decode, then
+	// write what the arrays hold.
+	got, d, ps, err := decode[T](c, data)
+	if err != nil {
+		return nil, err
+	}
+	im := &imager{d: d, ps: ps, strs: map[string]uint32{}, itabIndex: map[unsafe.Pointer]int{}, groups: map[[2]int]*relocGroup{}}
+	for i := range d.arenas {
+		if a := d.arenas[i]; a.n > 0 {
+			im.add(a.base, a.n, ps.list[i])
+		}
+	}
+	im.sorted = append([]imageArena(nil), im.arenas...)
+	for key, word := range d.itabs {
+		im.itabByWord(word, key)
+	}
+	im.orderItabs()
+	rootArena, rootOff, ok := im.find(unsafe.Pointer(got))
+	if !ok {
+		return nil, errors.New("snapshot: the root is in no arena")
+	}
+	// Scanning a map adds the arenas of its entries, scanned in turn.
+	for i := 0; i < len(im.arenas) && im.err == nil; i++ {
+		base, n, p := im.arenas[i].base, im.arenas[i].n, im.arenas[i].plan
+		for k := range n {
+			off := uintptr(k) * p.size
+			im.scan(p, unsafe.Add(base, off), i, off)
+		}
+	}
+	if im.err != nil {
+		return nil, im.err
+	}
+	return im.bytes(ps, rootArena, rootOff), nil
+}
+
+// imageArena is one array of an image: what it was cut from, and its bytes
+// with the pointers left out.
+type imageArena struct {
+	base unsafe.Pointer
+	n    int
+	plan *plan
+	raw  []byte
+	// index is the arena's number (in imager.sorted).
+	index int
+}
+
+type relocGroup struct {
+	arena, base int
+	pairs       []uint32
+}
+
+type mapRecord struct {
+	arena       int
+	off         uintptr
+	plan        *plan
+	keys, elems int
+	n           int
+}
+
+type itabRecord struct {
+	word            unsafe.Pointer
+	iface, concrete *plan
+}
+
+// imager lays a decoded graph out as an image.
+type imager struct {
+	d  *decoder
+	ps *plans
+	// arenas are the decoder's arrays, then those of the maps' entries;
+	// sorted are the decoder's, by address.
+	arenas, sorted []imageArena
+	blob           []byte
+	strs           map[string]uint32
+	itabs          []itabRecord
+	itabIndex      map[unsafe.Pointer]int
+	maps           []mapRecord
+	groups         map[[2]int]*relocGroup
+	err            error
+}
+
+func (im *imager) add(base unsafe.Pointer, n int, p *plan) {
+	raw := make([]byte, uintptr(n)*p.size)
+	copy(raw, unsafe.Slice((*byte)(base), len(raw)))
+	im.arenas = append(im.arenas, imageArena{base: base, n: n, plan: p, raw: raw})
+}
+
+func (im *imager) itabByWord(word unsafe.Pointer, key [2]*plan) {
+	im.itabs = append(im.itabs, itabRecord{word: word, iface: key[0], concrete: key[1]})
+}
+
+// orderItabs numbers the interface type words by their plans, so that
+// the same graph always gives the same image, and sorts the arenas by
+// address for find.
+func (im *imager) orderItabs() {
+	slices.SortFunc(im.itabs, func(a, b itabRecord) int {
+		if a.iface.id != b.iface.id {
+			return a.iface.id - b.iface.id
+		}
+		return a.concrete.id - b.concrete.id
+	})
+	for i, r := range im.itabs {
+		im.itabIndex[r.word] = i
+	}
+	for i := range im.sorted {
+		im.sorted[i].index = i
+	}
+	slices.SortFunc(im.sorted, func(a, b imageArena) int {
+		switch {
+		case uintptr(a.base) < uintptr(b.base):
+			return -1
+		case uintptr(a.base) > uintptr(b.base):
+			return 1
+		}
+		return 0
+	})
+}
+
+// find returns the arena p points into and the byte offset in it.
+func (im *imager) find(p unsafe.Pointer) (int, uintptr, bool) {
+	lo, hi := 0, len(im.sorted)
+	for lo < hi {
+		m := (lo + hi) / 2
+		a := im.sorted[m]
+		switch {
+		case uintptr(p) < uintptr(a.base):
+			hi = m
+		case uintptr(p) >= uintptr(a.base)+uintptr(a.n)*a.plan.size:
+			lo = m + 1
+		default:
+			return a.index, uintptr(p) - uintptr(a.base), true
+		}
+	}
+	return 0, 0, false
+}
+
+func (im *imager) fail(format string, args ...any) {
+	if im.err == nil {
+		im.err = fmt.Errorf("snapshot: image: "+format, args...)
+	}
+}
+
+// reloc lists the pointer at byte off of arena to byte to of base, and
+// clears it in the arena's bytes.
+func (im *imager) reloc(arena int, off uintptr, base int, to uintptr) {
+	if uint64(off) > 1<<32-1 || uint64(to) > 1<<32-1 {
+		im.fail("an arena of over 4 GB")
+		return
+	}
+	clear(im.arenas[arena].raw[off : off+unsafe.Sizeof(uintptr(0))])
+	g := im.groups[[2]int{arena, base}]
+	if g == nil {
+		g = &relocGroup{arena: arena, base: base}
+		im.groups[[2]int{arena, base}] = g
+	}
+	g.pairs = append(g.pairs, uint32(off), uint32(to))
+}
+
+// pointer lists the pointer p, found at byte off of arena.
+func (im *imager) pointer(arena int, off uintptr, p unsafe.Pointer) {
+	if p == nil {
+		return
+	}
+	a, to, ok := im.find(p)
+	if !ok {
+		im.fail("a pointer into no arena (a value an interface holds that is not a pointer?)")
+		return
+	}
+	im.reloc(arena, off, a, to)
+}
+
+// Bases after the arenas.
+func (im *imager) blobBase() int  { return len(im.arenas) }
+func (im *imager) emptyBase() int { return len(im.arenas) + 1 }
+
+// scan lists the pointers of the value of plan p at at, byte off of arena.
+func (im *imager) scan(p *plan, at unsafe.Pointer, arena int, off uintptr) {
+	if im.err != nil {
+		return
+	}
+	word := unsafe.Sizeof(uintptr(0))
+	switch p.kind {
+	case reflect.Pointer:
+		im.pointer(arena, off, *(*unsafe.Pointer)(at))
+	case reflect.String:
+		s := *(*string)(at)
+		if len(s) == 0 {
+			clear(im.arenas[arena].raw[off : off+word])
+			return
+		}
+		i, ok := im.strs[s]
+		if !ok {
+			i = uint32(len(im.blob))
+			im.blob = append(im.blob, s...)
+			im.strs[s] = i
+		}
+		im.reloc(arena, off, -1, uintptr(i))
+	case reflect.Slice:
+		data := *(*unsafe.Pointer)(at)
+		switch {
+		case data == nil:
+		case data == im.d.empty:
+			im.reloc(arena, off, -2, 0)
+		default:
+			im.pointer(arena, off, data)
+		}
+	case reflect.Struct:
+		for _, f := range p.fields {
+			im.scan(f.plan, unsafe.Add(at, f.offset), arena, off+f.offset)
+		}
+	case reflect.Array:
+		for i := range p.t.Len() {
+			e := uintptr(i) * p.elem.size
+			im.scan(p.elem, unsafe.Add(at, e), arena, off+e)
+		}
+	case reflect.Interface:
+		words := *(*[2]unsafe.Pointer)(at)
+		if words[0] == nil {
+			return
+		}
+		i, ok := im.itabIndex[words[0]]
+		if !ok {
+			im.fail("an interface holds a value that is not a pointer: an image keeps no boxed values")
+			return
+		}
+		im.reloc(arena, off, -3-i, 0)
+		im.pointer(arena, off+word, words[1])
+	case reflect.Map:
+		im.mapValue(p, at, arena, off)
+	}
+}
+
+// mapValue lists a map: its keys and values are copied into two arenas
+// of their own, in the order of the keys' bytes, which the map is built
+// from when the image is read.
+func (im *imager) mapValue(p *plan, at unsafe.Pointer, arena int, off uintptr) {
+	m := reflect.NewAt(p.t, at).Elem()
+	if m.IsNil() {
+		return
+	}
+	clear(im.arenas[arena].raw[off : off+unsafe.Sizeof(uintptr(0))])
+	type entry struct {
+		key  []byte
+		k, v reflect.Value
+	}
+	entries := make([]entry, 0, m.Len())
+	it := m.MapRange()
+	for it.Next() {
+		ke := &encoder{c: nil, ps: im.ps, noPointers: true}
+		ke.value(it.Key())
+		if ke.err != nil {
+			im.fail("%v", ke.err)
+			return
+		}
+		entries = append(entries, entry{ke.buf, it.Key(), it.Value()})
+	}
+	slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(string(a.key), string(b.key)) })
+	keys := reflect.MakeSlice(reflect.SliceOf(p.key.t), len(entries), len(entries))
+	elems := reflect.MakeSlice(reflect.SliceOf(p.elem.t), len(entries), len(entries))
+	for i, e := range entries {
+		keys.Index(i).Set(e.k)
+		elems.Index(i).Set(e.v)
+	}
+	rec := mapRecord{arena: arena, off: off, plan: p, keys: len(im.arenas), elems: len(im.arenas) + 1, n: len(entries)}
+	im.add(keys.UnsafePointer(), len(entries), p.key)
+	im.add(elems.UnsafePointer(), len(entries), p.elem)
+	im.maps = append(im.maps, rec)
+}
+
+func (im *imager) bytes(ps *plans, rootArena int, rootOff uintptr) []byte {
+	var out []byte
+	u := func(x uint64) { out = binary.AppendUvarint(out, x) }
+	u(uint64(len(im.arenas)))
+	for _, a := range im.arenas {
+		u(uint64(a.plan.id))
+		u(uint64(a.n))
+	}
+	u(uint64(len(im.blob)))
+	u(uint64(len(im.itabs)))
+	for _, r := range im.itabs {
+		u(uint64(r.iface.id))
+		u(uint64(r.concrete.id))
+	}
+	u(uint64(rootArena))
+	u(uint64(rootOff))
+	// Inner maps first: a map held in another map's value is copied
+	// into it when that one is built.
+	u(uint64(len(im.maps)))
+	for i := len(im.maps) - 1; i >= 0; i-- {
+		r := im.maps[i]
+		u(uint64(r.arena))
+		u(uint64(r.off))
+		u(uint64(r.plan.id))
+		u(uint64(r.keys))
+		u(uint64(r.elems))
+		u(uint64(r.n))
+	}
+	// Groups in the order of their arenas and bases; a base numbered
+	// below 0 here (strings, empty slices, type words) is written after
+	// the arenas.
+	base := func(b int) int {
+		if b >= 0 {
+			return b
+		}
+		return len(im.arenas) - 1 - b
+	}
+	keys := make([][2]int, 0, len(im.groups))
+	for k := range im.groups {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b [2]int) int {
+		if a[0] != b[0] {
+			return a[0] - b[0]
+		}
+		return base(a[1]) - base(b[1])
+	})
+	u(uint64(len(keys)))
+	for _, k := range keys {
+		g := im.groups[k]
+		u(uint64(g.arena))
+		u(uint64(base(g.base)))
+		u(uint64(len(g.pairs) / 2))
+		for _, x := range g.pairs {
+			out = binary.LittleEndian.AppendUint32(out, x)
+		}
+	}
+	out = append(out, im.blob...)
+	for _, a := range im.arenas {
+		out = append(out, a.raw...)
+	}
+	fp := imageFingerprint(ps)
+	head := append([]byte(imageMagic), fp[:]...)
+	head = binary.LittleEndian.AppendUint32(head, crc32.ChecksumIEEE(out))
+	return append(head, out...)
+}
+
+// DecodeImage reads a graph EncodeImage wrote for the same types and
+// layout; other bytes are ErrMismatch or an error, never a graph.
+func DecodeImage[T any](c *Codec, data []byte) (*T, error) {
+	var root *T
+	ps, _ := c.codecPlans(reflect.TypeOf(root))
+	fp := imageFingerprint(ps)
+	head := len(imageMagic) + len(fp) + 4
+	if len(data) < head || string(data[:len(imageMagic)]) != imageMagic || string(data[len(imageMagic):head-4]) != string(fp[:]) {
+		return nil, ErrMismatch
+	}
+	// The pointers are written where the image says: bytes changed on
+	// the way would write them over numbers.
+	if binary.LittleEndian.Uint32(data[head-4:]) != crc32.ChecksumIEEE(data[head:]) {
+		return nil, errors.New("snapshot: image damaged (its checksum differs)")
+	}
+	r := &imageReader{decoder: decoder{data: data, pos: head}}
+	return decodeImage[T](r, ps)
+}
+
+// imageReader reads an image: the header's numbers through the decoder,
+// the rest by position.
+type imageReader struct {
+	decoder
+	// bases are where the pointers point into: the arenas, the strings,
+	// the empty slices' address, the interface type words.
+	bases []unsafe.Pointer
+	// sizes are the bases' lengths in bytes.
+	sizes []uintptr
+	plans []*plan
+}
+
+// number reads a uvarint at most max.
+func (r *imageReader) number(max uint64) int {
+	x := r.uint()
+	if x > max {
+		r.fail("%d is over %d", x, max)
+		return 0
+	}
+	return int(x)
+}
+
+func decodeImage[T any](r *imageReader, ps *plans) (*T, error) {
+	limit := uint64(len(r.data))
+	nArenas := r.number(limit)
+	type arenaHead struct {
+		plan *plan
+		n    int
+	}
+	heads := make([]arenaHead, nArenas)
+	total := uint64(0)
+	for i := range heads {
+		p := ps.list[r.number(uint64(len(ps.list)-1))]
+		n := r.number(limit)
+		heads[i] = arenaHead{p, n}
+		total += uint64(n) * uint64(p.size)
+	}
+	nBlob := r.number(limit)
+	nItabs := r.number(limit)
+	itabs := make([][2]*plan, nItabs)
+	for i := range itabs {
+		itabs[i] = [2]*plan{ps.list[r.number(uint64(len(ps.list)-1))], ps.list[r.number(uint64(len(ps.list)-1))]}
+	}
+	rootArena, rootOff := r.number(uint64(nArenas)), r.number(limit)
+	nMaps := r.number(limit)
+	type mapHead struct {
+		arena, off int
+		plan       *plan
+		keys, vals int
+		n          int
+	}
+	maps := make([]mapHead, nMaps)
+	for i := range maps {
+		maps[i] = mapHead{arena: r.number(uint64(nArenas)), off: r.number(limit), plan: ps.list[r.number(uint64(len(ps.list)-1))],
+			keys: r.number(uint64(nArenas)), vals: r.number(uint64(nArenas)), n: r.number(limit)}
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	// The pointers are read after the arenas are allocated; first find
+	// where the bytes start.
+	relocStart := r.pos
+	nGroups := r.number(limit)
+	for range nGroups {
+		r.number(limit)
+		r.number(limit)
+		n := r.number(limit / 8)
+		r.pos += 8 * n
+		if r.pos > len(r.data) {
+			r.fail("pointers past the end")
+		}
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	if uint64(len(r.data)-r.pos) != uint64(nBlob)+total {
+		return nil, fmt.Errorf("snapshot: image of %d bytes where its arenas take %d", len(r.data)-r.pos, uint64(nBlob)+total)
+	}
+	blob := string(r.data[r.pos : r.pos+nBlob])
+	at := r.pos + nBlob
+	r.bases = make([]unsafe.Pointer, 0, nArenas+2+nItabs)
+	r.sizes = make([]uintptr, 0, nArenas+2+nItabs)
+	for _, h := range heads {
+		size := uintptr(h.n) * h.plan.size
+		var base unsafe.Pointer
+		if h.n > 0 {
+			base = reflect.MakeSlice(reflect.SliceOf(h.plan.t), h.n, h.n).UnsafePointer()
+			// Every pointer in these bytes is nil: a plain copy.
+			copy(unsafe.Slice((*byte)(base), size), r.data[at:at+int(size)])
+		}
+		at += int(size)
+		r.bases = append(r.bases, base)
+		r.sizes = append(r.sizes, size)
+	}
+	r.bases = append(r.bases, unsafe.Pointer(unsafe.StringData(blob)), unsafe.Pointer(new(uint64)))
+	r.sizes = append(r.sizes, uintptr(len(blob)), 0)
+	for _, it := range itabs {
+		word, err := typeWord(it[0], it[1])
+		if err != nil {
+			return nil, err
+		}
+		r.bases = append(r.bases, word)
+		r.sizes = append(r.sizes, 0)
+	}
+	r.pos = relocStart
+	r.relocate(nArenas)
+	if r.err != nil {
+		return nil, r.err
+	}
+	for _, m := range maps {
+		if err := r.buildMap(m.arena, m.off, m.plan, m.keys, m.vals, m.n, heads[m.keys].plan, heads[m.vals].plan); err != nil {
+			return nil, err
+		}
+	}
+	if rootArena >= nArenas || uintptr(rootOff)+ps.list[0].elem.size > r.sizes[rootArena] || heads[rootArena].plan != ps.list[0].elem {
+		return nil, errors.New("snapshot: image's root is out of its arena")
+	}
+	return (*T)(unsafe.Add(r.bases[rootArena], rootOff)), nil
+}
+
+// relocate writes the pointers, group by group.
+func (r *imageReader) relocate(nArenas int) {
+	word := unsafe.Sizeof(uintptr(0))
+	nGroups := r.number(uint64(len(r.data)))
+	for range nGroups {
+		arena, base, n := r.number(uint64(nArenas-1)), r.number(uint64(len(r.bases)-1)), r.number(uint64(len(r.data)))
+		if r.err != nil {
+			return
+		}
+		pairs := r.data[r.pos : r.pos+8*n]
+		r.pos += 8 * n
+		to, toSize := r.bases[base], r.sizes[base]
+		at, atSize := r.bases[arena], r.sizes[arena]
+		if toSize == 0 {
+			// A type word or the empty slices' address: only its
+			// first byte is pointed to.
+			toSize = 1
+		}
+		if atSize < word {
+			r.fail("a pointer out of its arena")
+			return
+		}
+		for len(pairs) >= 8 {
+			x := binary.LittleEndian.Uint64(pairs)
+			pairs = pairs[8:]
+			slot, off := uintptr(uint32(x)), uintptr(x>>32)
+			if slot%word != 0 || slot > atSize-word || off >= toSize {
+				r.fail("a pointer out of its arena")
+				return
+			}
+			*(*unsafe.Pointer)(unsafe.Add(at, slot)) = unsafe.Add(to, off)
+		}
+	}
+}
+
+// typeWord returns the first word of an interface value of plan iface
+// holding a pointer of plan concrete.
+func typeWord(iface, concrete *plan) (unsafe.Pointer, error) {
+	if iface.kind != reflect.Interface || concrete.kind != reflect.Pointer || !concrete.t.Implements(iface.t) {
+		return nil, errors.New("snapshot: image's interface types are wrong")
+	}
+	var words [2]unsafe.Pointer
+	reflect.NewAt(iface.t, unsafe.Pointer(&words)).Elem().Set(reflect.Zero(concrete.t))
+	return words[0], nil
+}
+
+// buildMap makes the map at byte off of arena from its n keys and values.
+func (r *imageReader) buildMap(arena, off int, p *plan, keys, vals, n int, kp, vp *plan) error {
+	if p.kind != reflect.Map || kp != p.key || vp != p.elem || uintptr(off)+p.size > r.sizes[arena] ||
+		uintptr(n)*kp.size != r.sizes[keys] || uintptr(n)*vp.size != r.sizes[vals] {
+		return errors.New("snapshot: image's map is out of its arenas")
+	}
+	m := reflect.MakeMapWithSize(p.t, n)
+	for i := range n {
+		k := reflect.NewAt(kp.t, unsafe.Add(r.bases[keys], uintptr(i)*kp.size)).Elem()
+		v := reflect.NewAt(vp.t, unsafe.Add(r.bases[vals], uintptr(i)*vp.size)).Elem()
+		m.SetMapIndex(k, v)
+	}
+	reflect.NewAt(p.t, unsafe.Add(r.bases[arena], off)).Elem().Set(m)
+	return nil
+}
