@@ -98,7 +98,7 @@ func asyncMnemonic(o Op) string {
 // asyncText spells the operations that take several instructions: a
 // guarded wait and its branch past the rest of the thread; a try_wait
 // loop; a remote arrive and the mapa that computes its address; a bulk
-// store with its commit and wait. ok is false for any other operation.
+// load that arms its mbarrier; a bulk store with its commit and wait. ok is false for any other operation.
 func (t *Test) asyncText(th, op int, o Op) (lines []string, ok bool) {
 	switch {
 	case o.Kind == MbarWait && o.Loop:
@@ -113,6 +113,8 @@ func (t *Test) asyncText(th, op int, o Op) (lines []string, ok bool) {
 			fmt.Sprintf("mapa.shared::cluster %s, %s, %d", reg, t.Addrs[o.Addr].Name, o.CTA),
 			fmt.Sprintf("mbarrier.arrive%s.shared::cluster _, [%s]", remoteSem(o), reg),
 		}, true
+	case o.Kind == BulkLoad && o.Arm:
+		return []string{fmt.Sprintf("mbarrier.arrive.expect_tx %s, 16", t.Addrs[o.Bar].Name), t.asyncInstr(th, op, o)}, true
 	case o.Kind == BulkStore:
 		wait := "cp.async.bulk.wait_group 0"
 		if o.WaitRead {

@@ -188,6 +188,10 @@ type Op struct {
 	// cp.async.bulk.wait_group.read.
 	Dst      int
 	WaitRead bool
+	// Arm makes a BulkLoad arm its mbarrier itself, with
+	// mbarrier.arrive.expect_tx Bar, 16 just before the copy: one
+	// operation of two instructions.
+	Arm bool
 }
 
 // Place is where a thread runs: its GPU, its CTA on that GPU and, when

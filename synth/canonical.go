@@ -32,6 +32,7 @@ func canonical(t *program.Test) string {
 		}
 		var b strings.Builder
 		pos := map[[2]int]int{}
+		bars := map[int]int{}
 		for i, th := range order {
 			if i > 0 {
 				b.WriteByte('|')
@@ -45,7 +46,13 @@ func canonical(t *program.Test) string {
 				if op.Kind == program.ProxyFence {
 					b.WriteString(op.Proxy.String())
 				}
-				if op.Kind.Memory() {
+				if bar, ok := mbarOf(op); ok {
+					if _, seen := bars[bar]; !seen {
+						bars[bar] = len(bars)
+					}
+					fmt.Fprintf(&b, "#%d", bars[bar])
+				}
+				if access(op.Kind) {
 					loc, second := physical(op.Addr)
 					if _, ok := locs[loc]; !ok {
 						locs[loc] = len(locs)
@@ -86,7 +93,12 @@ func canonical(t *program.Test) string {
 			op := t.Threads[p.Thread].Ops[p.Op]
 			loc, _ := physical(op.Addr)
 			v := int64(0)
-			if p.Value != 0 {
+			switch {
+			case op.Kind == program.MbarWait:
+				// A wait's register says whether it saw the phase
+				// complete: 0 or 1, no value written.
+				v = p.Value
+			case p.Value != 0:
 				v = vals[[2]int64{int64(loc), p.Value}]
 			}
 			pins = append(pins, fmt.Sprintf("r%d.%d=%d", pos[[2]int{p.Thread, 0}], p.Op, v))
@@ -112,4 +124,16 @@ func ownCTAs(t *program.Test) bool {
 		seen[p.CTA] = true
 	}
 	return true
+}
+
+// mbarOf is the address of the mbarrier an arrive, a wait or a bulk load
+// uses.
+func mbarOf(op program.Op) (int, bool) {
+	switch op.Kind {
+	case program.MbarArrive, program.MbarWait:
+		return op.Addr, true
+	case program.BulkLoad:
+		return op.Bar, true
+	}
+	return 0, false
 }

@@ -86,8 +86,14 @@ func (s *skeleton) dims(v Vocabulary) []dim {
 				}
 			case sl.kind == program.ClusterBarrier:
 				add(dim{kind: dimSem, sems: []program.Sem{program.Relaxed, program.Release}})
+			case sl.kind == program.MbarArrive:
+				add(dim{kind: dimSem, sems: []program.Sem{program.Relaxed, program.Release}})
+			case sl.kind == program.MbarWait:
+				add(dim{kind: dimSem, sems: []program.Sem{program.Relaxed, program.Acquire}})
 			}
-			if generic && sl.kind != program.AliasFence && !sl.kind.Barrier() {
+			// mbarrier operations keep their .cta scope; a bulk load's
+			// arrive and complete-tx have theirs.
+			if generic && sl.kind != program.AliasFence && !sl.kind.Barrier() && !asyncKind(sl.kind) {
 				add(dim{kind: dimScope, scopes: v.Scopes})
 			}
 			if sl.kind.Memory() {
@@ -165,6 +171,7 @@ func (s *skeleton) test(v Vocabulary, ds []dim, p point) *program.Test {
 	for l := 0; l < s.nlocs; l++ {
 		t.Addrs = append(t.Addrs, program.Addr{Name: locationNames[l], AliasOf: -1})
 	}
+	mbars := s.mbarAddrs(t)
 	// Each operation starts at its weakest and takes its dimensions'
 	// values.
 	ops := make([][]program.Op, len(s.threads))
@@ -187,6 +194,12 @@ func (s *skeleton) test(v Vocabulary, ds []dim, p point) *program.Test {
 				}
 			case program.ClusterBarrier:
 				op.Sem = program.Relaxed
+			case program.MbarArrive, program.MbarWait:
+				op.Sem, op.Addr = program.Relaxed, mbars[sl.bar]
+				op.Guard = sl.kind == program.MbarWait
+			case program.BulkLoad:
+				op.Bar, op.Arm = mbars[sl.bar], true
+				t.Addrs[sl.loc].Space = program.Shared
 			}
 			switch {
 			case sl.kind == program.ProxyFence:
@@ -239,7 +252,7 @@ func (s *skeleton) test(v Vocabulary, ds []dim, p point) *program.Test {
 			switch {
 			case op.Kind == program.AliasFence || op.Kind == program.ProxyFence || op.Kind == program.Barrier:
 				op.Sem, op.Scope = program.Weak, program.NoScope
-			case op.Kind == program.ClusterBarrier:
+			case op.Kind == program.ClusterBarrier || asyncKind(op.Kind):
 				op.Scope = program.NoScope
 			case op.Sem != program.Weak && op.Scope == program.NoScope:
 				op.Scope = scope
@@ -257,6 +270,12 @@ func (s *skeleton) test(v Vocabulary, ds []dim, p point) *program.Test {
 				}
 				values[loc]++
 				op.Value = values[loc]
+			}
+		}
+		for k := range ops[th] {
+			if op := &ops[th][k]; op.Kind == program.BulkLoad {
+				// The copy's source holds the value it writes.
+				op.Src = t.AddAddr(program.Addr{Name: fmt.Sprintf("%s_src%d", t.Addrs[op.Addr].Name, op.Value), Init: op.Value})
 			}
 		}
 		place := program.Place{CTA: th, Cluster: -1}
@@ -278,4 +297,21 @@ func (s *skeleton) test(v Vocabulary, ds []dim, p point) *program.Test {
 		}
 	}
 	return t
+}
+
+// mbarAddrs declares the skeleton's mbarriers (mb0, mb1, ..., one arrival
+// each) and returns their addresses by mbarrier number.
+func (s *skeleton) mbarAddrs(t *program.Test) map[int]int {
+	out := map[int]int{}
+	for _, th := range s.threads {
+		for _, sl := range th {
+			if !asyncKind(sl.kind) {
+				continue
+			}
+			if _, ok := out[sl.bar]; !ok {
+				out[sl.bar] = t.AddAddr(program.Addr{Name: fmt.Sprintf("mb%d", sl.bar), Space: program.Mbarrier, Count: 1})
+			}
+		}
+	}
+	return out
 }

@@ -20,13 +20,14 @@ type node struct {
 // each read to read, an order of the writes to each location) has a cycle
 // of program order, reads-from, coherence and from-reads through every
 // access; barriers order the accesses before a barrier in one thread
-// before those after it in the threads it meets (sequential consistency
-// with barriers).
+// before those after it in the threads it meets, and an mbarrier the
+// accesses before its arrive (a bulk load's write included) before those
+// after its wait (sequential consistency with barriers and mbarriers).
 func (s *skeleton) critical() bool {
 	var nodes []node
 	for t, th := range s.threads {
 		for k, sl := range th {
-			if sl.kind.Memory() {
+			if access(sl.kind) {
 				nodes = append(nodes, node{thread: t, pos: k, loc: sl.loc, reads: sl.kind.Reads(), writes: sl.kind.Writes()})
 			}
 		}
@@ -41,7 +42,7 @@ func (s *skeleton) critical() bool {
 			if nodes[i].thread == nodes[j].thread && nodes[i].pos < nodes[j].pos {
 				po[i] |= 1 << j
 			}
-			if s.meetBetween(nodes[i], nodes[j]) {
+			if s.meetBetween(nodes[i], nodes[j]) || s.mbarBetween(nodes[i], nodes[j]) {
 				po[i] |= 1 << j
 			}
 		}

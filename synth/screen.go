@@ -37,6 +37,10 @@ const (
 	// skeleton's box of choices may have both (programFeatures).
 	featFenceAcqRel
 	featFenceSC
+	// featMbar is an mbarrier arrive and wait pair, featBulk a bulk load
+	// (TMA) completing on the mbarrier of a wait.
+	featMbar
+	featBulk
 )
 
 // screen remembers, per feature set, whether the models can disagree on
@@ -81,6 +85,9 @@ func newScreen(o Options) *screen {
 	}
 	if len(o.Vocabulary.Proxies) > 0 {
 		fs = append(fs, featProxy, featProxyFence)
+	}
+	if o.Vocabulary.Async {
+		fs = append(fs, featMbar, featBulk)
 	}
 	for _, f := range fs {
 		in := map[string]bool{}
@@ -158,13 +165,19 @@ func (sc *screen) samples(f feature) []*program.Test {
 	case featClusterBarrier:
 		v.ClusterBarrier = true
 		th = [][]slot{{w(0), {kind: program.ClusterBarrier}, w(1)}, {r(1), {kind: program.ClusterBarrier}, r(0)}}
+	case featMbar:
+		v.Async = true
+		th = [][]slot{{w(0), w(1), {kind: program.MbarArrive}}, {{kind: program.MbarWait}, r(1), r(0)}}
+	case featBulk:
+		v.Async = true
+		th = [][]slot{{w(1), {kind: program.BulkLoad, loc: 0}}, {{kind: program.MbarWait}, r(0), r(1)}}
 	}
 	sk := &skeleton{threads: th, nlocs: 2}
 	if f == featAliasFence {
 		sk.nlocs = 1
 	}
 	places := samplePlaces(sc.o.Vocabulary)
-	if f == featBarrier || f == featClusterBarrier {
+	if f == featBarrier || f == featClusterBarrier || f == featMbar || f == featBulk {
 		// Only threads that share a CTA (or a cluster) meet.
 		places = sharedPlaces()
 	}
@@ -244,6 +257,10 @@ func (s *skeleton) features(ds []dim, lo, hi point) feature {
 				f |= featClusterBarrier
 			case sl.kind == program.ProxyFence:
 				f |= featProxyFence
+			case isMbar(sl.kind):
+				f |= featMbar
+			case sl.kind == program.BulkLoad:
+				f |= featBulk
 			}
 			if sl.kind.Memory() && sl.proxy != program.Generic {
 				f |= featProxy
@@ -297,6 +314,10 @@ func programFeatures(t *program.Test) feature {
 				f |= featClusterBarrier
 			case program.ProxyFence:
 				f |= featProxyFence
+			case program.MbarArrive, program.MbarWait:
+				f |= featMbar
+			case program.BulkLoad:
+				f |= featBulk
 			case program.Fence:
 				switch op.Sem {
 				case program.Acquire:

@@ -17,7 +17,7 @@ import (
 // the order of each chain fence told apart, over every point of skeletons
 // with every kind of instruction.
 func TestProgramFeatures(t *testing.T) {
-	v, err := ParseVocabulary(DefaultFeatures+",fence.acquire,fence.release,bar.sync,surface", "gpu")
+	v, err := ParseVocabulary(DefaultFeatures+",fence.acquire,fence.release,bar.sync,surface,async", "gpu")
 	require.NoError(t, err)
 	fence := slot{kind: program.Fence}
 	for _, th := range [][][]slot{
@@ -26,6 +26,7 @@ func TestProgramFeatures(t *testing.T) {
 		{{ld(0), {kind: program.Fence, fence: program.Acquire}, st(1)}, {ld(1), {kind: program.Fence, fence: program.Release}, st(0)}},
 		{{st(0), {kind: program.Barrier}, ld(1)}, {st(1), {kind: program.Barrier}, {kind: program.Load, loc: 0, proxy: program.Surface}}},
 		{{{kind: program.Store, loc: 0, proxy: program.Surface}, {kind: program.ProxyFence, proxy: program.Surface}, ld(0)}},
+		{{st(0), {kind: program.MbarArrive}, {kind: program.BulkLoad, loc: 1, bar: 1}}, {{kind: program.MbarWait}, ld(0), {kind: program.MbarWait, bar: 1}, ld(1)}},
 	} {
 		sk := &skeleton{threads: th, nlocs: 2}
 		ds := sk.dims(v)

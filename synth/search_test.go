@@ -67,6 +67,19 @@ func TestSearch(t *testing.T) {
 		// fence and a generic load of the location, in one thread.
 		{"proxy fences without effect", spec, fileModel(t, "../testdata/synth/no-proxy-fence.dl"), "surface,texture", "gpu", 3, 3, 4},
 		{"proxy fences without effect, no proxies", spec, fileModel(t, "../testdata/synth/no-proxy-fence.dl"), "alias,fence.sc", "gpu", 3, 0, 0},
+		// The asynchronous half: obs-one-step.dl's observation order
+		// does not chain a bulk load's complete-tx through the arrive
+		// that completes the phase (nor arrive-on operations through one
+		// another), so a TMA load, a wait and a load of the copy's
+		// destination separate it from spec.dl in three instructions.
+		{"obs-one-step, asynchronous operations", spec, fileModel(t, "../variants/obs-one-step.dl"), "async", "gpu", 3, 3, 2},
+		{"obs-one-step, no asynchronous operations", spec, fileModel(t, "../variants/obs-one-step.dl"), "fence.sc", "cta,gpu", 3, 0, 0},
+		// mbarriers that synchronize nothing: the TMA load again, and MP
+		// through a release arrive and an acquire wait.
+		{"mbarriers without synchronization", spec, fileModel(t, "../testdata/synth/no-mbarrier-sync.dl"), "async", "gpu", 4, 3, 2},
+		{"mbarriers without synchronization, no asynchronous operations", spec, fileModel(t, "../testdata/synth/no-mbarrier-sync.dl"), "bar.sync,fence.sc", "cta,gpu", 3, 0, 0},
+		{"identical models, asynchronous operations", spec, fileModel(t, "../spec.dl"), "async,fence.sc", "cta,gpu", 4, 0, 0},
+		{"identical small models, asynchronous operations", testmodels.Load(t, "sc", testmodels.SC), testmodels.Load(t, "sc2", testmodels.SC), "async", "gpu", 3, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v, err := ParseVocabulary(tc.features, tc.scopes)

@@ -22,6 +22,7 @@ func TestParseVocabulary(t *testing.T) {
 			Fences: []program.Sem{program.Acquire, program.SC}, Deps: []program.Dep{program.Data, program.Ctrl}}, ""},
 		{"bar.sync,barrier.cluster", "gpu", Vocabulary{Scopes: []program.Scope{program.GPU}, Barrier: true, ClusterBarrier: true}, ""},
 		{"constant,surface,constant", "gpu", Vocabulary{Scopes: []program.Scope{program.GPU}, Proxies: []program.Proxy{program.Surface, program.Constant}}, ""},
+		{"async", "gpu", Vocabulary{Scopes: []program.Scope{program.GPU}, Async: true}, ""},
 		{"atomics", "gpu", Vocabulary{}, "-vocab atomics: unknown feature"},
 		{"", "", Vocabulary{}, "-scopes: give at least one scope"},
 		{"", "warp", Vocabulary{}, "-scopes:"},
@@ -65,6 +66,37 @@ func TestCanonicalKey(t *testing.T) {
 	second := slot{kind: program.Store, loc: 0, alias: true}
 	assert.Equal(t, canonicalKey([][]slot{{surf, st(0), second}}, nil), canonicalKey([][]slot{{surf, second, st(0)}}, nil))
 	assert.NotEqual(t, canonicalKey([][]slot{{surf, st(0)}}, nil), canonicalKey([][]slot{{ld(0), st(0)}}, nil))
+	// mbarriers are renamed like locations, and which wait pairs with
+	// which producer is part of the shape.
+	arrive := func(b int) slot { return slot{kind: program.MbarArrive, bar: b} }
+	wait := func(b int) slot { return slot{kind: program.MbarWait, bar: b} }
+	pairs := func(a, b int) [][]slot {
+		return [][]slot{{st(0), arrive(0), st(1), arrive(1)}, {wait(a), ld(1)}, {wait(b), ld(0)}}
+	}
+	renamed := [][]slot{{st(0), arrive(1), st(1), arrive(0)}, {wait(1), ld(1)}, {wait(0), ld(0)}}
+	assert.Equal(t, canonicalKey(pairs(0, 1), nil), canonicalKey(renamed, nil))
+	assert.NotEqual(t, canonicalKey(pairs(0, 1), nil), canonicalKey(pairs(1, 0), nil))
+}
+
+// TestCanonicalWaits checks that the spelling of a found test tells
+// apart its mbarrier pairs and what its waits saw.
+func TestCanonicalWaits(t *testing.T) {
+	v, err := ParseVocabulary("async", "gpu")
+	require.NoError(t, err)
+	arrive := func(b int) slot { return slot{kind: program.MbarArrive, bar: b} }
+	wait := func(b int) slot { return slot{kind: program.MbarWait, bar: b} }
+	one := []program.Place{{Cluster: -1}, {Cluster: -1}, {Cluster: -1}}
+	build := func(a, b int, sawFirst int64) string {
+		sk := &skeleton{threads: [][]slot{{st(0), arrive(0), st(1), arrive(1)}, {wait(a), ld(1)}, {wait(b), ld(0)}}, nlocs: 2, places: one}
+		ds := sk.dims(v)
+		p := sk.test(v, ds, make(point, len(ds)))
+		p.Observe = nil
+		p.Pins = []program.Pin{{Thread: 1, Op: 0, Value: sawFirst}, {Thread: 1, Op: 1, Value: 0}}
+		return canonical(p)
+	}
+	assert.NotEqual(t, build(0, 1, 1), build(0, 1, 0), "a wait that saw its phase complete and one that did not")
+	assert.NotEqual(t, build(0, 1, 1), build(1, 0, 1), "two pairings")
+	assert.Equal(t, build(0, 1, 1), build(0, 1, 1))
 }
 
 // TestSkeletonsOnce checks that the enumeration meets no shape twice up
@@ -80,6 +112,8 @@ func TestSkeletonsOnce(t *testing.T) {
 	require.NoError(t, err)
 	proxies, err := ParseVocabulary("alias,surface,texture,constant", "gpu")
 	require.NoError(t, err)
+	async, err := ParseVocabulary("async,fence.sc", "gpu")
+	require.NoError(t, err)
 	for _, tc := range []struct {
 		v     Vocabulary
 		n     int
@@ -94,6 +128,8 @@ func TestSkeletonsOnce(t *testing.T) {
 		{placed, 3, 0},
 		{placed, 4, 0},
 		{proxies, 3, 0},
+		{async, 3, 0},
+		{async, 4, 0},
 	} {
 		seen := map[string]bool{}
 		count := 0
@@ -105,6 +141,24 @@ func TestSkeletonsOnce(t *testing.T) {
 			assert.Equal(t, sk.key, canonicalKey(sk.threads, sk.places))
 			assert.True(t, barriersMeet(sk.threads, sk.places), "barriers that do not meet: %s", sk.key)
 			assert.True(t, fencesUseful(sk.threads), "a proxy fence without its proxy: %s", sk.key)
+			assert.True(t, mbarsMeet(sk.threads, sk.places), "an mbarrier's pair in two CTAs: %s", sk.key)
+			pairs := map[int][2]int{} // producers and waits per mbarrier
+			for ti, th := range sk.threads {
+				for _, s := range th {
+					switch {
+					case producer(s.kind):
+						pairs[s.bar] = [2]int{pairs[s.bar][0] + 1, pairs[s.bar][1]}
+					case s.kind == program.MbarWait:
+						pairs[s.bar] = [2]int{pairs[s.bar][0], pairs[s.bar][1] + 1}
+						for _, o := range th {
+							assert.False(t, producer(o.kind) && o.bar == s.bar, "an mbarrier's pair in one thread (P%d): %s", ti, sk.key)
+						}
+					}
+				}
+			}
+			for b, n := range pairs {
+				assert.Equal(t, [2]int{1, 1}, n, "mbarrier %d: producers and waits: %s", b, sk.key)
+			}
 			for _, th := range sk.threads {
 				for _, s := range th {
 					if s.kind.Memory() && s.proxy != program.Generic {
@@ -118,8 +172,14 @@ func TestSkeletonsOnce(t *testing.T) {
 						assert.False(t, k > 0 && (th[k-1].kind == s.kind || isFence(th[k-1].kind)), "barrier after a fence or its kind: %s", sk.key)
 						continue
 					}
-					if !s.kind.Memory() {
-						assert.True(t, k > 0 && k < len(th)-1 && th[k-1].kind.Memory() && th[k+1].kind.Memory(), "fence not between accesses: %s", sk.key)
+					if isMbar(s.kind) {
+						assert.False(t, k > 0 && isFence(th[k-1].kind), "mbarrier operation after a fence: %s", sk.key)
+						assert.False(t, s.kind == program.MbarArrive && k == 0, "arrive first: %s", sk.key)
+						assert.False(t, s.kind == program.MbarWait && k == len(th)-1, "wait last: %s", sk.key)
+						continue
+					}
+					if !access(s.kind) {
+						assert.True(t, k > 0 && k < len(th)-1 && access(th[k-1].kind) && access(th[k+1].kind), "fence not between accesses: %s", sk.key)
 					}
 				}
 			}
@@ -234,6 +294,23 @@ func TestCritical(t *testing.T) {
 		{"MP with bar.sync", [][]slot{{st(0), bar}, {bar, ld(0)}}, true},
 		{"two stores across bar.sync", [][]slot{{st(0), bar}, {bar, st(0)}}, true},
 		{"a load and a store both before it", [][]slot{{ld(0), bar}, {st(0), bar}}, false},
+	} {
+		sk := &skeleton{threads: tc.th, nlocs: 1, places: oneCTA}
+		assert.Equal(t, tc.want, sk.critical(), tc.name)
+	}
+	// An mbarrier orders the accesses before its arrive (a bulk load's
+	// write included) before those after its wait, one way only.
+	arrive, wait, bulk := slot{kind: program.MbarArrive}, slot{kind: program.MbarWait}, slot{kind: program.BulkLoad}
+	for _, tc := range []struct {
+		name string
+		th   [][]slot
+		want bool
+	}{
+		{"MP through an mbarrier", [][]slot{{st(0), arrive}, {wait, ld(0)}}, true},
+		{"a TMA load, a wait and a load", [][]slot{{bulk}, {wait, ld(0)}}, true},
+		{"a TMA load, a wait and a store", [][]slot{{bulk}, {wait, st(0)}}, true},
+		{"a wait before a load that reads the arrive's thread's later store", [][]slot{{arrive, st(0)}, {wait, ld(0)}}, false},
+		{"a load before the wait", [][]slot{{st(0), arrive}, {ld(0), wait}}, false},
 	} {
 		sk := &skeleton{threads: tc.th, nlocs: 1, places: oneCTA}
 		assert.Equal(t, tc.want, sk.critical(), tc.name)

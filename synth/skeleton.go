@@ -19,6 +19,8 @@ type slot struct {
 	// proxy is the proxy of an access through a proxy's reference of its
 	// location, or of a proxy fence.
 	proxy program.Proxy
+	// bar is the mbarrier of an arrive, a wait or a bulk load (async.go).
+	bar int
 }
 
 // skeleton is the shape of a test: its threads' instructions without
@@ -62,6 +64,12 @@ func (s slot) code() byte {
 		return "?STK"[s.proxy]
 	case program.ClusterBarrier:
 		return 'C'
+	case program.MbarArrive:
+		return 'M'
+	case program.MbarWait:
+		return 'V'
+	case program.BulkLoad:
+		return 'T'
 	}
 	switch s.fence {
 	case program.Acquire:
@@ -105,6 +113,9 @@ func skeletons(n int, b Bounds, v Vocabulary, yield func(*skeleton) bool) bool {
 	}
 	for _, p := range v.Proxies {
 		kinds = append(kinds, slot{kind: program.ProxyFence, proxy: p})
+	}
+	if v.Async {
+		kinds = append(kinds, slot{kind: program.MbarArrive}, slot{kind: program.MbarWait}, slot{kind: program.BulkLoad})
 	}
 	seqs := map[int][][]slot{}
 	for l := 1; l <= n; l++ {
@@ -164,6 +175,16 @@ func kindSequences(l int, kinds []slot) [][]slot {
 			return
 		}
 		for _, k := range kinds {
+			if isMbar(k.kind) {
+				// An arrive after something to release, a wait before
+				// something to acquire, neither next to a fence.
+				if (k.kind == program.MbarArrive && i == 0) || (k.kind == program.MbarWait && i == l-1) || (i > 0 && isFence(cur[i-1].kind)) {
+					continue
+				}
+				cur[i] = k
+				rec(i + 1)
+				continue
+			}
 			if k.kind.Barrier() {
 				if i > 0 && (cur[i-1].kind == k.kind || isFence(cur[i-1].kind)) {
 					continue
@@ -172,8 +193,8 @@ func kindSequences(l int, kinds []slot) [][]slot {
 				rec(i + 1)
 				continue
 			}
-			fence := !k.kind.Memory()
-			if fence && (i == 0 || i == l-1 || !cur[i-1].kind.Memory()) {
+			fence := !access(k.kind)
+			if fence && (i == 0 || i == l-1 || !access(cur[i-1].kind)) {
 				continue
 			}
 			cur[i] = k
@@ -211,7 +232,7 @@ func memSlots(th [][]slot) [][2]int {
 	var out [][2]int
 	for t, ss := range th {
 		for k, s := range ss {
-			if s.kind.Memory() {
+			if access(s.kind) {
 				out = append(out, [2]int{t, k})
 			}
 		}
@@ -254,7 +275,7 @@ func communicates(th [][]slot, nlocs int) bool {
 	users := make([]uint32, nlocs)
 	for t, ss := range th {
 		for _, s := range ss {
-			if s.kind.Memory() {
+			if access(s.kind) {
 				count[s.loc]++
 				written[s.loc] = written[s.loc] || s.kind.Writes()
 				users[s.loc] |= 1 << t
@@ -272,8 +293,9 @@ func communicates(th [][]slot, nlocs int) bool {
 	for t, ss := range th {
 		shares := false
 		for _, s := range ss {
-			// A barrier meets other threads (barriersMeet sees to it).
-			if (s.kind.Memory() && users[s.loc]&^(1<<t) != 0) || s.kind.Barrier() {
+			// A barrier meets other threads (barriersMeet sees to it),
+			// and an mbarrier pairs two threads (mbarriers).
+			if (access(s.kind) && users[s.loc]&^(1<<t) != 0) || s.kind.Barrier() || isMbar(s.kind) {
 				shares = true
 			}
 		}
@@ -294,7 +316,7 @@ func (e *enumerator) aliases(th [][]slot, mem [][2]int, nlocs, i int) bool {
 		if !fencesUseful(th) {
 			return true
 		}
-		return e.finish(th, nlocs)
+		return e.mbarriers(th, nlocs)
 	}
 	t, k := mem[i][0], mem[i][1]
 	first := true
@@ -306,6 +328,10 @@ func (e *enumerator) aliases(th [][]slot, mem [][2]int, nlocs, i int) bool {
 	th[t][k].alias, th[t][k].proxy = false, program.Generic
 	if !e.finish2(th, mem, nlocs, i) {
 		return false
+	}
+	if th[t][k].kind == program.BulkLoad {
+		// A bulk load writes its location's shared-memory address.
+		return true
 	}
 	if e.v.Alias && !first {
 		th[t][k].alias = true
@@ -363,7 +389,7 @@ func fencesUseful(th [][]slot) bool {
 // first time its canonical key is met.
 func (e *enumerator) finish(th [][]slot, nlocs int) bool {
 	for _, ps := range placements(len(th), e.v) {
-		if !barriersMeet(th, ps) {
+		if !barriersMeet(th, ps) || !mbarsMeet(th, ps) {
 			continue
 		}
 		sk := &skeleton{threads: th, places: ps, nlocs: nlocs}
@@ -388,7 +414,9 @@ func isFence(k program.Kind) bool {
 // thread, or -1.
 func nearestRead(ss []slot, k int) int {
 	for j := k - 1; j >= 0; j-- {
-		if ss[j].kind.Reads() {
+		// A wait's register says only whether a phase completed: no
+		// dependency is taken on it.
+		if ss[j].kind.Reads() && ss[j].kind != program.MbarWait {
 			return j
 		}
 	}
@@ -418,6 +446,7 @@ func canonicalKey(th [][]slot, ps []program.Place) string {
 			places = newPlaceSpeller()
 		}
 		ren := map[int]byte{}
+		bars := map[int]byte{}
 		// A location's first generic access in this order names its
 		// first address: the others are spelt relative to it.
 		firstAlias := map[int]bool{}
@@ -430,7 +459,14 @@ func canonicalKey(th [][]slot, ps []program.Place) string {
 			}
 			for _, s := range th[t] {
 				b.WriteByte(s.code())
-				if s.kind.Memory() {
+				if asyncKind(s.kind) {
+					if _, ok := bars[s.bar]; !ok {
+						bars[s.bar] = byte('0' + len(bars))
+					}
+					b.WriteByte('#')
+					b.WriteByte(bars[s.bar])
+				}
+				if access(s.kind) {
 					if _, ok := ren[s.loc]; !ok {
 						ren[s.loc] = byte('0' + len(ren))
 					}

@@ -36,13 +36,18 @@ type Vocabulary struct {
 	// references of a location an access may use (loads through each,
 	// stores through the surface proxy), with their proxy fences.
 	Proxies []program.Proxy
+	// Async adds the asynchronous operations (async.go): an mbarrier
+	// arrive (relaxed or release) in one thread paired with a guarded
+	// wait (relaxed or acquire) in another of its CTA, and a bulk load
+	// (TMA) into shared memory that arms the mbarrier a wait tests.
+	Async bool
 }
 
 // shareCTA reports whether threads may share a CTA: where a .cta scope, a
 // CTA barrier or a proxy other than the generic one can tell it (a proxy
 // orders its own accesses to an address within a CTA, 8.9.5 item 2).
 func (v Vocabulary) shareCTA() bool {
-	return v.Barrier || len(v.Proxies) > 0 || hasScope(v.Scopes, program.CTA)
+	return v.Barrier || v.Async || len(v.Proxies) > 0 || hasScope(v.Scopes, program.CTA)
 }
 
 // shareCluster reports whether CTAs may share a cluster.
@@ -77,6 +82,7 @@ var features = []struct{ name, doc string }{
 	{"surface", "suld and sust through a surface reference of a location, and fence.proxy.surface"},
 	{"texture", "tld through a texture reference of a location, and fence.proxy.texture"},
 	{"constant", "cold through a constant reference of a location, and fence.proxy.constant"},
+	{"async", "mbarrier arrive and guarded wait pairs between threads of one CTA, and TMA loads into shared memory completing on the mbarrier of a wait"},
 }
 
 // DefaultFeatures is the vocabulary ptxmm diff -synth uses unless told.
@@ -84,7 +90,7 @@ const DefaultFeatures = "atom,fence.sc,fence.acq_rel,data,ctrl,alias"
 
 // ParseVocabulary reads a comma-separated list of features (atom,
 // fence.sc, fence.acq_rel, fence.acquire, fence.release, data, ctrl,
-// alias, bar.sync, barrier.cluster, surface, texture, constant) and of
+// alias, bar.sync, barrier.cluster, surface, texture, constant, async) and of
 // scopes (cta, cluster, gpu, sys).
 func ParseVocabulary(featureList, scopeList string) (Vocabulary, error) {
 	var v Vocabulary
@@ -117,6 +123,8 @@ func ParseVocabulary(featureList, scopeList string) (Vocabulary, error) {
 			v.Proxies = append(v.Proxies, program.Texture)
 		case "constant":
 			v.Proxies = append(v.Proxies, program.Constant)
+		case "async":
+			v.Async = true
 		default:
 			var names []string
 			for _, x := range features {
