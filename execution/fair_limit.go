@@ -36,7 +36,9 @@ import (
 // point over the values that may be written, starting from every constant
 // the program writes. If no limit survives, no fair execution runs
 // forever. Besides coherence, only atomicity and sequential consistency
-// per location are used (entered); every value written must be a
+// per location are used: a thread reads no own write but its last one
+// (limitEdge.own), the successor of a write is an atom's when only atoms
+// write (entered, limitComponents.rmwRead); every value written must be a
 // constant, so that the values are known in advance.
 
 // maxLimits bounds the limits limitsEnd tries.
@@ -50,11 +52,21 @@ type limitEdge struct {
 	rloc, rval int
 	wloc, wval int
 	rmw        bool // the write is an atom's, made with its read
+	// own is set when the value read is the thread's own last write of
+	// the location, or its initial value when the thread has not written
+	// it yet: a read that needs no other thread's write.
+	own bool
 }
 
 // limitThread is one thread's transition system, its reads taking any
-// value of their location: its local states (program counter and
-// registers), numbered from the start (0), with their steps.
+// value of their location: its local states (program counter, registers,
+// and for each location the value of the thread's own last write to it,
+// if any), numbered from the start (0), with their steps. The last own
+// write is kept because sequential consistency per location (8.10.5)
+// limits what the thread can read: a write of its own that comes later in
+// program order never, nor an own write followed by another, nor the
+// initial value once it has written the location; other threads' writes
+// and its own last one always may be.
 type limitThread struct {
 	edges [][]limitEdge
 	final []bool
@@ -187,6 +199,9 @@ func writtenConstant(in *litmus.Instr) (litmus.Operand, bool) {
 }
 
 // explore builds thread i's transition system with at most max states.
+// A local state is the thread's program counter and registers (as in a
+// state vector) followed by, for each location, the index of the value of
+// its own last write to it, or -1.
 func (l *limitProgram) explore(i, max int) (limitThread, error) {
 	p := l.p
 	th := p.t.Threads[i]
@@ -204,13 +219,18 @@ func (l *limitProgram) explore(i, max int) (limitThread, error) {
 		}
 		return j
 	}
-	add(append(fairState(nil), start[b:b+width]...))
+	first := append(fairState(nil), start[b:b+width]...)
+	for range p.locs {
+		first = append(first, -1)
+	}
+	add(first)
 	full := append(fairState(nil), start...)
 	for at := 0; at < len(locals); at++ {
 		if lt.final[at] {
 			continue
 		}
-		copy(full[b:], locals[at])
+		copy(full[b:], locals[at][:width])
+		ownLast := locals[at][width:]
 		in := th.Instrs[locals[at][0]]
 		loc := -1 // the location accessed, unless a guard skips the access
 		if isAccess(in) && !(in.Guard.Kind != litmus.OperandNone && (l.operand(full, i, in.Guard) != 0) == in.GuardNeg) {
@@ -228,18 +248,22 @@ func (l *limitProgram) explore(i, max int) (limitThread, error) {
 				old = l.values[loc][c]
 				full[loc] = old
 				e.rloc, e.rval = loc, c
+				e.own = ownLast[loc] == int64(c) || ownLast[loc] < 0 && c == 0
 			}
 			n, err := p.step(full, i)
 			if err != nil {
 				return lt, err
 			}
+			next := append(fairState(nil), n[b:b+width]...)
+			next = append(next, ownLast...)
 			if loc >= 0 && l.writes(in, full, i, old) {
-				e.wloc, e.wval, e.rmw = loc, slices.Index(l.values[loc], n[loc]), in.Op == litmus.OpAtom
+				e.wloc, e.wval, e.rmw = loc, slices.Index(l.values[loc], n[loc]), in.Op == litmus.OpAtom || in.Op == litmus.OpRed
 				if e.wval < 0 {
 					return lt, fmt.Errorf("%s's %q writes %d to %s, not one of the constants the program writes", th.Name, in.Text, n[loc], p.locs[loc])
 				}
+				next[width+loc] = int64(e.wval)
 			}
-			e.to = add(append(fairState(nil), n[b:b+width]...))
+			e.to = add(next)
 			lt.edges[at] = append(lt.edges[at], e)
 			if len(locals) > max {
 				return lt, fmt.Errorf("its interleavings all finish, and accesses to different locations need not interleave (PTX is not sequentially consistent); its threads' own transition systems have more than %d states", max)
@@ -278,24 +302,30 @@ func (l *limitProgram) writes(in *litmus.Instr, s fairState, i int, old int64) b
 // thread a path to its end or to a component of steps that read as the
 // limit says, and the limit's values are written where it says.
 func (l *limitProgram) possible(limit []locLimit, forever int) bool {
-	nloc := len(l.values)
-	avail := make([]uint64, nloc) // the values that may be read
-	for k := range avail {
-		avail[k] = 1<<len(l.values[k]) - 1
+	nloc, nth := len(l.values), len(l.threads)
+	// others[i][k]: the values of k that thread i may read from another
+	// thread's write (it reads its own last write, or the initial value
+	// before it writes k, in any case: limitEdge.own).
+	others := make([][]uint64, nth)
+	mine := make([][]uint64, nth) // the values each thread writes on its paths
+	for i := range others {
+		others[i], mine[i] = make([]uint64, nloc), make([]uint64, nloc)
+		for k := range nloc {
+			others[i][k] = 1<<len(l.values[k]) - 1
+		}
 	}
 	written := make([]uint64, nloc) // on some thread's path
-	often := make([]uint64, nloc)   // in a component a thread stays in
+	var comps limitComponents       // of the threads that run for ever
 	avoid := make([]bool, nloc)     // every thread has a path writing none
-	targets := make([][]bool, len(l.threads))
-	paths := make([][]bool, len(l.threads)) // the states on a path to a target
+	targets := make([][]bool, nth)
+	paths := make([][]bool, nth) // the states on a path to a target
 	for {
-		clear(written)
-		clear(often)
+		comps.reset(nloc)
 		for k := range avoid {
 			avoid[k] = true
 		}
 		for i, lt := range l.threads {
-			ok := func(e limitEdge) bool { return e.rloc < 0 || avail[e.rloc]>>e.rval&1 != 0 }
+			ok := l.readable(others[i])
 			reach := lt.reach(0, ok)
 			var target []bool
 			if forever>>i&1 != 0 {
@@ -313,7 +343,7 @@ func (l *limitProgram) possible(limit []locLimit, forever int) bool {
 						return lim.often>>e.rval&1 != 0
 					}
 					return limit[e.rloc].last == e.rval
-				}, often)
+				}, &comps)
 			} else {
 				target = make([]bool, len(lt.edges))
 				for v := range target {
@@ -325,10 +355,11 @@ func (l *limitProgram) possible(limit []locLimit, forever int) bool {
 			}
 			back := lt.coreach(reach, target, ok)
 			targets[i], paths[i] = target, back
+			clear(mine[i])
 			for v, es := range lt.edges {
 				for _, e := range es {
 					if back[v] && back[e.to] && ok(e) && e.wloc >= 0 {
-						written[e.wloc] |= 1 << e.wval
+						mine[i][e.wloc] |= 1 << e.wval
 					}
 				}
 			}
@@ -341,10 +372,19 @@ func (l *limitProgram) possible(limit []locLimit, forever int) bool {
 			}
 		}
 		same := true
-		for k := range avail {
-			next := written[k] | 1
-			same = same && next == avail[k]
-			avail[k] = next
+		clear(written)
+		for i := range others {
+			for k := range nloc {
+				written[k] |= mine[i][k]
+				var next uint64
+				for j := range mine {
+					if j != i {
+						next |= mine[j][k]
+					}
+				}
+				same = same && next == others[i][k]
+				others[i][k] = next
+			}
 		}
 		if same {
 			break
@@ -352,7 +392,7 @@ func (l *limitProgram) possible(limit []locLimit, forever int) bool {
 	}
 	for k, lim := range limit {
 		if lim.forever {
-			if lim.often&^(avail[k]&often[k]) != 0 || !l.entered(k, lim.often, avail, targets, paths) {
+			if lim.often&^(written[k]&comps.writes[k]) != 0 || !comps.rmwRead(k, lim.often) || !l.entered(k, lim.often, others, targets, paths) {
 				return false
 			}
 			continue
@@ -364,9 +404,39 @@ func (l *limitProgram) possible(limit []locLimit, forever int) bool {
 	return true
 }
 
+// readable is the steps a thread may take when others are the values it
+// may read from other threads' writes.
+func (l *limitProgram) readable(others []uint64) func(limitEdge) bool {
+	return func(e limitEdge) bool { return e.rloc < 0 || e.own || others[e.rloc]>>e.rval&1 != 0 }
+}
+
+// limitComponents is what the steps inside the components that threads
+// running for ever may stay in do to each location (bit sets of value
+// indices).
+type limitComponents struct {
+	writes   []uint64 // the values written
+	rmwReads []uint64 // the values read by a read-modify-write that writes
+	stores   []bool   // whether some step writes it without reading it
+}
+
+func (c *limitComponents) reset(nloc int) {
+	c.writes, c.rmwReads, c.stores = make([]uint64, nloc), make([]uint64, nloc), make([]bool, nloc)
+}
+
+// rmwRead reports whether every value of often can be followed in k's
+// coherence order by a write of the components. Every write after the
+// limit point is one of theirs, and all but finitely many writes of each
+// value of often have one as their coherence successor. When those are all
+// read-modify-writes, such a successor reads the write before it (8.10.3:
+// no write comes between the write an atom reads and its own), so some
+// read-modify-write of the components reads that value.
+func (c *limitComponents) rmwRead(k int, often uint64) bool {
+	return c.stores[k] || often&^c.rmwReads[k] == 0
+}
+
 // entered reports whether location k can come to be written only values
 // of the set often (a location written for ever, as the limit says),
-// given the values that may be read (avail), each thread's targets and
+// given the values each thread may read from the others' writes, each thread's targets and
 // the states on its paths to them. When some write of a value outside
 // often surely exists (the initial write, or one that some thread writes
 // on every path to its target), let w be the last in coherence; the write
@@ -375,8 +445,7 @@ func (l *limitProgram) possible(limit []locLimit, forever int) bool {
 // comes between the write an atom reads and its own; by coherence, that
 // one precedes its own), and its thread then reads k only at w's
 // successors, all of values of often (8.10.5), until its target.
-func (l *limitProgram) entered(k int, often uint64, avail []uint64, targets, paths [][]bool) bool {
-	ok := func(e limitEdge) bool { return e.rloc < 0 || avail[e.rloc]>>e.rval&1 != 0 }
+func (l *limitProgram) entered(k int, often uint64, others [][]uint64, targets, paths [][]bool) bool {
 	in := func(v int) bool { return often>>v&1 != 0 }
 	surely := !in(0) // the initial value is one of the values at index 0
 	for v := range l.values[k] {
@@ -384,6 +453,7 @@ func (l *limitProgram) entered(k int, often uint64, avail []uint64, targets, pat
 			if surely || in(v) {
 				break
 			}
+			ok := l.readable(others[i])
 			r := lt.reach(0, func(e limitEdge) bool { return ok(e) && !(e.wloc == k && e.wval == v) })
 			surely = !anyBoth(r, targets[i])
 		}
@@ -392,6 +462,7 @@ func (l *limitProgram) entered(k int, often uint64, avail []uint64, targets, pat
 		return true
 	}
 	for i, lt := range l.threads {
+		ok := l.readable(others[i])
 		for v, es := range lt.edges {
 			for _, e := range es {
 				if paths[i][v] && paths[i][e.to] && ok(e) && e.wloc == k && !e.rmw && in(e.wval) {
@@ -401,6 +472,7 @@ func (l *limitProgram) entered(k int, often uint64, avail []uint64, targets, pat
 		}
 	}
 	for i, lt := range l.threads {
+		ok := l.readable(others[i])
 		for v, es := range lt.edges {
 			for _, e := range es {
 				if !paths[i][v] || !paths[i][e.to] || !ok(e) || !e.rmw || e.wloc != k || !in(e.wval) || e.rloc != k || in(e.rval) {
@@ -480,8 +552,8 @@ func (lt limitThread) coreach(reach, target []bool, ok func(limitEdge) bool) []b
 
 // stays returns the states of reach that lie in a strongly connected
 // component of the steps limit allows (a thread can stay there for ever),
-// adding the values those components' steps write to often.
-func (lt limitThread) stays(reach []bool, limit func(limitEdge) bool, often []uint64) []bool {
+// adding what those components' steps do to comps.
+func (lt limitThread) stays(reach []bool, limit func(limitEdge) bool, comps *limitComponents) []bool {
 	succ := make([][]int, len(lt.edges))
 	for v, es := range lt.edges {
 		if !reach[v] {
@@ -505,8 +577,14 @@ func (lt limitThread) stays(reach []bool, limit func(limitEdge) bool, often []ui
 			continue
 		}
 		for _, e := range es {
-			if in[e.to] == in[v] && limit(e) && e.wloc >= 0 {
-				often[e.wloc] |= 1 << e.wval
+			if in[e.to] != in[v] || !limit(e) || e.wloc < 0 {
+				continue
+			}
+			comps.writes[e.wloc] |= 1 << e.wval
+			if !e.rmw || e.rloc != e.wloc {
+				comps.stores[e.wloc] = true
+			} else {
+				comps.rmwReads[e.wloc] |= 1 << e.rval
 			}
 		}
 	}

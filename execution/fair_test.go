@@ -180,6 +180,41 @@ func TestFairTermination(t *testing.T) {
 			spins:   true, where: []string{"P0: atom.relaxed.gpu.exch r0, x, 1"},
 		},
 		{
+			// P1 enters its swap loop only when it read y's 1, and the
+			// only write of 1 to y is its own swap, after that read in
+			// program order: sequential consistency per location (8.10.5)
+			// forbids reading it (a read reads no write of its own that
+			// comes later), so P1 reads 0 and ends, weak executions
+			// included. Without that, y's 1, written on P1's way to its
+			// loop, left "P1 runs for ever while y's last value is 1"
+			// open.
+			name: "own-later-write", init: "x=1; y=0;",
+			threads: []string{"ld.relaxed.gpu r3, x",
+				"ld.relaxed.gpu r0, y ; beq r0, 0, E ; atom.relaxed.gpu.exch r1, y, 1 ; L: ; atom.relaxed.gpu.exch r2, x, 1 ; beq r2, 1, L ; E:"},
+		},
+		{
+			// P0 stores 1 to x and swaps in 0, going round while it takes
+			// a 0. After its own store, its swap takes that 1 or a later
+			// write (8.10.5), and no other thread writes x: it takes 1 and
+			// ends. Without that, x's 0 (the initial value, and P0's own
+			// swaps) left "P0 runs for ever while x is written 0 and 1 for
+			// ever" open.
+			name: "own-write-then-read", init: "x=0; y=0;",
+			threads: []string{"L: ; st.relaxed.gpu x, 1 ; atom.relaxed.gpu.exch r1, x, 0 ; beq r1, 0, L", "st.relaxed.gpu y, 1"},
+		},
+		{
+			// P0 swaps 0 into x while it takes a 1, P1 swaps 1 in while
+			// it takes a 1. For both to run for ever, x must be written 0
+			// and 1 for ever (P0's 1 comes only from P1, and the other way
+			// round), by their swaps alone. Then all but finitely many of
+			// P0's 0s are followed in coherence by a swap, which takes
+			// that 0 (8.10.3) and leaves its loop: no swap of the loops
+			// takes a 0. So every fair execution ends.
+			name: "swap-takes-its-predecessor", init: "x=1; y=0;",
+			threads: []string{"L: ; atom.relaxed.gpu.exch r0, x, 0 ; beq r0, 1, L",
+				"M: ; atom.relaxed.gpu.exch r1, x, 1 ; beq r1, 1, M", "st.relaxed.gpu y, 1"},
+		},
+		{
 			// A value copied from what was read is not a constant: the
 			// limits are not tried (its interleavings all end: P1's 1
 			// reaches y, P0 swaps it into x and then takes it).
