@@ -154,6 +154,10 @@ func (p fragProg) litmus() string {
 				cols[i] = append(cols[i], fmt.Sprintf("ld.relaxed.gpu r%d, %s", op.reg, locName(op.loc)))
 			case "st":
 				cols[i] = append(cols[i], fmt.Sprintf("st.release.gpu %s, %d", locName(op.loc), op.val))
+			case "add", "xor":
+				cols[i] = append(cols[i], fmt.Sprintf("atom.relaxed.gpu.%s r%d, %s, %d", op.kind, op.reg, locName(op.loc), op.val))
+			case "redadd", "redxor":
+				cols[i] = append(cols[i], fmt.Sprintf("red.relaxed.gpu.%s %s, %d", op.kind[3:], locName(op.loc), op.val))
 			}
 			cols[i] = append(cols[i], fmt.Sprintf("%s r%d, %d, B%d", op.cmp, op.regRead, op.cmpVal, op.target))
 		}
@@ -214,6 +218,14 @@ func (p fragProg) finals(unroll int) []string {
 				n.regs[i][op.reg] = n.mem[op.loc]
 			case "st":
 				n.mem[op.loc] = op.val
+			case "add":
+				n.regs[i][op.reg], n.mem[op.loc] = n.mem[op.loc], n.mem[op.loc]+op.val
+			case "xor":
+				n.regs[i][op.reg], n.mem[op.loc] = n.mem[op.loc], n.mem[op.loc]^op.val
+			case "redadd":
+				n.mem[op.loc] += op.val
+			case "redxor":
+				n.mem[op.loc] ^= op.val
 			}
 			v := n.regs[i][op.regRead]
 			if op.cmp == "beq" && v == op.cmpVal || op.cmp == "bne" && v != op.cmpVal {
@@ -381,6 +393,7 @@ func TestFairTerminationTwoLocationAwaits(t *testing.T) {
 	}{
 		{"random", 38, randomTwoLocationProg},
 		{"accesses-then-await", 39, randomAccessesThenAwait},
+		{"read-modify-writes-then-await", 41, randomUpdatesThenAwait},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := rand.New(rand.NewSource(c.seed))
@@ -421,6 +434,19 @@ func TestFairTerminationTwoLocationAwaits(t *testing.T) {
 // await, a load looping on itself (P1 only half of the time): the shape of store buffering or
 // message passing followed by a wait, where weak executions hang.
 func randomAccessesThenAwait(r *rand.Rand) fragProg {
+	return accessesThenAwait(r, []string{"exch", "ld", "st"})
+}
+
+// randomUpdatesThenAwait is randomAccessesThenAwait with atom.add,
+// atom.xor, red.add and red.xor of 1 or 2 among the accesses: values that
+// the limits find by closing the constants under those updates.
+func randomUpdatesThenAwait(r *rand.Rand) fragProg {
+	return accessesThenAwait(r, []string{"exch", "ld", "st", "add", "xor", "redadd", "redxor"})
+}
+
+// accessesThenAwait draws such a program whose accesses are of the kinds
+// given.
+func accessesThenAwait(r *rand.Rand, kinds []string) fragProg {
 	p := fragProg{init: int64(r.Intn(2)), locs: 2}
 	for i := range 2 {
 		const n = 3
@@ -430,8 +456,12 @@ func randomAccessesThenAwait(r *rand.Rand) fragProg {
 		}
 		var th []fragOp
 		for b := range n {
-			op := fragOp{kind: []string{"exch", "ld", "st"}[r.Intn(3)], val: int64(r.Intn(2)), cmpVal: int64(r.Intn(2)),
+			op := fragOp{kind: kinds[r.Intn(len(kinds))], val: int64(r.Intn(2)), cmpVal: int64(r.Intn(2)),
 				cmp: []string{"beq", "bne"}[r.Intn(2)], target: b + 1 + r.Intn(n-b), reg: b, regRead: r.Intn(b + 1), loc: r.Intn(2)}
+			switch op.kind {
+			case "add", "xor", "redadd", "redxor":
+				op.val++
+			}
 			if b == await {
 				op.kind, op.target, op.regRead = "ld", b, b
 			}

@@ -39,10 +39,18 @@ import (
 // per location are used: a thread reads no own write but its last one
 // (limitEdge.own), the successor of a write is an atom's when only atoms
 // write (entered, limitComponents.rmwRead); every value written must be a
-// constant, so that the values are known in advance.
+// constant or an atom's or red's update of a constant operand, so that
+// the values are known in advance (closeValues).
 
 // maxLimits bounds the limits limitsEnd tries.
 const maxLimits = 1 << 16
+
+// maxLimitValues bounds the values a location may hold for the limits to
+// be tried, and maxValueSteps the search for them (closeValues).
+const (
+	maxLimitValues = 8
+	maxValueSteps  = 1 << 14
+)
 
 // limitEdge is one step of a thread on its own: to its next local state,
 // reading value rval (an index in the location's values) of location rloc
@@ -150,24 +158,32 @@ func (p *fairProgram) limitProgram(maxStates int) (*limitProgram, string) {
 	for k := range p.locs {
 		l.values[k] = []int64{p.init[k]}
 	}
-	for _, th := range p.t.Threads {
-		for _, in := range th.Instrs {
+	rmws := make([][]rmwWrite, len(p.locs))
+	for i, th := range p.t.Threads {
+		for j, in := range th.Instrs {
 			if !isAccess(in) || in.Op == litmus.OpLoad {
+				continue
+			}
+			k := p.loc[in.Addr.Addr]
+			if rmwConstant(in) {
+				rmws[k] = append(rmws[k], rmwWrite{in: in, once: !onCycle(th, p.labels[i], j)})
 				continue
 			}
 			o, ok := writtenConstant(in)
 			if !ok {
-				return nil, fmt.Sprintf("its interleavings all finish, and accesses to different locations need not interleave (PTX is not sequentially consistent); %s's %q writes a value it computes, and only programs that write constants are decided across locations", th.Name, in.Text)
+				return nil, fmt.Sprintf("its interleavings all finish, and accesses to different locations need not interleave (PTX is not sequentially consistent); %s's %q writes a value it computes from registers, and across locations only constants and read-modify-writes of a constant operand are decided", th.Name, in.Text)
 			}
-			k := p.loc[in.Addr.Addr]
 			if v := truncate(o.Imm, litmus.DefaultSize, true); !slices.Contains(l.values[k], v) {
 				l.values[k] = append(l.values[k], v)
 			}
 		}
 	}
 	for k, vs := range l.values {
-		if len(vs) > 8 {
-			return nil, fmt.Sprintf("its interleavings all finish, and accesses to different locations need not interleave (PTX is not sequentially consistent); %s may hold %d values, more than the 8 the limits decide", p.locs[k], len(vs))
+		if len(vs) > maxLimitValues {
+			return nil, fmt.Sprintf("its interleavings all finish, and accesses to different locations need not interleave (PTX is not sequentially consistent); %s may hold %d values, more than the %d the limits decide", p.locs[k], len(vs), maxLimitValues)
+		}
+		if why := l.closeValues(k, rmws[k]); why != "" {
+			return nil, why
 		}
 	}
 	states := 0
@@ -180,6 +196,93 @@ func (p *fairProgram) limitProgram(maxStates int) (*limitProgram, string) {
 		l.threads = append(l.threads, lt)
 	}
 	return l, ""
+}
+
+// rmwWrite is a read-modify-write of a location that computes what it
+// writes from the value it reads and a constant (atom.add x, 1): once is
+// set when it lies on no cycle of its thread, so that it runs at most
+// once.
+type rmwWrite struct {
+	in   *litmus.Instr
+	once bool
+}
+
+// rmwConstant reports whether in is an atom or red whose written value is
+// computed from the value it reads and a constant operand (or none, as
+// atom.inc may be written).
+func rmwConstant(in *litmus.Instr) bool {
+	if in.Op != litmus.OpAtom && in.Op != litmus.OpRed {
+		return false
+	}
+	switch in.AtomOp {
+	case "add", "sub", "inc", "dec", "and", "or", "xor", "min", "max":
+		return in.Src.Kind == litmus.OperandImm || in.Src.Kind == litmus.OperandNone
+	}
+	return false
+}
+
+// closeValues adds to location k's values (its initial value and the
+// constants written to it) every value its read-modify-writes of a
+// constant operand can compute, or says why that is more than the limits
+// decide. The argument holds for infinite executions: coherence orders
+// k's writes totally, and in a fair execution every write has finitely
+// many writes before it (Lahav et al.'s prefix-finiteness); each write is
+// a constant's or a read-modify-write's, which reads the write just
+// before it (8.10.3). So by induction along coherence, each value k holds
+// is a constant or the initial value followed by read-modify-writes, each
+// off every cycle at most once (it runs at most once); no_thin_air is not
+// needed.
+func (l *limitProgram) closeValues(k int, rmws []rmwWrite) string {
+	if len(rmws) == 0 {
+		return ""
+	}
+	if len(rmws) > 64 {
+		return fmt.Sprintf("its interleavings all finish, and accesses to different locations need not interleave (PTX is not sequentially consistent); %s has %d read-modify-writes, more than the 64 the limits decide", l.p.locs[k], len(rmws))
+	}
+	type node struct {
+		v    int64
+		used uint64 // the read-modify-writes off cycles applied
+	}
+	seen := map[node]bool{}
+	var queue []node
+	for _, v := range l.values[k] {
+		seen[node{v, 0}] = true
+		queue = append(queue, node{v, 0})
+	}
+	size, signed := litmus.DefaultSize, true
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		for j, r := range rmws {
+			if r.once && n.used>>j&1 != 0 {
+				continue
+			}
+			op := Int(truncate(r.in.Src.Imm, size, signed))
+			v, err := atomValue(r.in.AtomOp, Int(n.v), op, Int(0), r.in.Src.Kind != litmus.OperandNone, size, signed)
+			if err != nil {
+				return err.Error()
+			}
+			m := node{v.N, n.used}
+			if r.once {
+				m.used |= 1 << j
+			}
+			if seen[m] {
+				continue
+			}
+			seen[m] = true
+			queue = append(queue, m)
+			if !slices.Contains(l.values[k], m.v) {
+				l.values[k] = append(l.values[k], m.v)
+				if len(l.values[k]) > maxLimitValues {
+					return fmt.Sprintf("its interleavings all finish, and accesses to different locations need not interleave (PTX is not sequentially consistent); %s may hold more than the %d values the limits decide (%q may write %d, a loop that counts, for instance)", l.p.locs[k], maxLimitValues, r.in.Text, m.v)
+				}
+			}
+			if len(seen) > maxValueSteps {
+				return fmt.Sprintf("its interleavings all finish, and accesses to different locations need not interleave (PTX is not sequentially consistent); the values %s may hold take more than %d steps to find", l.p.locs[k], maxValueSteps)
+			}
+		}
+	}
+	return ""
 }
 
 // writtenConstant returns the operand whose value a write instruction
@@ -259,7 +362,11 @@ func (l *limitProgram) explore(i, max int) (limitThread, error) {
 			if loc >= 0 && l.writes(in, full, i, old) {
 				e.wloc, e.wval, e.rmw = loc, slices.Index(l.values[loc], n[loc]), in.Op == litmus.OpAtom || in.Op == litmus.OpRed
 				if e.wval < 0 {
-					return lt, fmt.Errorf("%s's %q writes %d to %s, not one of the constants the program writes", th.Name, in.Text, n[loc], p.locs[loc])
+					// A read-modify-write that runs once reading a
+					// value it made itself: the location's values
+					// hold every value written, so no execution
+					// reads that value here.
+					continue
 				}
 				next[width+loc] = int64(e.wval)
 			}

@@ -18,7 +18,7 @@ import (
 // independent of FairTermination's.
 
 type oracleOp struct {
-	kind   string // "exch", "ld", "st"
+	kind   string // "exch", "ld", "st", "xor", "add" (atom), "redxor", "redadd" (red)
 	val    int64  // what exch and st write
 	cmp    string // "beq", "bne", or "" for none (st only)
 	cmpVal int64
@@ -34,12 +34,23 @@ type oracleProg struct {
 
 // randomOracleProg draws a program over locs locations (1 or 2).
 func randomOracleProg(r *rand.Rand, locs int) oracleProg {
+	return randomOracleProgOf(r, locs, []string{"exch", "exch", "ld", "st"})
+}
+
+// randomOracleProgOf draws a program over locs locations whose accesses
+// are of the kinds given (a kind listed twice is drawn twice as often).
+// An xor or add adds 1 or 2.
+func randomOracleProgOf(r *rand.Rand, locs int, kinds []string) oracleProg {
 	p := oracleProg{init: int64(r.Intn(2)), locs: locs}
 	for range 2 + r.Intn(2) {
 		n := 1 + r.Intn(3)
 		var th []oracleOp
 		for range n {
-			op := oracleOp{kind: []string{"exch", "exch", "ld", "st"}[r.Intn(4)], val: int64(r.Intn(2)), cmpVal: int64(r.Intn(2)), target: r.Intn(n + 1)}
+			op := oracleOp{kind: kinds[r.Intn(len(kinds))], val: int64(r.Intn(2)), cmpVal: int64(r.Intn(2)), target: r.Intn(n + 1)}
+			switch op.kind {
+			case "xor", "add", "redxor", "redadd":
+				op.val++
+			}
 			op.cmp = []string{"beq", "bne"}[r.Intn(2)]
 			if op.kind == "st" && r.Intn(2) == 0 {
 				op.cmp = ""
@@ -70,6 +81,10 @@ func (p oracleProg) litmus() string {
 				lines = append(lines, fmt.Sprintf("ld.relaxed.gpu %s, %s", reg, loc))
 			case "st":
 				lines = append(lines, fmt.Sprintf("st.relaxed.gpu %s, %d", loc, op.val))
+			case "xor", "add":
+				lines = append(lines, fmt.Sprintf("atom.relaxed.gpu.%s %s, %s, %d", op.kind, reg, loc, op.val))
+			case "redxor", "redadd":
+				lines = append(lines, fmt.Sprintf("red.relaxed.gpu.%s %s, %d", op.kind[3:], loc, op.val))
 			}
 			if op.cmp != "" {
 				lines = append(lines, fmt.Sprintf("%s %s, %d, B%d_%d", op.cmp, reg, op.cmpVal, i, op.target))
@@ -110,13 +125,21 @@ func (p oracleProg) step(s oracleState, i int) oracleState {
 		got = s.mem[op.loc]
 	case "st":
 		s.mem[op.loc] = op.val
+	case "xor":
+		got, s.mem[op.loc] = s.mem[op.loc], s.mem[op.loc]^op.val
+	case "add":
+		got, s.mem[op.loc] = s.mem[op.loc], s.mem[op.loc]+op.val
+	case "redxor":
+		s.mem[op.loc] ^= op.val
+	case "redadd":
+		s.mem[op.loc] += op.val
 	}
 	s.got[i] = got
 	taken := op.cmp == "beq" && got == op.cmpVal || op.cmp == "bne" && got != op.cmpVal
-	if op.kind == "st" && op.cmp != "" {
-		// A st writes no register: its branch compares the register it
-		// left alone, r<block>, which is 0 (never written by anything
-		// else in the generated programs).
+	if (op.kind == "st" || op.kind == "redxor" || op.kind == "redadd") && op.cmp != "" {
+		// A st or red writes no register: its branch compares the
+		// register it left alone, r<block>, which is 0 (never written by
+		// anything else in the generated programs).
 		taken = op.cmp == "beq" && op.cmpVal == 0 || op.cmp == "bne" && op.cmpVal != 0
 	}
 	if taken {
@@ -125,6 +148,26 @@ func (p oracleProg) step(s oracleState, i int) oracleState {
 		s.pcs[i]++
 	}
 	return s
+}
+
+// countsInLoop reports whether an add may run again and again (some
+// branch at or after its block jumps back to or before it): its location
+// may then hold ever more values, and the brute-force search would not
+// end.
+func (p oracleProg) countsInLoop() bool {
+	for _, th := range p.threads {
+		for b, op := range th {
+			if op.kind != "add" && op.kind != "redadd" {
+				continue
+			}
+			for c := b; c < len(th); c++ {
+				if th[c].cmp != "" && th[c].target <= b {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // spins answers by brute force: some reachable state s lets the program
@@ -240,6 +283,55 @@ func TestFairTerminationSeveralLocations(t *testing.T) {
 		require.Greater(t, count[v], n/20, v)
 	}
 	require.Positive(t, count["not decided"])
+}
+
+// TestFairTerminationReadModifyWrites checks FairTermination against the
+// brute-force search of the interleavings, as
+// TestFairTerminationSeveralLocations does, on random programs over two
+// locations that also update them with atom.xor, atom.add, red.xor and
+// red.add of a constant (PTXMM_ORACLE_CASES of them, 200 by default; an
+// add that may run again and again is left out, as the search over its
+// values would not end). Their values are found by closing the constants
+// under those updates (closeValues); a program whose values are more than
+// the limits decide stays not decided and says so.
+func TestFairTerminationReadModifyWrites(t *testing.T) {
+	n := casesOr(t, 200)
+	r := rand.New(rand.NewSource(40))
+	count := map[string]int{}
+	kinds := []string{"exch", "ld", "st", "xor", "add", "redxor", "redadd"}
+	for k := 0; k < n; {
+		p := randomOracleProgOf(r, 2, kinds)
+		if p.countsInLoop() {
+			continue
+		}
+		k++
+		src := p.litmus()
+		// Registers holding up to four values each make some programs'
+		// interleavings many; those past a smaller bound than the
+		// default are counted and left out.
+		got := FairTermination(herd(t, src), 20_000)
+		if !got.Decided && strings.Contains(got.Why, "states") {
+			count["not decided (states)"]++
+			continue
+		}
+		want := p.spins()
+		if !got.Decided {
+			require.False(t, want, "case %d: not decided (%s) but an interleaving loops for ever:\n%s", k, got.Why, src)
+			reason := "limit"
+			if !strings.Contains(got.Why, "leave open an execution in which") {
+				require.Contains(t, got.Why, "values the limits decide", "case %d:\n%s", k, src)
+				reason = "values"
+			}
+			count["not decided ("+reason+")"]++
+			continue
+		}
+		require.Equal(t, want, got.Spins, "case %d:\n%s", k, src)
+		count[got.Verdict()]++
+	}
+	t.Logf("%d programs over two locations with read-modify-writes: %v", n, count)
+	for _, v := range []string{"livelock", "terminates"} {
+		require.Greater(t, count[v], n/20, v)
+	}
 }
 
 // casesOr is the number of random programs a property test draws:

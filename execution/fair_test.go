@@ -215,6 +215,24 @@ func TestFairTermination(t *testing.T) {
 				"M: ; atom.relaxed.gpu.exch r1, x, 1 ; beq r1, 1, M", "st.relaxed.gpu y, 1"},
 		},
 		{
+			// P1 reads x and swaps 1 into y until it read a non-zero x;
+			// P0 adds 1 to x once. x holds 0 or 1 (the constants closed
+			// under the one add, which runs at most once), and P0's add
+			// surely writes 1: x's last value is 1, and P1 reading it
+			// leaves its loop. Every fair execution ends.
+			name: "red-once", init: "x=0; y=0;",
+			threads: []string{"red.relaxed.gpu.add x, 1",
+				"L: ; ld.relaxed.gpu r0, x ; atom.relaxed.gpu.exch r1, y, 1 ; beq r0, 0, L"},
+		},
+		{
+			// An add that may run again and again: x may hold every
+			// count, more values than the limits try (its interleavings
+			// end: the second add takes a 1).
+			name: "add-in-a-loop", init: "x=0; y=0;",
+			threads: []string{"L: ; atom.relaxed.gpu.add r0, x, 1 ; beq r0, 0, L", "st.relaxed.gpu y, 1"},
+			why:     "may hold more than the 8 values the limits decide",
+		},
+		{
 			// A value copied from what was read is not a constant: the
 			// limits are not tried (its interleavings all end: P1's 1
 			// reaches y, P0 swaps it into x and then takes it).
