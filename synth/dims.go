@@ -40,6 +40,12 @@ type dim struct {
 	sems        []program.Sem
 	scopes      []program.Scope
 	deps        []program.Dep
+	// bits, when set, are the values of a dimAcq or dimRel dimension cut
+	// to one (monotone.go); nil is both, false first.
+	bits []bool
+	// cut says the dimension is part of a chain cut where a model may
+	// allow more with the stronger value (monotone.go).
+	cut bool
 }
 
 // size is the number of values of the dimension.
@@ -52,7 +58,44 @@ func (d dim) size() int {
 	case dimDep:
 		return len(d.deps)
 	}
+	if d.bits != nil {
+		return len(d.bits)
+	}
 	return 2
+}
+
+// on is the value v of a dimAcq or dimRel dimension.
+func (d dim) on(v int) bool {
+	if d.bits != nil {
+		return d.bits[v]
+	}
+	return v == 1
+}
+
+// slice is the dimension with its values from index from to index to
+// (excluded).
+func (d dim) slice(from, to int) dim {
+	d.cut = true
+	switch d.kind {
+	case dimSem:
+		d.sems = d.sems[from:to]
+	case dimScope:
+		d.scopes = d.scopes[from:to]
+	case dimDep:
+		d.deps = d.deps[from:to]
+	default:
+		bits := d.bits
+		if bits == nil {
+			bits = []bool{false, true}
+		}
+		d.bits = bits[from:to]
+	}
+	return d
+}
+
+// values spells the dimension's values.
+func (d dim) values() string {
+	return fmt.Sprint(d.kind, d.sems, d.scopes, d.deps, d.bits)
 }
 
 // dims lists the dimensions of a skeleton's operations under a
@@ -220,9 +263,9 @@ func (s *skeleton) test(v Vocabulary, ds []dim, p point) *program.Test {
 		case dimSem:
 			op.Sem = d.sems[v]
 		case dimAcq:
-			acq[[2]int{d.thread, d.pos}] = v == 1
+			acq[[2]int{d.thread, d.pos}] = d.on(v)
 		case dimRel:
-			rel[[2]int{d.thread, d.pos}] = v == 1
+			rel[[2]int{d.thread, d.pos}] = d.on(v)
 		case dimScope:
 			op.Scope = d.scopes[v]
 		case dimDep:

@@ -13,7 +13,9 @@
 // says where it finds them broken: a model allows every sequentially
 // consistent execution, and strengthening an operation (weak to relaxed to
 // acquire or release, a narrower scope to a wider one, acq_rel to sc)
-// never allows more outcomes. Under them, the tests it reports are every
+// never allows more outcomes. The second is checked from each model's
+// rules, step by step of each chain, and a chain is cut where a model may
+// break it (monotone.go). Under them, the tests it reports are every
 // minimal separating test of its vocabulary up to the size asked: no
 // instruction can be removed, and no memory order or scope weakened, with
 // the models still disagreeing (each reported test is checked for that).

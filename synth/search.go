@@ -94,12 +94,8 @@ type Report struct {
 // depend on the number of workers.
 func Search(ctx context.Context, o Options) *Report {
 	start := time.Now()
-	rep := &Report{}
-	s := &searcher{ctx: ctx, o: o, rep: rep, evals: &atomic.Int64{}, thin: &atomic.Int64{}, start: start, notMonotone: map[string]bool{}}
-	if o.Workers < 1 {
-		s.o.Workers = 1
-	}
-	s.screen = newScreen(s.o)
+	s := newSearcher(ctx, o)
+	rep := s.rep
 	seen := map[string]bool{}
 	for n := 1; n <= o.Bounds.Events; n++ {
 		count := 0
@@ -139,6 +135,18 @@ func Search(ctx context.Context, o Options) *Report {
 	return rep
 }
 
+// newSearcher prepares a search: its screen and the monotonicity of the
+// models' chains.
+func newSearcher(ctx context.Context, o Options) *searcher {
+	s := &searcher{ctx: ctx, o: o, rep: &Report{}, evals: &atomic.Int64{}, thin: &atomic.Int64{}, start: time.Now(), notMonotone: map[string]bool{}}
+	if o.Workers < 1 {
+		s.o.Workers = 1
+	}
+	s.screen = newScreen(s.o)
+	s.mono = newMonotonicity(s.o)
+	return s
+}
+
 // searcher carries one search.
 type searcher struct {
 	ctx   context.Context
@@ -154,6 +162,7 @@ type searcher struct {
 	// monotonicity.
 	notMonotone map[string]bool
 	screen      *screen
+	mono        *monotonicity
 }
 
 // size lists the shapes of n instructions and searches those with a
@@ -266,14 +275,16 @@ func (s *searcher) skeleton(sk *skeleton) []*Found {
 	var out []*Found
 	seen := map[string]bool{}
 	for _, ds := range depChains(ds) {
-		for _, t := range s.lattice(sk, ev, ds) {
-			if text := t.Litmus(); !seen[text] {
-				seen[text] = true
-				out = append(out, s.tests(t, sk.size())...)
+		for _, ds := range s.mono.split(sk, ds) {
+			for _, t := range s.lattice(sk, ev, ds) {
+				if text := t.Litmus(); !seen[text] {
+					seen[text] = true
+					out = append(out, s.tests(t, sk.size())...)
+				}
 			}
-		}
-		if s.ctx.Err() != nil {
-			break
+			if s.ctx.Err() != nil {
+				return out
+			}
 		}
 	}
 	return out
