@@ -58,13 +58,59 @@ func (c change) flip() change {
 // monotonicity remembers, per step, whether both models are monotone
 // along it.
 type monotonicity struct {
-	o     Options
-	mu    sync.Mutex
-	cache map[string]bool
+	o       Options
+	mu      sync.Mutex
+	cache   map[string]bool
+	indexes map[*checker.Model]*ruleIndex
+	// filled keeps each sample's inputs per model and program text, and
+	// unions their union over the candidates.
+	filled map[*checker.Model]map[string][]inputs
+	unions map[*checker.Model]map[string]inputs
 }
 
 func newMonotonicity(o Options) *monotonicity {
-	return &monotonicity{o: o, cache: map[string]bool{}}
+	return &monotonicity{o: o, cache: map[string]bool{}, indexes: map[*checker.Model]*ruleIndex{},
+		filled: map[*checker.Model]map[string][]inputs{}, unions: map[*checker.Model]map[string]inputs{}}
+}
+
+// inputsOf fills a sample's inputs for a model, once.
+func (mo *monotonicity) inputsOf(m *checker.Model, t *program.Test) ([]inputs, bool) {
+	text := t.Litmus()
+	if mo.filled[m] == nil {
+		mo.filled[m] = map[string][]inputs{}
+	}
+	if in, ok := mo.filled[m][text]; ok {
+		return in, in != nil
+	}
+	in, ok := sampledInputs(m, t, mo.o.Check)
+	if !ok {
+		in = nil
+	}
+	mo.filled[m][text] = in
+	if mo.unions[m] == nil {
+		mo.unions[m] = map[string]inputs{}
+	}
+	mo.unions[m][text] = unionOf(in)
+	return in, ok
+}
+
+// ruleIndex is what the judgement reads of a model's rules, computed once.
+type ruleIndex struct {
+	m *datalog.Model
+	// unary lists the definitions over one event's sets (unaryDefs),
+	// unaryRules their rules.
+	unary      map[string]bool
+	unaryRules map[string][]*datalog.Rule
+}
+
+func newRuleIndex(m *datalog.Model) *ruleIndex {
+	ix := &ruleIndex{m: m, unary: unaryDefs(m), unaryRules: map[string][]*datalog.Rule{}}
+	for _, r := range m.Rules {
+		if ix.unary[r.Head.Pred] {
+			ix.unaryRules[r.Head.Pred] = append(ix.unaryRules[r.Head.Pred], r)
+		}
+	}
+	return ix
 }
 
 // split returns the skeleton's dimensions with each dimension cut at the
@@ -124,8 +170,19 @@ func (mo *monotonicity) monotoneStep(sl slot, d dim, s int) bool {
 	}
 	v := true
 	for _, m := range []*checker.Model{mo.o.A, mo.o.B} {
+		ix := mo.indexes[m]
+		if ix == nil {
+			ix = newRuleIndex(m.Syntax)
+			mo.indexes[m] = ix
+		}
 		for _, pair := range stepSamples(mo.o.Vocabulary, sl, d, s) {
-			if !monotoneOn(m, pair[0], pair[1], mo.o.Check) {
+			if !v || pair[0].Litmus() == pair[1].Litmus() {
+				// The same program (a weak access has no scope).
+				continue
+			}
+			ca, ok1 := mo.inputsOf(m, pair[0])
+			cb, ok2 := mo.inputsOf(m, pair[1])
+			if !ok1 || !ok2 || !monotoneOn(ix, ca, cb, mo.unions[m][pair[0].Litmus()], mo.unions[m][pair[1].Litmus()]) {
 				v = false
 			}
 		}
@@ -146,10 +203,15 @@ func stepSamples(v Vocabulary, sl slot, d dim, s int) [][2]*program.Test {
 	// access; the other thread writes both locations.
 	th := [][]slot{{r(1), sl, r(0)}, {w(0), w(1)}}
 	places := samplePlaces(v)
-	switch sl.kind {
-	case program.ClusterBarrier, program.Barrier:
+	switch {
+	case sl.kind == program.ClusterBarrier || sl.kind == program.Barrier:
 		th[1] = []slot{w(0), {kind: sl.kind}, w(1)}
 		places = sharedPlaces()
+	case d.kind != dimScope:
+		// Where threads run decides which events a scope includes;
+		// an order or a dependency changes the event's sets and
+		// dependencies, the same in every placement.
+		places = places[:1]
 	}
 	var out [][2]*program.Test
 	for _, ps := range places {
@@ -200,18 +262,16 @@ func stepSamples(v Vocabulary, sl slot, d dim, s int) [][2]*program.Test {
 	return out
 }
 
-// monotoneOn reports whether model m, going from program a to program b
-// (which differ in one operation's order, scope or dependency), surely
-// forbids at b every execution it forbids at a.
-func monotoneOn(m *checker.Model, a, b *program.Test, opts checker.Options) bool {
-	ia, ok1 := sampledInputs(m, a, opts)
-	ib, ok2 := sampledInputs(m, b, opts)
-	if !ok1 || !ok2 {
-		return false
-	}
-	ch := inputChanges(m.Syntax, ia, ib)
-	propagate(m.Syntax, ch)
-	for _, c := range m.Syntax.Checks {
+// monotoneOn reports whether a model (its rules ix), going from a program
+// whose candidates' inputs are ca to one whose are cb (which differ in one
+// operation's order, scope or dependency), surely forbids at the second
+// every execution it forbids at the first (ia and ib: the inputs' unions
+// over the candidates).
+func monotoneOn(ix *ruleIndex, ca, cb []inputs, ia, ib inputs) bool {
+	ch := inputChanges(ix, ia, ib)
+	guarded := guardedChanges(ix, ch, ia, ib, append(ca, cb...))
+	propagate(ix, ch, guarded)
+	for _, c := range ix.m.Checks {
 		if c.Mode == datalog.ModeAxiom && ch[c.Rel]&loses != 0 {
 			return false
 		}
@@ -219,13 +279,13 @@ func monotoneOn(m *checker.Model, a, b *program.Test, opts checker.Options) bool
 	return true
 }
 
-// inputs holds the tuples of each input relation of a model, over every
-// candidate execution of a program.
+// inputs holds the tuples of each input relation of a model, in one
+// candidate execution of a program or over all of them.
 type inputs map[string]*relations.Tuples
 
-// sampledInputs fills the model's inputs for every candidate execution of
+// sampledInputs fills the model's inputs for each candidate execution of
 // a program.
-func sampledInputs(m *checker.Model, t *program.Test, opts checker.Options) (inputs, bool) {
+func sampledInputs(m *checker.Model, t *program.Test, opts checker.Options) ([]inputs, bool) {
 	lt, err := parse(t)
 	if err != nil {
 		return nil, false
@@ -234,30 +294,41 @@ func sampledInputs(m *checker.Model, t *program.Test, opts checker.Options) (inp
 	if len(cands) == 0 {
 		return nil, false
 	}
-	out := inputs{}
+	var out []inputs
 	names := m.Syntax.Inputs()
 	err = m.EachInputs(cands, func(inst *rules.Instance) {
+		in := inputs{}
 		for _, n := range names {
-			ts, err := inst.Tuples(n)
-			if err != nil {
-				continue
+			if ts, err := inst.Tuples(n); err == nil {
+				in[n] = ts
 			}
+		}
+		out = append(out, in)
+	})
+	return out, err == nil
+}
+
+// unionOf is the tuples of each input over every candidate.
+func unionOf(cs []inputs) inputs {
+	out := inputs{}
+	for _, in := range cs {
+		for n, ts := range in {
 			if out[n] == nil {
-				out[n] = ts
+				out[n] = ts.Clone()
 				continue
 			}
 			out[n].UnionWith(ts)
 		}
-	})
-	return out, err == nil
+	}
+	return out
 }
 
 // inputChanges says, per relation, how the step changes it: for an input
 // of several columns, its tuples; for a set, and for each definition that
 // reads one event's sets only, its members, computed event by event.
-func inputChanges(m *datalog.Model, a, b inputs) map[string]change {
+func inputChanges(ix *ruleIndex, a, b inputs) map[string]change {
+	m, unary := ix.m, ix.unary
 	ch := map[string]change{}
-	unary := unaryDefs(m)
 	// Events whose sets differ.
 	events := map[int]bool{}
 	for n, rel := range m.Relations {
@@ -281,8 +352,8 @@ func inputChanges(m *datalog.Model, a, b inputs) map[string]change {
 		diff(a[n], b[n], loses)
 	}
 	for e := range events {
-		inA := unaryMembers(m, unary, a, e)
-		inB := unaryMembers(m, unary, b, e)
+		inA := ix.members(a, e)
+		inB := ix.members(b, e)
 		for n := range unary {
 			switch {
 			case inB[n] && !inA[n]:
@@ -349,60 +420,53 @@ func unaryDefs(m *datalog.Model) map[string]bool {
 	return out
 }
 
-// unaryMembers computes which one-event definitions hold event e, given
-// the sets' tuples.
-func unaryMembers(m *datalog.Model, unary map[string]bool, in inputs, e int) map[string]bool {
-	rulesOf := map[string][]*datalog.Rule{}
-	for _, r := range m.Rules {
-		if unary[r.Head.Pred] {
-			rulesOf[r.Head.Pred] = append(rulesOf[r.Head.Pred], r)
-		}
-	}
-	key := []int{e}
+// members computes which one-event definitions hold event e, given the
+// sets' tuples.
+func (ix *ruleIndex) members(in inputs, e int) map[string]bool {
 	memo := map[string]bool{}
-	var holds func(n string) bool
-	holds = func(n string) bool {
-		rel := m.Relations[n]
-		switch rel.Kind {
-		case datalog.RelUniverse:
-			return true
-		case datalog.RelInput:
-			return in[n] != nil && in[n].Has(key)
-		}
-		if v, ok := memo[n]; ok {
-			return v
-		}
-		v := false
-		for _, r := range rulesOf[n] {
-			all := true
-			for _, l := range r.Body {
-				a := l.(*datalog.Atom)
-				if holds(a.Pred) == a.Negated {
-					all = false
-					break
-				}
-			}
-			if all {
-				v = true
-				break
-			}
-		}
-		memo[n] = v
-		return v
-	}
 	out := map[string]bool{}
-	for n := range unary {
-		if m.Relations[n].Kind == datalog.RelDerived {
-			out[n] = holds(n)
-		}
+	for n := range ix.unary {
+		out[n] = ix.member(in, e, n, memo)
 	}
 	return out
 }
 
+// member reports whether event e is in the set or one-event definition
+// n, remembering the definitions' answers in memo.
+func (ix *ruleIndex) member(in inputs, e int, n string, memo map[string]bool) bool {
+	switch ix.m.Relations[n].Kind {
+	case datalog.RelUniverse:
+		return true
+	case datalog.RelInput:
+		return in[n] != nil && in[n].Has([]int{e})
+	}
+	if v, ok := memo[n]; ok {
+		return v
+	}
+	v := false
+	for _, r := range ix.unaryRules[n] {
+		all := true
+		for _, l := range r.Body {
+			a := l.(*datalog.Atom)
+			if ix.member(in, e, a.Pred, memo) == a.Negated {
+				all = false
+				break
+			}
+		}
+		if all {
+			v = true
+			break
+		}
+	}
+	memo[n] = v
+	return v
+}
+
 // propagate carries the changes through the rules of the relations not
-// computed event by event, and through the orders, to a fixpoint.
-func propagate(m *datalog.Model, ch map[string]change) {
-	unary := unaryDefs(m)
+// computed event by event (nor guarded, whose changes are known), and
+// through the orders, to a fixpoint.
+func propagate(ix *ruleIndex, ch map[string]change, guarded map[string]bool) {
+	m, unary := ix.m, ix.unary
 	for changed := true; changed; {
 		changed = false
 		add := func(n string, c change) {
@@ -412,7 +476,7 @@ func propagate(m *datalog.Model, ch map[string]change) {
 			}
 		}
 		for _, r := range m.Rules {
-			if unary[r.Head.Pred] {
+			if unary[r.Head.Pred] || guarded[r.Head.Pred] {
 				continue
 			}
 			for _, l := range r.Body {

@@ -19,31 +19,35 @@ import (
 // acquire where an acquire load is not strong.
 func TestMonotoneSplit(t *testing.T) {
 	spec := fileModel(t, "../spec.dl")
-	v, err := ParseVocabulary(DefaultFeatures, "gpu")
-	require.NoError(t, err)
 	sk := &skeleton{threads: [][]slot{
 		{ld(0), {kind: program.Fence}, st(1)},
 		{{kind: program.RMW, loc: 1}, st(0)},
 	}, nlocs: 2}
-	ds := sk.dims(v)
 	for _, tc := range []struct {
-		name string
-		b    *checker.Model
+		name   string
+		b      *checker.Model
+		scopes string
 		// want lists the cut dimensions: thread, position and the
 		// values of each part.
 		want []string
 	}{
-		{"spec.dl", fileModel(t, "../spec.dl"), nil},
-		{"obs-one-step", fileModel(t, "../variants/obs-one-step.dl"), nil},
-		{"nta-data-only", fileModel(t, "../variants/nta-data-only.dl"), nil},
-		{"fence-sc-not-acq-rel", fileModel(t, "../variants/fence-sc-not-acq-rel.dl"),
+		{"spec.dl", fileModel(t, "../spec.dl"), "gpu", nil},
+		// A wider scope takes the event out of CTA, and incl's rules
+		// read CTA: the scopes' inclusion keeps the chain whole.
+		{"spec.dl, every scope", fileModel(t, "../spec.dl"), "cta,cluster,gpu,sys", nil},
+		{"obs-one-step", fileModel(t, "../variants/obs-one-step.dl"), "gpu", nil},
+		{"nta-data-only", fileModel(t, "../variants/nta-data-only.dl"), "gpu", nil},
+		{"fence-sc-not-acq-rel", fileModel(t, "../variants/fence-sc-not-acq-rel.dl"), "gpu",
 			[]string{"0.1 " + dim{kind: dimSem, sems: []program.Sem{program.AcqRel}}.values(), "0.1 " + dim{kind: dimSem, sems: []program.Sem{program.SC}}.values()}},
-		{"acquire-not-strong", fileModel(t, "../testdata/synth/acquire-not-strong.dl"),
+		{"acquire-not-strong", fileModel(t, "../testdata/synth/acquire-not-strong.dl"), "gpu",
 			// The read-modify-write's acquire dimension too.
 			[]string{"0.0 " + dim{kind: dimSem, sems: []program.Sem{program.Weak, program.Relaxed}}.values(), "0.0 " + dim{kind: dimSem, sems: []program.Sem{program.Acquire}}.values(),
 				"1.0 " + dim{kind: dimAcq, bits: []bool{false}}.values(), "1.0 " + dim{kind: dimAcq, bits: []bool{true}}.values()}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			v, err := ParseVocabulary(DefaultFeatures, tc.scopes)
+			require.NoError(t, err)
+			ds := sk.dims(v)
 			mo := newMonotonicity(Options{A: spec, B: tc.b, Vocabulary: v, Check: checker.DefaultOptions()})
 			var got []string
 			seen := map[string]bool{}
