@@ -207,6 +207,16 @@ func stepSamples(v Vocabulary, sl slot, d dim, s int) [][2]*program.Test {
 	case sl.kind == program.ClusterBarrier || sl.kind == program.Barrier:
 		th[1] = []slot{w(0), {kind: sl.kind}, w(1)}
 		places = sharedPlaces()
+	case sl.kind == program.MbarArrive:
+		// An arrive is paired with a wait of another thread of its
+		// CTA, a wait with an arrive (mbarriers, mbarsMeet).
+		sl.bar = 0
+		th = [][]slot{{r(1), sl, r(0)}, {{kind: program.MbarWait}, w(0), w(1)}}
+		places = sharedPlaces()[:1]
+	case sl.kind == program.MbarWait:
+		sl.bar = 0
+		th = [][]slot{{r(1), sl, r(0)}, {w(0), w(1), {kind: program.MbarArrive}}}
+		places = sharedPlaces()[:1]
 	case d.kind != dimScope:
 		// Where threads run decides which events a scope includes;
 		// an order or a dependency changes the event's sets and
