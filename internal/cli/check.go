@@ -170,7 +170,15 @@ func parallel(n, workers int, f func(int)) { parallelOn(nil, n, workers, f) }
 // parallelOn is parallel with each worker holding one of the cores while
 // it has work: the cores left free are for the searches (sharedCores).
 func parallelOn(cores *limits.Cores, n, workers int, f func(int)) {
-	work := make(chan int)
+	// The indices are queued before the workers start: a worker takes
+	// the next without waiting for another goroutine to hand it over
+	// (a wake-up of an idle core per test, which costs a small test
+	// more than its check).
+	work := make(chan int, n)
+	for i := 0; i < n; i++ {
+		work <- i
+	}
+	close(work)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		held := cores.TryTake()
@@ -185,10 +193,6 @@ func parallelOn(cores *limits.Cores, n, workers int, f func(int)) {
 			}
 		}()
 	}
-	for i := 0; i < n; i++ {
-		work <- i
-	}
-	close(work)
 	wg.Wait()
 }
 
