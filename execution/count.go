@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"slices"
 )
 
 // Counting the candidates of an abandoned branch.
@@ -23,7 +24,10 @@ import (
 // conditions, cas outcomes, load filters), evaluated on the values of the
 // reads they mention; the operands of barrier arrivals; the chains of
 // mbarrier updates and the final polls of spinning runs, which look at
-// which write each update reads. A read's value is the value of the write
+// which write each update reads (chainState: the key holds, for each
+// write an update or poll at depth k or after may read, whether it is
+// taken and where its chain leads, rather than every update's choice).
+// A read's value is the value of the write
 // it reads, computed from the values of the reads that write's thread
 // made before it. So a read k' >= k depends on the choices of the reads
 // in its value closure: itself and, for each write it may read, the value
@@ -31,15 +35,22 @@ import (
 // (or barrier operand) depends on the union of the closures of its reads,
 // its scope. The interface of depth k is made of the reads before k in a
 // scope that also holds a read at k or after, or that is only decided at
-// the leaves (barrier operands, mbarrier chains): everything else below k
-// is the same whichever writes the other reads before k read.
+// the leaves (barrier operands): everything else below k is the same
+// whichever writes the other reads before k read. Where it may, counting
+// goes further and splits the reads still to choose into parts nothing
+// links (countparts.go).
 
 // counter holds what counting needs about one combination of runs.
 type counter struct {
 	// iface[k] lists the depths (indices into reads) of the interface of
 	// depth k, in increasing order.
 	iface [][]int
-	memo  map[string]int
+	// chainWrites[k] lists the writes that the mbarrier updates and the
+	// final polls at depth k or after may read, in increasing order.
+	chainWrites [][]int
+	memo        map[string]int
+	// parts counts by independent parts where it may (countparts.go).
+	parts *partIndex
 	key   []byte
 }
 
@@ -67,10 +78,28 @@ func (s *comboSearch) countAt(k int) int {
 		s.counting = false
 		return s.leaves
 	}
+	if c.parts != nil {
+		rest := newDepthSet(len(s.reads))
+		for d := k; d < len(s.reads); d++ {
+			rest.add(d)
+		}
+		return MulCounts(s.countParts(c.parts, rest), c.parts.mult)
+	}
 	key := c.keyAt(s, k)
 	if n, ok := c.memo[string(key)]; ok {
 		return n
 	}
+	total := s.sumOverChoices(k, func() int { return s.countAt(k + 1) })
+	if !s.stop {
+		c.memo[string(c.keyAt(s, k))] = total
+	}
+	return total
+}
+
+// sumOverChoices adds up, over the choices of read k that may have
+// candidates, what rest counts with the choice made, polling
+// Search.Interrupt now and then.
+func (s *comboSearch) sumOverChoices(k int, rest func() int) int {
 	total := 0
 	for _, w := range s.choicesAt(k) {
 		if !s.available(k, w) {
@@ -78,23 +107,26 @@ func (s *comboSearch) countAt(k int) int {
 		}
 		mark, ok := s.pick(k, w)
 		if ok {
-			total = AddCounts(total, s.countAt(k+1))
+			total = AddCounts(total, rest())
 		}
 		s.unpick(k, w, mark)
-		s.polled++
-		if s.opts.Interrupt != nil && s.polled%4096 == 0 {
-			if err := s.opts.Interrupt(); err != nil {
-				s.err, s.stop = err, true
-			}
-		}
+		s.poll()
 		if s.stop {
 			break
 		}
 	}
-	if !s.stop {
-		c.memo[string(c.keyAt(s, k))] = total
-	}
 	return total
+}
+
+// poll asks Search.Interrupt, once in 4096 calls, whether to stop
+// counting.
+func (s *comboSearch) poll() {
+	s.polled++
+	if s.opts.Interrupt != nil && s.polled%4096 == 0 {
+		if err := s.opts.Interrupt(); err != nil {
+			s.err, s.stop = err, true
+		}
+	}
 }
 
 // keyAt encodes depth k and the writes the reads of its interface read.
@@ -102,6 +134,9 @@ func (c *counter) keyAt(s *comboSearch, k int) []byte {
 	b := binary.AppendUvarint(c.key[:0], uint64(k))
 	for _, d := range c.iface[k] {
 		b = binary.AppendUvarint(b, uint64(s.x.RF[s.reads[d]]+1))
+	}
+	for _, w := range c.chainWrites[k] {
+		b = binary.AppendUvarint(b, uint64(s.chainState(w)))
 	}
 	c.key = b
 	return b
@@ -217,12 +252,16 @@ func (s *comboSearch) newCounter() *counter {
 		leaf bool
 	}
 	var scopes []scope
+	var linked []depthSet // the constraints' scopes
 	scopeOf := func(ds []int, leaf bool) {
 		set := newDepthSet(n)
 		for _, d := range ds {
 			set.union(closure[d])
 		}
 		scopes = append(scopes, scope{set, leaf})
+		if !leaf {
+			linked = append(linked, set)
+		}
 	}
 	for t, run := range x.Runs {
 		for _, c := range run.Constraints {
@@ -247,16 +286,21 @@ func (s *comboSearch) newCounter() *counter {
 	for _, p := range x.FinalPolls {
 		polls[p] = true
 	}
-	var chain []int
-	for k, r := range s.reads {
-		if s.updates[k] || polls[r] {
-			chain = append(chain, k)
+	c := &counter{iface: make([][]int, n), chainWrites: make([][]int, n), memo: map[string]int{}, parts: s.newPartIndex(linked)}
+	// The writes the updates and final polls at depth k or after may
+	// read: what keyAt says of each (see chainState).
+	ws := map[int]bool{}
+	for k := n - 1; k >= 0; k-- {
+		if s.updates[k] || polls[s.reads[k]] {
+			for _, w := range s.choices[k] {
+				ws[w] = true
+			}
 		}
+		for w := range ws {
+			c.chainWrites[k] = append(c.chainWrites[k], w)
+		}
+		slices.Sort(c.chainWrites[k])
 	}
-	if len(chain) > 0 {
-		scopeOf(chain, true)
-	}
-	c := &counter{iface: make([][]int, n), memo: map[string]int{}}
 	for k := 0; k < n; k++ {
 		for d := 0; d < k; d++ {
 			for _, sc := range scopes {
@@ -268,4 +312,42 @@ func (s *comboSearch) newCounter() *counter {
 		}
 	}
 	return c
+}
+
+// chainState says what the choices made so far imply, for the choices
+// still to make, about write w of an mbarrier object (mbarrier.go): 0 when
+// an update read it (no other update or final poll may), 1 when a final
+// poll read it (no update may), otherwise where its chain leads back to
+// through the updates chosen so far: 2 for a write that is no update's
+// (the chain's root), 3 plus the write of the first update not chosen
+// yet. chainHolds looks at nothing else of the choices made: an update
+// reading w closes a cycle exactly when w leads back to its own write,
+// through updates chosen before or after. With each choice checked so,
+// mbarrierChainsHold holds at every leaf, and decides nothing there.
+func (s *comboSearch) chainState(w int) int {
+	if s.takenBy[w] >= 0 {
+		return 0
+	}
+	x := s.x
+	for _, p := range x.FinalPolls {
+		if x.RF[p] == w {
+			return 1
+		}
+	}
+	ci := s.chains
+	cur := w
+	// The updates chosen form no cycle (chainHolds): the walk ends
+	// within one step per read.
+	for range len(s.reads) + 1 {
+		r := ci.readOf[cur]
+		if r < 0 {
+			return 2
+		}
+		next := x.RF[r]
+		if next < 0 {
+			break
+		}
+		cur = next
+	}
+	return 3 + cur
 }

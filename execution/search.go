@@ -253,12 +253,7 @@ func (s *comboSearch) countFrom(k int) int {
 // countLeaf polls Search.Interrupt while a branch is counted.
 func (s *comboSearch) countLeaf(groupings int) {
 	s.leaves += groupings
-	s.polled++
-	if s.opts.Interrupt != nil && s.polled%4096 == 0 {
-		if err := s.opts.Interrupt(); err != nil {
-			s.err, s.stop = err, true
-		}
-	}
+	s.poll()
 }
 
 // isFree reports whether every complete choice of reads-from of the
