@@ -9,7 +9,9 @@ import (
 )
 
 // Searching in parallel: a big test's search is split into parts
-// (execution.Analysis.Split: the choices of the first reads), which the
+// (execution.Analysis.Split: the choices of the first reads of its big
+// combinations of runs, and runs of small combinations searched whole,
+// about partsPerCore parts per core in all), which the
 // cores free when the test starts (Options.Cores) search at once, each
 // with its own instances of the models. The parts' results are merged in
 // enumeration order, so that the states come in the order one core finds

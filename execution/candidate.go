@@ -199,22 +199,33 @@ func (a *Analysis) Search(s Search, yield func(*Execution) bool) (Stats, error) 
 		payoff = &Payoff{}
 	}
 	if s.Part != nil {
+		indices := s.Part.Combos
+		if len(indices) == 0 {
+			indices = []int{s.Part.Combo}
+		}
 		nth := len(a.Test.Threads)
 		combo := make([]int, nth)
 		x := &Execution{Test: a.Test, Layout: a.Layout, Runs: make([]*Run, nth), ThreadStart: make([]int, nth), Combo: combo}
-		a.comboOf(s.Part.Combo, combo)
-		for i := range combo {
-			if len(a.Runs[i]) == 0 {
-				return st, nil
+		for _, index := range indices {
+			a.comboOf(index, combo)
+			for i := range combo {
+				if len(a.Runs[i]) == 0 {
+					return st, nil
+				}
+				x.Runs[i] = a.Runs[i][combo[i]]
 			}
-			x.Runs[i] = a.Runs[i][combo[i]]
+			if s.Filter != nil && !s.Filter(x.Runs) {
+				continue
+			}
+			cs := a.newComboSearch(x)
+			if cs == nil {
+				continue
+			}
+			if cont, err := a.searchCombo(cs, &st, &s, payoff, yield); err != nil || !cont {
+				return st, err
+			}
 		}
-		cs := a.newComboSearch(x)
-		if cs == nil {
-			return st, nil
-		}
-		_, err := a.searchCombo(cs, &st, &s, payoff, yield)
-		return st, err
+		return st, nil
 	}
 	var err error
 	a.eachComboOf(s.Filter, func(_ int, cs *comboSearch) bool {

@@ -64,46 +64,106 @@ type Search struct {
 }
 
 // Part is one part of the search of a test: the completions of a choice
-// of reads-from for the first reads of one combination of runs.
+// of reads-from for the first reads of one combination of runs, or
+// several whole combinations.
 type Part struct {
 	// Combo is the index of the combination of runs in enumeration order.
 	Combo int
 	// Prefix gives, for each of the combination's first len(Prefix)
 	// reads, the index of its write among the writes it may read.
 	Prefix []int
+	// Combos, when set, lists whole combinations of runs by index, in
+	// enumeration order: the part is their searches, one after the
+	// other, and Combo and Prefix are not used.
+	Combos []int
 }
 
 // Split divides the search into parts whose searches together are the
 // whole search: every candidate belongs to exactly one part, and the parts
 // come in enumeration order, so that searching them one after the other
-// yields the candidates Search yields, in the same order. A combination
-// of runs is split by the choices of its first reads into about per parts
-// (at least per, unless it has fewer complete choices).
+// yields the candidates Search yields, in the same order. It aims at
+// about per parts of similar sizes, a combination of runs's size being
+// the product of the numbers of writes its reads may read: a combination
+// bigger than a per-th of the whole is split by the choices of its first
+// reads into as many parts as it holds per-ths (at least 2, at most per),
+// and consecutive smaller ones are searched whole, together, up to a
+// per-th. Each part of a combination builds its events and what its
+// search keeps about them (counts of abandoned branches, hints by place)
+// afresh, so splitting each of many combinations into per parts, as
+// Split once did, cost a split search about as much again as the whole
+// search on one core.
 func (a *Analysis) Split(per int) []Part {
-	var out []Part
+	type combo struct {
+		index, size int
+		lens        []int
+	}
+	var combos []combo
+	total := 0
 	a.eachCombo(func(index int, s *comboSearch) bool {
-		depth, parts := 0, 1
-		for depth < len(s.reads) && parts < per {
-			parts *= len(s.choices[depth])
-			depth++
+		c := combo{index: index, size: 1, lens: make([]int, len(s.choices))}
+		for k, ws := range s.choices {
+			c.lens[k] = len(ws)
+			c.size = min(MulCounts(c.size, max(len(ws), 1)), productCap)
 		}
-		prefix := make([]int, depth)
-		for parts > 0 {
-			out = append(out, Part{Combo: index, Prefix: append([]int(nil), prefix...)})
-			k := depth - 1
-			for ; k >= 0; k-- {
-				prefix[k]++
-				if prefix[k] < len(s.choices[k]) {
-					break
-				}
-				prefix[k] = 0
-			}
-			if k < 0 {
-				break
-			}
-		}
+		combos = append(combos, c)
+		total = AddCounts(total, c.size)
 		return true
 	})
+	unit := max(total/max(per, 1), 1)
+	var out []Part
+	var whole []int // consecutive small combinations not yet in a part
+	wholeSize := 0
+	flush := func() {
+		switch len(whole) {
+		case 0:
+		case 1:
+			out = append(out, Part{Combo: whole[0], Prefix: []int{}})
+		default:
+			out = append(out, Part{Combo: whole[0], Combos: whole})
+		}
+		whole, wholeSize = nil, 0
+	}
+	for _, c := range combos {
+		if c.size <= unit {
+			whole = append(whole, c.index)
+			wholeSize += c.size
+			if wholeSize >= unit {
+				flush()
+			}
+			continue
+		}
+		flush()
+		out = append(out, splitCombo(c.index, c.lens, min(max(c.size/unit, 2), per))...)
+	}
+	flush()
+	return out
+}
+
+// splitCombo divides combination index, whose reads may read lens[k]
+// writes each, by the choices of its first reads into about per parts
+// (at least per, unless it has fewer complete choices).
+func splitCombo(index int, lens []int, per int) []Part {
+	var out []Part
+	depth, parts := 0, 1
+	for depth < len(lens) && parts < per {
+		parts *= lens[depth]
+		depth++
+	}
+	prefix := make([]int, depth)
+	for parts > 0 {
+		out = append(out, Part{Combo: index, Prefix: append([]int(nil), prefix...)})
+		k := depth - 1
+		for ; k >= 0; k-- {
+			prefix[k]++
+			if prefix[k] < lens[k] {
+				break
+			}
+			prefix[k] = 0
+		}
+		if k < 0 {
+			break
+		}
+	}
 	return out
 }
 

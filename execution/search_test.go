@@ -159,6 +159,46 @@ func TestSplitCoversSearch(t *testing.T) {
 	}
 }
 
+// TestSplitGroupsCombinations checks that a test with many small
+// combinations of runs (three unrolled polling loops) and one bigger one
+// is split into about as many parts as asked, not into as many for each
+// combination, and that the parts are still the whole search, in order.
+func TestSplitGroupsCombinations(t *testing.T) {
+	tc := herd(t, `PTX polls
+{ x=0; y=0; z=0; }
+ P0@cta 0,gpu 0       | P1@cta 0,gpu 0       | P2@cta 0,gpu 0       | P3@cta 0,gpu 0       ;
+ st.relaxed.gpu x, 1  | L1:                  | L2:                  | L3:                  ;
+ st.relaxed.gpu y, 1  | ld.relaxed.gpu r0, x | ld.relaxed.gpu r0, y | ld.relaxed.gpu r0, z ;
+ st.relaxed.gpu z, 1  | bne r0, 1, L1        | bne r0, 1, L2        | bne r0, 1, L3        ;
+ st.relaxed.gpu x, 2  | ld.relaxed.gpu r1, y | ld.relaxed.gpu r1, z | ld.relaxed.gpu r1, x ;
+exists (0==0)
+`)
+	a := prepare(t, tc, opts(2, false))
+	combos := 0
+	a.eachCombo(func(int, *comboSearch) bool { combos++; return true })
+	require.Greater(t, combos, 8, "the test should have many combinations of runs")
+	var whole []string
+	_, err := a.Enumerate(0, func(x *Execution) bool { whole = append(whole, rfKey(x)); return true })
+	require.NoError(t, err)
+	for _, per := range []int{2, 4, 8} {
+		parts := a.Split(per)
+		assert.Less(t, len(parts), combos, "split into %d", per)
+		grouped, split := false, false
+		var got []string
+		for _, p := range parts {
+			grouped = grouped || len(p.Combos) > 1
+			split = split || len(p.Prefix) > 0
+			_, err := a.Search(Search{Part: &p}, func(x *Execution) bool { got = append(got, rfKey(x)); return true })
+			require.NoError(t, err)
+		}
+		assert.True(t, grouped, "some small combinations share a part (%d)", per)
+		if per == 8 {
+			assert.True(t, split, "the biggest combination is split (%d)", per)
+		}
+		require.Equal(t, whole, got, "split into %d", per)
+	}
+}
+
 // TestPayoff checks where the search keeps asking: everywhere at first,
 // then only at depths where asking leaves candidates out, and now and
 // then at the others.
