@@ -160,8 +160,8 @@ type session struct {
 	// skipped counts the candidates the search left out (plan.prune).
 	skipped int
 	// payoff says where asking about partial candidates pays (search.go):
-	// kept across the parts a worker searches, and not shared, as it is
-	// not safe for concurrent use; leafConsistent is set when some model
+	// kept across the parts a worker searches, the plan's when it has one
+	// (a split search's, shared); leafConsistent is set when some model
 	// finds the candidate being evaluated consistent.
 	payoff   *execution.Payoff
 	accepted []int // the reads-from of the last partial candidate accepted

@@ -47,6 +47,12 @@ type plan struct {
 	// cores, against Options.MaxCandidates (parallel.go); nil for a
 	// search in one piece, which the enumeration bounds itself.
 	yields *atomic.Int64
+	// payoff, in the plan of a split search, is where asking about
+	// partial candidates paid, shared by the parts' goroutines: each
+	// starting afresh asked at every depth of every part again, which
+	// made a split search ask about half as many questions again as the
+	// whole one. nil otherwise: a session keeps its own (search.go).
+	payoff *execution.Payoff
 	// probeDepth is the most failed iterations a probe run has (0: no
 	// bound but the unrolling bound's; probes.go).
 	probeDepth int
@@ -67,10 +73,12 @@ func (p *plan) setPrune(prune bool) {
 }
 
 // forSplit is the plan of the parts of a split search: the test's, with
-// the counter of the candidates they build together.
+// the counter of the candidates they build together and the payoff of
+// their questions.
 func (p *plan) forSplit() *plan {
 	q := *p
 	q.yields = &atomic.Int64{}
+	q.payoff = execution.NewSharedPayoff()
 	return &q
 }
 

@@ -80,8 +80,12 @@ func (s *session) search() execution.Search {
 		return opts
 	}
 	if s.payoff == nil {
-		// Kept across the parts a forked session searches (parallel.go).
-		s.payoff = &execution.Payoff{}
+		// Kept across the parts a forked session searches (parallel.go),
+		// and shared with the other goroutines searching them.
+		s.payoff = s.plan.payoff
+		if s.payoff == nil {
+			s.payoff = &execution.Payoff{}
+		}
 	}
 	opts.Nogoods, opts.Payoff = s.nogoods, s.payoff
 	opts.Prune = s.rejectsPartial

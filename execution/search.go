@@ -1,6 +1,10 @@
 package execution
 
-import "github.com/ptxmm/ptxmm/internal/payoff"
+import (
+	"sync"
+
+	"github.com/ptxmm/ptxmm/internal/payoff"
+)
 
 // Search configures Analysis.Search: a bound on the candidates, a model's
 // verdict on partial candidates that lets whole branches of reads-from
@@ -356,12 +360,23 @@ func (s *comboSearch) isFree() bool {
 // out average at least one per question, and now and then anyway, to
 // notice a change).
 // What it decides changes how fast a search goes, never what it finds.
+// A Payoff made by NewSharedPayoff is safe for concurrent use, so that
+// the parts of a split search learn together where asking pays; the zero
+// value is for one goroutine.
 type Payoff struct {
 	visits, tries, saved []int
+	mu                   *sync.Mutex
 }
+
+// NewSharedPayoff returns a Payoff safe for concurrent use.
+func NewSharedPayoff() *Payoff { return &Payoff{mu: &sync.Mutex{}} }
 
 // Worth reports whether to ask at depth d.
 func (p *Payoff) Worth(d int) bool {
+	if p.mu != nil {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+	}
 	for len(p.tries) <= d {
 		p.visits = append(p.visits, 0)
 		p.tries = append(p.tries, 0)
@@ -374,6 +389,10 @@ func (p *Payoff) Worth(d int) bool {
 
 // Record notes a question asked at depth d that left out saved candidates.
 func (p *Payoff) Record(d, saved int) {
+	if p.mu != nil {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+	}
 	p.tries[d]++
 	p.saved[d] += saved
 }
