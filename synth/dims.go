@@ -342,8 +342,9 @@ func (s *skeleton) test(v Vocabulary, ds []dim, p point) *program.Test {
 	return t
 }
 
-// mbarAddrs declares the skeleton's mbarriers (mb0, mb1, ..., one arrival
-// each) and returns their addresses by mbarrier number.
+// mbarAddrs declares the skeleton's mbarriers (mb0, mb1, ... in order of
+// first use, one arrival each) and returns their addresses by mbarrier
+// number.
 func (s *skeleton) mbarAddrs(t *program.Test) map[int]int {
 	out := map[int]int{}
 	for _, th := range s.threads {
@@ -352,7 +353,7 @@ func (s *skeleton) mbarAddrs(t *program.Test) map[int]int {
 				continue
 			}
 			if _, ok := out[sl.bar]; !ok {
-				out[sl.bar] = t.AddAddr(program.Addr{Name: fmt.Sprintf("mb%d", sl.bar), Space: program.Mbarrier, Count: 1})
+				out[sl.bar] = t.AddAddr(program.Addr{Name: fmt.Sprintf("mb%d", len(out)), Space: program.Mbarrier, Count: 1})
 			}
 		}
 	}

@@ -73,6 +73,12 @@ type Report struct {
 	// execution that has no final state (values out of thin air), which
 	// no test can exhibit.
 	ThinAir int
+	// Undefined counts the tests the search built for an outcome the
+	// models disagree on that both models find undefined (some
+	// consistent execution raises an .undefined check, such as a bulk
+	// copy's race), so that their verdicts, Undef both, do not separate
+	// them: no test exhibits that difference under check.
+	Undefined int
 	// Unconfirmed are tests the search found but the checker, run on the
 	// test itself, does not confirm: none, unless something is wrong.
 	Unconfirmed []*program.Test
@@ -460,7 +466,11 @@ func (s *searcher) confirm(t *program.Test, size int) *Found {
 	}
 	if !d.VerdictsDiffer() {
 		s.mu.Lock()
-		s.rep.Unconfirmed = append(s.rep.Unconfirmed, t)
+		if d.A.Verdict == "Undef" && d.B.Verdict == "Undef" {
+			s.rep.Undefined++
+		} else {
+			s.rep.Unconfirmed = append(s.rep.Unconfirmed, t)
+		}
 		s.mu.Unlock()
 		return nil
 	}

@@ -94,6 +94,9 @@ func Synth(cfg SynthConfig, stdout, stderr io.Writer) int {
 	if rep.ThinAir > 0 {
 		fmt.Fprintf(stderr, "ptxmm diff -synth: on %d program(s) the models disagree about executions whose values come out of thin air; such an execution has no final state, so no test exhibits it\n", rep.ThinAir)
 	}
+	if rep.Undefined > 0 {
+		fmt.Fprintf(stderr, "ptxmm diff -synth: %d test(s) pin an outcome the models disagree on but are undefined under both (a consistent execution raises an .undefined check, such as async_copy_race), so their verdicts do not separate the models; they are left out\n", rep.Undefined)
+	}
 	for _, t := range rep.Unconfirmed {
 		fmt.Fprintf(stderr, "ptxmm diff -synth: internal error: the search found this test separating, but checking it does not confirm it:\n%s", t.Litmus())
 		status = ExitError
