@@ -38,7 +38,8 @@ import (
 // forever. Besides coherence, only atomicity and sequential consistency
 // per location are used: a thread reads no own write but its last one
 // (limitEdge.own), the successor of a write is an atom's when only atoms
-// write (entered, limitComponents.rmwRead); every value written must be a
+// write (entered, limitComponents.rmwRead), and in the limit a read reads
+// a write made in the limit (possible's late); every value written must be a
 // constant or an atom's or red's update of a constant operand, so that
 // the values are known in advance (closeValues).
 
@@ -415,10 +416,19 @@ func (l *limitProgram) possible(limit []locLimit, forever int) bool {
 	// before it writes k, in any case: limitEdge.own).
 	others := make([][]uint64, nth)
 	mine := make([][]uint64, nth) // the values each thread writes on its paths
+	// late[i][k]: for a location written for ever, the values of it that
+	// thread i may read in the limit from another thread's write: from
+	// some point on, every read of it reads a write made in a component
+	// (from-read is prefix-finite, and only finitely many writes are made
+	// elsewhere), so one of another thread that runs for ever, or its own
+	// last write.
+	late := make([][]uint64, nth)
+	ownComps := make([]limitComponents, nth) // each thread's components
 	for i := range others {
-		others[i], mine[i] = make([]uint64, nloc), make([]uint64, nloc)
+		others[i], mine[i], late[i] = make([]uint64, nloc), make([]uint64, nloc), make([]uint64, nloc)
 		for k := range nloc {
 			others[i][k] = 1<<len(l.values[k]) - 1
+			late[i][k] = others[i][k]
 		}
 	}
 	written := make([]uint64, nloc) // on some thread's path
@@ -436,6 +446,7 @@ func (l *limitProgram) possible(limit []locLimit, forever int) bool {
 			reach := lt.reach(0, ok)
 			var target []bool
 			if forever>>i&1 != 0 {
+				ownComps[i].reset(nloc)
 				target = lt.stays(reach, func(e limitEdge) bool {
 					// In the limit, a thread writes only the
 					// locations written for ever, and only the values
@@ -447,10 +458,11 @@ func (l *limitProgram) possible(limit []locLimit, forever int) bool {
 						return true
 					}
 					if lim := limit[e.rloc]; lim.forever {
-						return lim.often>>e.rval&1 != 0
+						return lim.often>>e.rval&1 != 0 && (e.own || late[i][e.rloc]>>e.rval&1 != 0)
 					}
 					return limit[e.rloc].last == e.rval
-				}, &comps)
+				}, &ownComps[i])
+				comps.add(&ownComps[i])
 			} else {
 				target = make([]bool, len(lt.edges))
 				for v := range target {
@@ -491,6 +503,14 @@ func (l *limitProgram) possible(limit []locLimit, forever int) bool {
 				}
 				same = same && next == others[i][k]
 				others[i][k] = next
+				next = 0
+				for j := range ownComps {
+					if j != i && forever>>j&1 != 0 {
+						next |= ownComps[j].writes[k]
+					}
+				}
+				same = same && next == late[i][k]
+				late[i][k] = next
 			}
 		}
 		if same {
@@ -528,6 +548,15 @@ type limitComponents struct {
 
 func (c *limitComponents) reset(nloc int) {
 	c.writes, c.rmwReads, c.stores = make([]uint64, nloc), make([]uint64, nloc), make([]bool, nloc)
+}
+
+// add adds what d's steps do to c's.
+func (c *limitComponents) add(d *limitComponents) {
+	for k := range c.writes {
+		c.writes[k] |= d.writes[k]
+		c.rmwReads[k] |= d.rmwReads[k]
+		c.stores[k] = c.stores[k] || d.stores[k]
+	}
 }
 
 // rmwRead reports whether every value of often can be followed in k's

@@ -215,6 +215,20 @@ func TestFairTermination(t *testing.T) {
 				"M: ; atom.relaxed.gpu.exch r1, x, 1 ; beq r1, 1, M", "st.relaxed.gpu y, 1"},
 		},
 		{
+			// P0 stores 1 to x and swaps in 0 while it takes a 0; P1
+			// stores 0 to x once. After its store, P0's swap takes its
+			// own 1 or a later write, and in the limit (P1 finished)
+			// every read of x reads a write made in the limit: P0's own
+			// last, which is 1 at its swap. So P0 runs for ever in no
+			// fair execution. The other threads' paths do write 0 (P1's
+			// store), which left "P0 runs for ever while x is written 0
+			// and 1 for ever" open before reads in the limit were
+			// limited to writes made in the limit.
+			name: "late-reads-read-late-writes", init: "x=0; y=0;",
+			threads: []string{"L: ; st.relaxed.gpu x, 1 ; atom.relaxed.gpu.exch r1, x, 0 ; bne r1, 1, L",
+				"st.relaxed.gpu x, 0 ; st.relaxed.gpu y, 1"},
+		},
+		{
 			// P1 reads x and swaps 1 into y until it read a non-zero x;
 			// P0 adds 1 to x once. x holds 0 or 1 (the constants closed
 			// under the one add, which runs at most once), and P0's add
