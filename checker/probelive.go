@@ -2,11 +2,10 @@ package checker
 
 import (
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/ptxmm/ptxmm/execution"
+	"github.com/ptxmm/ptxmm/internal/tuplekey"
 )
 
 // Which probe combinations can have a consistent execution.
@@ -37,21 +36,9 @@ type liveCombos struct {
 	set map[string]bool
 }
 
-// comboKey names a combination of runs by the index of each thread's run.
-func comboKey(combo []int) string {
-	var b strings.Builder
-	for i, c := range combo {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(strconv.Itoa(c))
-	}
-	return b.String()
-}
-
 // mark records that a candidate of combo was consistent.
 func (l *liveCombos) mark(combo []int) {
-	k := comboKey(combo)
+	k := tuplekey.Of(combo)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.set == nil {
@@ -62,7 +49,7 @@ func (l *liveCombos) mark(combo []int) {
 
 // has reports whether a candidate of combo was consistent.
 func (l *liveCombos) has(combo []int) bool {
-	k := comboKey(combo)
+	k := tuplekey.Of(combo)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.set[k]

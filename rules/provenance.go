@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ptxmm/ptxmm/datalog"
+	"github.com/ptxmm/ptxmm/internal/tuplekey"
 )
 
 // Provenance: when asked, the evaluator reports every tuple a rule derives
@@ -60,7 +61,7 @@ func (pv *provenance) start(p *Program) {
 // tuple was derived before.
 func (pv *provenance) record(rp *rulePlan, head relID, tuple []int) {
 	f := pv.first
-	k := tupleKey(tuple)
+	k := tuplekey.Of(tuple)
 	if _, ok := f.entries[head][k]; ok {
 		return
 	}
@@ -70,17 +71,6 @@ func (pv *provenance) record(rp *rulePlan, head relID, tuple []int) {
 
 // forget forgets what was recorded and stops recording.
 func (pv *provenance) forget() { *pv = provenance{} }
-
-func tupleKey(t []int) string {
-	var b strings.Builder
-	for i, a := range t {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(strconv.Itoa(a))
-	}
-	return b.String()
-}
 
 // RecordProvenance re-evaluates every relation from the current inputs and
 // orders while recording first derivations. Call it after the last change
@@ -132,7 +122,7 @@ func (in *Instance) rankOf(r relID, t []int) int {
 	if in.p.rels[r].kind != datalog.RelDerived {
 		return 0
 	}
-	if e, ok := in.prov.first.entries[r][tupleKey(t)]; ok {
+	if e, ok := in.prov.first.entries[r][tuplekey.Of(t)]; ok {
 		return e.rank
 	}
 	return -1
@@ -168,7 +158,7 @@ func (in *Instance) derive(r relID, t []int, depth int) (*Derivation, error) {
 	if depth > maxDepth {
 		return nil, fmt.Errorf("derivation deeper than %d steps", maxDepth)
 	}
-	e := in.prov.first.entries[r][tupleKey(t)]
+	e := in.prov.first.entries[r][tuplekey.Of(t)]
 	body, ok := in.matchBody(e.rule, t, e.rank)
 	if !ok {
 		return nil, fmt.Errorf("internal: no derivation found for %s%s", d.Rel, in.tupleText(t))
