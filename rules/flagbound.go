@@ -13,12 +13,16 @@ import (
 // operations that are not morally strong, and in a test whose accesses are
 // all strong no reads-from and no coherence order makes one. When a flag's
 // relation can only shrink as a varying relation grows (it depends on it
-// through an odd number of negations only) and only shrinks, or only grows,
-// with the orders, its value with the varying relations empty and the
-// orders at their bound contains its value on every candidate. If the flag
-// holds there, it holds on every candidate until an input that does not
-// vary changes (the instance counts those changes: fixedEpoch), and
-// RaisedFlags skips it.
+// through an odd number of negations only), or only grow (an even number
+// only), and only shrinks, or only grows, with the orders, its value with
+// each varying relation at its bound (empty, or whole: every tuple over
+// the atoms) and the orders at theirs contains its value on every
+// candidate. If the flag holds there, it holds on every candidate until an
+// input that does not vary changes (the instance counts those changes:
+// fixedEpoch), and RaisedFlags skips it. (RaisedFlags takes no varying
+// relation whole; MayRaiseOver and MayRaiseThrough do: a test of the
+// barriers' groups that .red and .sync never complete together grows
+// with the groups, and holds with them whole in a test without bar.red.)
 //
 // Deciding costs two evaluations (the bound, then the candidate's own
 // relations again), so a flag is decided only once it has been asked about
@@ -41,6 +45,16 @@ type flagPlan struct {
 	// usable says the bound can decide the flag; grows that it takes the
 	// orders at their largest (otherwise empty).
 	usable, grows bool
+	// whole lists, in order, the varying relations the bound takes with
+	// every tuple (the flag's relation grows with them); it takes the
+	// others empty.
+	whole []relID
+}
+
+// sameBound reports whether two plans evaluate the program at the same
+// bound.
+func (b flagPlan) sameBound(o flagPlan) bool {
+	return b.grows == o.grows && slices.Equal(b.whole, o.whole)
 }
 
 // flagBounds is what an instance keeps to rule flags out by their bounds:
@@ -88,7 +102,7 @@ func (p *Program) Varying(names ...string) *Varying {
 		}
 	}
 	for i, f := range p.flags {
-		v.flags[i] = p.flagPlanOf(f.rel, varying)
+		v.flags[i] = p.flagPlanOf(f.rel, varying, false)
 	}
 	return v
 }
@@ -103,30 +117,46 @@ func (in *Instance) SetVarying(v *Varying) {
 }
 
 // flagPlanOf decides whether a flag testing relation r has a bound over the
-// varying relations.
-func (p *Program) flagPlanOf(r relID, varying map[relID]bool) flagPlan {
+// varying relations: each one r depends on through an even number of
+// negations only is taken whole (every tuple over the instance's atoms,
+// for arities one and two) when whole allows it, each other one empty,
+// and none may be reached both ways. RaisedFlags (Varying) takes none
+// whole: it decides each flag with a bound by an evaluation of its own
+// per value of the fixed inputs, which costs more than evaluating the few
+// flags growing with the varying relations on each candidate.
+func (p *Program) flagPlanOf(r relID, varying map[relID]bool, whole bool) flagPlan {
 	var b flagPlan
 	depends := false
 	for v := range varying {
 		if p.evenDeps[r].has(v) {
-			return b // larger with some varying relation: no bound at empty
+			if !whole || p.oddDeps[r].has(v) || p.rels[v].arity > 2 {
+				return flagPlan{} // both ways, or too large to take whole: no bound
+			}
+			b.whole = append(b.whole, v)
 		}
 		depends = depends || p.baseDeps[r].has(v)
 	}
+	slices.Sort(b.whole)
 	grows, shrinks := p.withOrders(r)
 	if !depends && !p.dependsOnOrders(r) || !grows && !shrinks {
-		return b
+		return flagPlan{}
 	}
 	if b.grows = !shrinks; b.grows {
 		// The orders at their largest are computed from their pairs,
-		// which must then be largest with the varying relations empty,
-		// and not depend on another order.
+		// which must then be largest with the varying relations at their
+		// bound, and not depend on another order.
 		for _, op := range p.orders {
 			if !p.baseDeps[r].has(op.rel) {
 				continue
 			}
 			for d := range p.baseDeps[op.over].all() {
-				if p.rels[d].kind == datalog.RelOrder || varying[d] && p.evenDeps[op.over].has(d) {
+				if p.rels[d].kind == datalog.RelOrder {
+					return flagPlan{}
+				}
+				if !varying[d] {
+					continue
+				}
+				if slices.Contains(b.whole, d) && p.oddDeps[op.over].has(d) || !slices.Contains(b.whole, d) && p.evenDeps[op.over].has(d) {
 					return flagPlan{}
 				}
 			}
@@ -179,7 +209,7 @@ func (in *Instance) decideBounds() {
 	saved := in.saveInputs(ids)
 	for _, i := range due {
 		b := &in.bounds.known[i]
-		b.holds = in.holdsAtBound(in.p.flags[i], in.bounds.vary.flags[i].grows, in.bounds.vary.ids)
+		b.holds = in.holdsAtBound(in.p.flags[i], in.bounds.vary.flags[i], in.bounds.vary.ids)
 		b.decided = true
 	}
 	in.restoreInputs(ids, saved)
@@ -213,24 +243,29 @@ func (in *Instance) restoreInputs(ids []relID, saved []store) {
 	}
 }
 
-// holdsAtBound evaluates flag f with the varying relations empty and the
-// orders at their largest (grows) or empty, and reports whether it holds
-// there. A failed evaluation (a limit) counts as not holding.
-func (in *Instance) holdsAtBound(f *checkPlan, grows bool, varying []relID) bool {
-	in.runAtBound(grows, varying)
+// holdsAtBound evaluates flag f at the bound of its plan (runAtBound),
+// and reports whether it holds there. A failed evaluation (a limit)
+// counts as not holding.
+func (in *Instance) holdsAtBound(f *checkPlan, plan flagPlan, varying []relID) bool {
+	in.runAtBound(plan, varying)
 	return in.err == nil && !in.violatedNow(f)
 }
 
-// runAtBound evaluates the program with the varying relations empty and
-// the orders at their largest (grows) or empty.
-func (in *Instance) runAtBound(grows bool, varying []relID) {
+// runAtBound evaluates the program with the varying relations whole
+// (those plan.whole lists) or empty, and the orders at their largest
+// (plan.grows) or empty.
+func (in *Instance) runAtBound(plan flagPlan, varying []relID) {
 	for _, id := range varying {
-		if !in.stores[id].isEmpty() {
-			in.stores[id].clear()
+		s := in.stores[id]
+		if slices.Contains(plan.whole, id) {
+			s.fill()
+			in.invalidate(id)
+		} else if !s.isEmpty() {
+			s.clear()
 			in.invalidate(id)
 		}
 	}
-	in.setOrdersAtBound(grows)
+	in.setOrdersAtBound(plan.grows)
 	in.Run()
 }
 
@@ -265,7 +300,7 @@ func (in *Instance) MayRaiseOver(name string, varying ...string) bool {
 	}
 	all := in.boundInputs(ids)
 	saved := in.saveInputs(all)
-	holds := in.holdsAtBound(f, plan.grows, ids)
+	holds := in.holdsAtBound(f, plan, ids)
 	in.restoreInputs(all, saved)
 	return !holds
 }
@@ -290,7 +325,7 @@ func (in *Instance) boundOf(name string, varying []string) (f *checkPlan, plan f
 			ids = append(ids, id)
 		}
 	}
-	plan = in.p.flagPlanOf(f.rel, set)
+	plan = in.p.flagPlanOf(f.rel, set, true)
 	if !plan.usable && in.p.dependsOnAny(f.rel, set) {
 		return nil, plan, nil, false
 	}
@@ -305,10 +340,14 @@ func (in *Instance) boundOf(name string, varying []string) (f *checkPlan, plan f
 // when no tuple of any such test's relation at its bound holds one of
 // events (and MayRaiseOver is false for the tests that do not persist);
 // true when one does, when a test has no bound, and for an unknown name.
-// The bounds are evaluated once for all the tests that take the orders at
-// the same value.
+// Each bound is evaluated once for all the tests that take it.
 func (in *Instance) MayRaiseThrough(names []string, events []int, varying ...string) bool {
-	byGrows := map[bool][]*checkPlan{}
+	// The tests that persist, grouped by the bound they are evaluated at.
+	type group struct {
+		plan flagPlan
+		fs   []*checkPlan
+	}
+	var groups []group
 	var ids []relID
 	for _, name := range names {
 		if !in.p.FlagPersists(name) {
@@ -321,25 +360,26 @@ func (in *Instance) MayRaiseThrough(names []string, events []int, varying ...str
 		if !bounded {
 			return true
 		}
-		byGrows[plan.grows] = append(byGrows[plan.grows], f)
+		k := slices.IndexFunc(groups, func(g group) bool { return g.plan.sameBound(plan) })
+		if k < 0 {
+			k = len(groups)
+			groups = append(groups, group{plan: plan})
+		}
+		groups[k].fs = append(groups[k].fs, f)
 		ids = fids
 	}
-	if len(byGrows) == 0 {
+	if len(groups) == 0 {
 		return false
 	}
 	all := in.boundInputs(ids)
 	saved := in.saveInputs(all)
 	defer in.restoreInputs(all, saved)
-	for _, grows := range []bool{false, true} {
-		fs := byGrows[grows]
-		if len(fs) == 0 {
-			continue
-		}
-		in.runAtBound(grows, ids)
+	for _, g := range groups {
+		in.runAtBound(g.plan, ids)
 		if in.err != nil {
 			return true
 		}
-		for _, f := range fs {
+		for _, f := range g.fs {
 			may := false
 			in.stores[f.rel].each(func(t []int) bool {
 				for _, a := range t {

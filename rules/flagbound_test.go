@@ -35,7 +35,8 @@ func TestFlagBounds(t *testing.T) {
 .order o over p
 /// Shrinks as rf grows: bounded by m.
 .flag unread: empty(m \ rf)
-/// Grows with rf: no bound at rf empty.
+/// Grows with rf: RaisedFlags takes no varying relation whole, so no
+/// bound.
 .flag read: empty(m & rf)
 /// Grows with the order, which may relate a to c through b although
 /// (a, c) is not a pair.
@@ -137,9 +138,11 @@ func TestMayRaiseOver(t *testing.T) {
 .input rf, u, m
 /// Shrinks as rf grows: bounded by m.
 .undefined unread: empty(m \ rf)
-/// Grows with rf: no bound at rf empty.
+/// Grows with rf: bounded by m at rf whole.
 .undefined read: empty(m & rf)
-/// Grows with u: no bound unless u is fixed.
+/// Grows and shrinks with rf: no bound.
+.undefined once: empty(rf \ (rf ; rf))
+/// Grows with u: raised at u whole, unless u is fixed.
 .undefined used: empty(u)
 `)
 	tests := []struct {
@@ -149,15 +152,15 @@ func TestMayRaiseOver(t *testing.T) {
 		may     map[string]bool
 	}{
 		{name: "m empty, u empty and fixed", varying: []string{"rf"},
-			may: map[string]bool{"unread": false, "read": true, "used": false}},
+			may: map[string]bool{"unread": false, "read": false, "once": true, "used": false}},
 		{name: "m empty, u varying", varying: []string{"rf", "u"},
-			may: map[string]bool{"unread": false, "read": true, "used": true}},
+			may: map[string]bool{"unread": false, "read": false, "once": true, "used": true}},
 		{name: "m not empty", m: []string{"a,b"}, varying: []string{"rf"},
-			may: map[string]bool{"unread": true, "read": true, "used": false}},
+			may: map[string]bool{"unread": true, "read": true, "once": true, "used": false}},
 		{name: "u fixed and not empty", u: []string{"a"}, varying: []string{"rf", "unknown"},
-			may: map[string]bool{"unread": false, "read": true, "used": true}},
+			may: map[string]bool{"unread": false, "read": false, "once": true, "used": true}},
 		{name: "rf fixed", m: []string{"a,b"}, varying: nil,
-			may: map[string]bool{"unread": false, "read": true, "used": false, "no such test": true}},
+			may: map[string]bool{"unread": false, "read": true, "once": true, "used": false, "no such test": true}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -210,6 +213,7 @@ func TestMayRaiseThrough(t *testing.T) {
 .input rf, m
 .undefined unread: empty(m \ rf)
 .undefined read: empty(m & rf)
+.undefined once: empty(rf \ (rf ; rf))
 `)
 	in := newInst(t, p, "a", "b", "c")
 	setFacts(t, in, "m", "a,b")
@@ -217,8 +221,48 @@ func TestMayRaiseThrough(t *testing.T) {
 	idx := func(name string) int { return in.Domain().Intern(Value{Kind: KindHost, Str: name}) }
 	assert.True(t, in.MayRaiseThrough([]string{"unread"}, []int{idx("b")}, "rf"), "b is in m's tuple")
 	assert.False(t, in.MayRaiseThrough([]string{"unread"}, []int{idx("c")}, "rf"), "no tuple holds c")
-	assert.True(t, in.MayRaiseThrough([]string{"read"}, []int{idx("c")}, "rf"), "no bound: grows with rf")
+	assert.False(t, in.MayRaiseThrough([]string{"read"}, []int{idx("c")}, "rf"), "at rf whole, only m's tuple")
+	assert.True(t, in.MayRaiseThrough([]string{"read"}, []int{idx("b")}, "rf"), "at rf whole, m's tuple holds b")
+	assert.True(t, in.MayRaiseThrough([]string{"unread", "read", "once"}, []int{idx("c")}, "rf"), "no bound: grows and shrinks with rf")
 	assert.False(t, in.MayRaiseThrough(nil, []int{idx("c")}, "rf"))
 	in.Run()
 	assert.Equal(t, []string{"a,b"}, rows(t, in, "rf"), "rf is kept")
+}
+
+// TestMayRaiseOverWholeAndOrders: a test that grows with a varying
+// relation and with an order is bounded with the relation whole and the
+// order at its largest only where the order's pairs are largest there
+// too: they must not shrink as the relation grows.
+func TestMayRaiseOverWholeAndOrders(t *testing.T) {
+	tests := []struct {
+		name  string
+		pairs string
+		q     string
+		may   bool
+	}{
+		{name: "pairs fixed", pairs: "let pairs = p", q: "a,c", may: false},
+		{name: "pairs grow with rf", pairs: "let pairs = p | rf", q: "a,c", may: true},
+		// With rf whole the pairs are empty, and so is the order: taking
+		// that as the bound would rule the test out.
+		{name: "pairs shrink as rf grows", pairs: "let pairs = p \\ rf", q: "a,b", may: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := compileSrc(t, `
+.decl rf(x, y)
+.decl p(x, y)
+.decl q(x, y)
+.decl m(x, y)
+.input rf, p, q, m
+`+tc.pairs+`
+.order o over pairs
+/// Grows with rf and with o.
+.undefined oq: empty((o & q) | (rf & m))
+`)
+			in := newInst(t, p, "a", "b", "c")
+			setFacts(t, in, "p", "a,b", "b,a")
+			setFacts(t, in, "q", tc.q)
+			assert.Equal(t, tc.may, in.MayRaiseOver("oq", "rf"))
+		})
+	}
 }

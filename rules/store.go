@@ -1,6 +1,10 @@
 package rules
 
-import "github.com/ptxmm/ptxmm/relations"
+import (
+	"strconv"
+
+	"github.com/ptxmm/ptxmm/relations"
+)
 
 // store holds one relation's tuples in the representation its arity calls
 // for: a Set, a Rel, or Tuples for arity three and more.
@@ -48,6 +52,24 @@ func (s store) clear() {
 		s.rel.Clear()
 	default:
 		s.tup.Clear()
+	}
+}
+
+// fill puts every tuple over the domain in a relation of arity one or
+// two (a flag's bound takes it whole: flagbound.go).
+func (s store) fill() {
+	switch s.arity {
+	case 1:
+		s.set.Clear()
+		s.set.Complement()
+	case 2:
+		s.rel.Clear()
+		s.rel.Complement()
+		if s.track != nil {
+			s.track.rebuild()
+		}
+	default:
+		panic("rules: fill of a relation of arity " + strconv.Itoa(s.arity))
 	}
 }
 
