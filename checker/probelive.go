@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"math"
 	"slices"
 	"sync"
 
@@ -34,6 +35,8 @@ import (
 type liveCombos struct {
 	mu  sync.Mutex
 	set map[string]bool
+	// combos are the members of set, in the order they were marked.
+	combos [][]int
 }
 
 // mark records that a candidate of combo was consistent.
@@ -44,7 +47,10 @@ func (l *liveCombos) mark(combo []int) {
 	if l.set == nil {
 		l.set = map[string]bool{}
 	}
-	l.set[k] = true
+	if !l.set[k] {
+		l.set[k] = true
+		l.combos = append(l.combos, slices.Clone(combo))
+	}
 }
 
 // has reports whether a candidate of combo was consistent.
@@ -53,6 +59,14 @@ func (l *liveCombos) has(combo []int) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.set[k]
+}
+
+// list returns the combinations marked so far; the caller must not
+// change them.
+func (l *liveCombos) list() [][]int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.combos
 }
 
 // recordsLive reports whether the search evaluates every candidate it
@@ -116,4 +130,83 @@ func (s *session) anyLive(choices [][]int, combo []int, t int) bool {
 		combo[t] = c
 		return s.anyLive(choices, combo, t+1)
 	})
+}
+
+// probeCombos lists, in increasing order, the indices in p (a with its
+// probes, execution.Analysis.WithProbes) of the combinations of runs that
+// baseFilter keeps: those taking on each thread a run of a live
+// combination of a, or a probe with that run among its bases. It makes
+// them from the live combinations rather than asking about every
+// combination of p (the 8-thread grid barrier has 1.7 million, and 36
+// are kept). ok is false when it cannot: the search recorded nothing, a
+// probe has no base known (its combinations are all kept), or the list
+// would be longer than the walk.
+func (s *session) probeCombos(a, p *execution.Analysis) (combos []int, ok bool) {
+	if s.live == nil {
+		return nil, false
+	}
+	// on[t][i] lists the runs of p on run i of thread t of a: the run
+	// itself (p's runs start with a's) and the probes built on it.
+	bases := a.Bases()
+	on := make([][][]int, len(a.Runs))
+	for t := range a.Runs {
+		on[t] = make([][]int, len(a.Runs[t]))
+		for i := range a.Runs[t] {
+			on[t][i] = []int{i}
+		}
+		for j, bs := range bases[t] {
+			if len(bs) == 0 {
+				return nil, false
+			}
+			for _, i := range bs {
+				on[t][i] = append(on[t][i], len(a.Runs[t])+j)
+			}
+		}
+	}
+	walk := 1
+	for _, runs := range p.Runs {
+		walk = satMul(walk, len(runs))
+	}
+	live := s.live.list()
+	n := 0
+	for _, c := range live {
+		m := 1
+		for t, i := range c {
+			m = satMul(m, len(on[t][i]))
+		}
+		if n += m; n > walk {
+			return nil, false
+		}
+	}
+	seen := make(map[int]bool, n)
+	combos = make([]int, 0, n)
+	choice := make([]int, len(a.Runs))
+	var each func(c []int, t int)
+	each = func(c []int, t int) {
+		if t == len(c) {
+			if k := p.ComboIndex(choice); !seen[k] {
+				seen[k] = true
+				combos = append(combos, k)
+			}
+			return
+		}
+		for _, r := range on[t][c[t]] {
+			choice[t] = r
+			each(c, t+1)
+		}
+	}
+	for _, c := range live {
+		each(c, 0)
+	}
+	slices.Sort(combos)
+	return combos, true
+}
+
+// satMul is a*b for non-negative a and b, or the largest int where that
+// overflows.
+func satMul(a, b int) int {
+	if a != 0 && b > math.MaxInt/a {
+		return math.MaxInt
+	}
+	return a * b
 }

@@ -1,12 +1,18 @@
 package checker
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/ptxmm/ptxmm/execution"
+	"github.com/ptxmm/ptxmm/internal/oraclecases"
+	"github.com/ptxmm/ptxmm/litmus"
+	"github.com/ptxmm/ptxmm/litmus/families"
 )
 
 // raceInFailedIteration is message passing whose reader loads the data in
@@ -97,4 +103,82 @@ func awaitFlags(r *Result) []string {
 		out = append(out, f.Name)
 	}
 	return out
+}
+
+// TestProbeCombosListWhatTheFilterKeeps: the probe combinations listed
+// from the live combinations are, among those with a failed iteration,
+// exactly those the walk with baseFilter keeps, in enumeration order: on
+// random tests with awaits (with barriers in every CTA, some), and on
+// the grid barrier of 8 threads (not with -short), whose 1.7 million
+// probe combinations the list avoids walking.
+func TestProbeCombosListWhatTheFilterKeeps(t *testing.T) {
+	m := spec(t)
+	var tests []*litmus.Test
+	shapes := []families.RandomShape{
+		{Threads: 2, Locations: 2, Instrs: 3, CTAs: 2, Spins: true},
+		{Threads: 3, Locations: 2, Instrs: 2, CTAs: 2, Spins: true, Barriers: true, BarriersEveryCTA: true},
+	}
+	n := oraclecases.Count(t, 60)
+	if testing.Short() {
+		n /= 10
+	}
+	oraclecases.EachRandom(t, 9_100_000, n, shapes, func(r oraclecases.Random) { tests = append(tests, r.Test) })
+	if !testing.Short() {
+		grid, err := os.ReadFile(filepath.Join("..", "testdata", "idioms", "GridBarrier-4x2.litmus"))
+		require.NoError(t, err)
+		tests = append(tests, herd(t, string(grid)))
+	}
+	listed := 0
+	for _, tc := range tests {
+		var sess *session
+		got := checkAllWith([]*Model{m}, tc, DefaultOptions(), nil, func(s *session) { sess = s })[0]
+		require.NoError(t, got.Err, tc.Name)
+		if sess.live == nil {
+			continue
+		}
+		p := sess.a.WithProbes()
+		combos, ok := sess.probeCombos(sess.a, p)
+		if !ok {
+			continue
+		}
+		require.True(t, slices.IsSorted(combos), tc.Name)
+		require.Len(t, slices.Compact(slices.Clone(combos)), len(combos), "%s: listed once each", tc.Name)
+		var withFailed []int
+		for _, k := range combos {
+			if execution.FailedIters(comboRuns(p, k)) > 0 {
+				withFailed = append(withFailed, k)
+			}
+		}
+		var kept []int
+		filter := sess.baseFilter(sess.a)
+		for k := range comboCount(p) {
+			runs := comboRuns(p, k)
+			if execution.FailedIters(runs) > 0 && filter(runs) {
+				kept = append(kept, k)
+			}
+		}
+		assert.Equal(t, kept, withFailed, tc.Name)
+		listed++
+	}
+	assert.Positive(t, listed, "some tests list their probe combinations")
+}
+
+// comboCount is the number of combinations of runs of a.
+func comboCount(a *execution.Analysis) int {
+	n := 1
+	for _, runs := range a.Runs {
+		n *= len(runs)
+	}
+	return n
+}
+
+// comboRuns returns the runs of the combination of a with index k in
+// enumeration order (the first thread's run changes fastest).
+func comboRuns(a *execution.Analysis, k int) []*execution.Run {
+	runs := make([]*execution.Run, len(a.Runs))
+	for t := range a.Runs {
+		runs[t] = a.Runs[t][k%len(a.Runs[t])]
+		k /= len(a.Runs[t])
+	}
+	return runs
 }

@@ -63,7 +63,12 @@ func (s *session) probeFlags() error {
 	}()
 	search := s.search()
 	search.Relevant, search.Pruned, search.Uncounted = nil, nil, true
-	live := s.baseFilter(main.a)
+	var live func([]*execution.Run) bool
+	if combos, ok := s.probeCombos(main.a, s.a); ok {
+		search.Combos = combos
+	} else {
+		live = s.baseFilter(main.a)
+	}
 	search.Filter = func(runs []*execution.Run) bool {
 		n := execution.FailedIters(runs)
 		return n > 0 && (s.probeDepth == 0 || n <= s.probeDepth) && (live == nil || live(runs))

@@ -228,7 +228,7 @@ func (a *Analysis) Search(s Search, yield func(*Execution) bool) (Stats, error) 
 		return st, nil
 	}
 	var err error
-	a.eachComboOf(s.Filter, func(_ int, cs *comboSearch) bool {
+	a.eachListedCombo(s.Combos, s.Filter, func(_ int, cs *comboSearch) bool {
 		var cont bool
 		cont, err = a.searchCombo(cs, &st, &s, payoff, yield)
 		return err == nil && cont

@@ -61,6 +61,11 @@ type Search struct {
 	// Filter, when set, is asked about each combination of runs before
 	// its events are built; the search leaves out those it rejects.
 	Filter func(runs []*Run) bool
+	// Combos, when not nil, lists in increasing order the indices (in
+	// enumeration order, as Part.Combo) of the only combinations of runs
+	// searched, for a caller that knows them without walking every one;
+	// Filter still applies to them.
+	Combos []int
 	// Combo, when set, is asked about each combination of runs once its
 	// events are built (x as Prune sees it before any choice); the search
 	// leaves out those it rejects.
@@ -427,6 +432,12 @@ func (a *Analysis) eachCombo(f func(index int, s *comboSearch) bool) {
 // eachComboOf is eachCombo for the combinations filter accepts (all when
 // it is nil).
 func (a *Analysis) eachComboOf(filter func([]*Run) bool, f func(index int, s *comboSearch) bool) {
+	a.eachListedCombo(nil, filter, f)
+}
+
+// eachListedCombo is eachComboOf for the combinations whose indices only
+// lists in increasing order, every one when only is nil.
+func (a *Analysis) eachListedCombo(only []int, filter func([]*Run) bool, f func(index int, s *comboSearch) bool) {
 	nth := len(a.Test.Threads)
 	for _, runs := range a.Runs {
 		if len(runs) == 0 {
@@ -439,7 +450,7 @@ func (a *Analysis) eachComboOf(filter func([]*Run) bool, f func(index int, s *co
 	if !a.wholeCombos {
 		bars = newCTABarriers(a)
 	}
-	for index := 0; ; index++ {
+	visit := func(index int) bool {
 		for i := range combo {
 			x.Runs[i] = a.Runs[i][combo[i]]
 		}
@@ -449,8 +460,23 @@ func (a *Analysis) eachComboOf(filter func([]*Run) bool, f func(index int, s *co
 				bars.learn(s, combo)
 			}
 			if s != nil && !f(index, s) {
+				return false
+			}
+		}
+		return true
+	}
+	if only != nil {
+		for _, index := range only {
+			a.comboOf(index, combo)
+			if !visit(index) {
 				return
 			}
+		}
+		return
+	}
+	for index := 0; ; index++ {
+		if !visit(index) {
+			return
 		}
 		i := 0
 		for ; i < nth; i++ {
@@ -464,4 +490,14 @@ func (a *Analysis) eachComboOf(filter func([]*Run) bool, f func(index int, s *co
 			return
 		}
 	}
+}
+
+// ComboIndex is the index in enumeration order (Part.Combo) of the
+// combination of runs that takes run combo[t] of thread t.
+func (a *Analysis) ComboIndex(combo []int) int {
+	index := 0
+	for t := len(combo) - 1; t >= 0; t-- {
+		index = index*len(a.Runs[t]) + combo[t]
+	}
+	return index
 }

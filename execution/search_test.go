@@ -413,3 +413,63 @@ exists (P0:r0 == 1)`
 		}
 	}
 }
+
+// TestSearchCombos: a search given the indices of some combinations of
+// runs yields the candidates of those combinations only, in the order of
+// the whole search, with the filter still asked; ComboIndex numbers a
+// combination as Part.Combo does.
+func TestSearchCombos(t *testing.T) {
+	for _, c := range searchCases {
+		t.Run(c.name, func(t *testing.T) {
+			a := prepare(t, herd(t, c.src), DefaultOptions())
+			type cand struct {
+				combo int
+				key   string
+			}
+			var all []cand
+			combos := 0
+			_, err := a.Search(Search{}, func(x *Execution) bool {
+				k := a.ComboIndex(x.Combo)
+				all = append(all, cand{k, rfKey(x)})
+				combos = max(combos, k+1)
+				return true
+			})
+			require.NoError(t, err)
+			for k := range combos {
+				got := make([]int, len(a.Runs))
+				a.comboOf(k, got)
+				require.Equal(t, k, a.ComboIndex(got), "ComboIndex inverts comboOf")
+			}
+			// Every other combination, of which the filter refuses the
+			// first.
+			var only []int
+			for k := 0; k < combos; k += 2 {
+				only = append(only, k)
+			}
+			filter := func(runs []*Run) bool {
+				for t, r := range runs {
+					if r != a.Runs[t][0] {
+						return true
+					}
+				}
+				return false
+			}
+			var want, got []cand
+			for _, x := range all {
+				if x.combo%2 == 0 && x.combo != 0 {
+					want = append(want, x)
+				}
+			}
+			_, err = a.Search(Search{Combos: only, Filter: filter}, func(x *Execution) bool {
+				got = append(got, cand{a.ComboIndex(x.Combo), rfKey(x)})
+				return true
+			})
+			require.NoError(t, err)
+			assert.Equal(t, want, got)
+			n := 0
+			_, err = a.Search(Search{Combos: []int{}}, func(*Execution) bool { n++; return true })
+			require.NoError(t, err)
+			assert.Zero(t, n, "an empty list searches nothing")
+		})
+	}
+}
