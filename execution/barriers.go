@@ -25,10 +25,12 @@ import (
 //   - A bar.sync arrival whose barrier never completes blocks its thread
 //     forever; a bar.arrive never blocks.
 //   - bar.warp.sync (PTX ISA 9.7.13.2) is a barrier of its own per warp
-//     and member mask: its arrivals complete in groups of the mask's
-//     number of lanes, the threads of the warp at those lanes (a thread
-//     outside the mask cannot execute it: the parser rejects that), and
-//     it synchronizes as bar.sync does (docs/model.md, "bar.warp.sync").
+//     and member mask, without a count: the k-th arrivals of the threads
+//     of the warp at the mask's lanes complete together, a thread that
+//     exited is not waited for, and a lane no thread of the test holds is
+//     not waited for either (a thread outside the mask cannot execute it:
+//     the parser rejects that); it synchronizes as bar.sync does
+//     (docs/model.md, "bar.warp.sync").
 //   - Groups complete in an order: a thread that waited at one barrier
 //     arrives at the next only after the first completed, so a choice in
 //     which two groups wait for each other is not an execution (deadlock).
@@ -181,8 +183,14 @@ func groupsWithoutCount(t *litmus.Test, k barrierKey, as []barrierArrival, all [
 }
 
 // mayUseBarrier reports whether a thread's code has a barrier instruction
-// that may arrive at the barrier k.
+// that may arrive at the barrier k. For a bar.warp.sync, whose instance is
+// its member mask, it is whether the thread is in the warp at a lane the
+// mask names, whatever its code: the barrier waits for that lane until its
+// thread arrives or exits.
 func mayUseBarrier(th *litmus.Thread, k barrierKey) bool {
+	if k.warp >= 0 {
+		return th.LaneNamed && th.Warp == k.warp && th.Lane < 64 && k.inst&(1<<uint(th.Lane)) != 0
+	}
 	for _, in := range th.Instrs {
 		if in.Op != litmus.OpBarrier || in.BarWarp {
 			continue

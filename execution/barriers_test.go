@@ -375,7 +375,7 @@ func TestBarrierGroupingErrors(t *testing.T) {
 func TestBarrierGroupingsDirect(t *testing.T) {
 	tc := barrierTest(t, []string{"cta 0", "bar.cta.sync 0"}, []string{"cta 0", "bar.cta.sync 0"}).Test
 	arr := func(ev, thread int, blocked bool) barrierArrival {
-		return barrierArrival{ev: ev, thread: thread, inst: 0, id: 0, count: -1, sync: true, blocked: blocked}
+		return barrierArrival{ev: ev, thread: thread, warp: -1, inst: 0, id: 0, count: -1, sync: true, blocked: blocked}
 	}
 	// P1's run: waiting forever elsewhere (Spinning) or exited (Finished).
 	cases := []struct {

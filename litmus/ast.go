@@ -368,8 +368,9 @@ type Instr struct {
 	Count    Operand // the number of threads expected; OperandNone when absent
 	// BarWarp marks bar.warp.sync (PTX ISA 9.7.13.2): a barrier of the
 	// threads of the executing thread's warp whose lanes the member mask
-	// names. Instance holds the mask, BarID 0 and Count the number of
-	// lanes in the mask; BarKind is BarSync.
+	// names. Instance holds the mask and BarID 0; it has no Count (the
+	// threads it waits for are the mask's that have not exited); BarKind
+	// is BarSync.
 	BarWarp bool
 	// bar.red: the reduction (BarRedNone for other barriers), its
 	// predicate operand c and whether it is written !c; the result goes to

@@ -1,16 +1,16 @@
 package litmus
 
-import "math/bits"
-
 // This file parses bar.warp.sync (PTX ISA 9.7.13.2):
 //
 //	bar.warp.sync membermask
 //
 // The executing thread waits until every thread of its warp whose lane the
-// 32-bit member mask names has executed a bar.warp.sync with the same mask,
-// and the instruction page says it "also guarantee[s] memory ordering among
-// threads participating in barrier" (docs/model.md, "bar.warp.sync"). The
-// mask is an immediate: which threads meet must be known from the test.
+// 32-bit member mask names has executed a bar.warp.sync with the same mask
+// or has exited (the CUDA guide's __syncwarp: "all non-exited threads named
+// in mask"), and the instruction page says it "also guarantee[s] memory
+// ordering among threads participating in barrier" (docs/model.md,
+// "bar.warp.sync"). The mask is an immediate: which threads meet must be
+// known from the test.
 
 // parseWarpSync parses bar.warp.sync for thread (its index in the test).
 func (p *parser) parseWarpSync(c *cursor, in *Instr, m mnemonic, thread int) bool {
@@ -49,6 +49,7 @@ func (p *parser) parseWarpSync(c *cursor, in *Instr, m mnemonic, thread int) boo
 	in.Op, in.BarKind, in.BarWarp = OpBarrier, BarSync, true
 	in.Instance = Operand{Kind: OperandImm, Imm: mask, Pos: pos}
 	in.BarID = Operand{Kind: OperandImm, Imm: 0, Pos: pos}
-	in.Count = Operand{Kind: OperandImm, Imm: int64(bits.OnesCount64(uint64(mask))), Pos: pos}
+	// No count: the barrier waits for the mask's threads that have not
+	// exited, as barrier.sync without a count waits for its CTA's.
 	return p.endOperands(c, m.text)
 }

@@ -20,7 +20,7 @@ func TestWarpSyncParse(t *testing.T) {
 	assert.True(t, in.BarWarp)
 	assert.Equal(t, BarSync, in.BarKind)
 	assert.Equal(t, int64(5), in.Instance.Imm)
-	assert.Equal(t, int64(2), in.Count.Imm, "two lanes in the mask")
+	assert.Equal(t, OperandNone, in.Count.Kind, "no count: the mask's threads that have not exited meet")
 }
 
 func TestWarpSyncNVLanes(t *testing.T) {
