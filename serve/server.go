@@ -11,8 +11,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/dgraph-io/ristretto/v2"
-
 	"github.com/ptxmm/ptxmm"
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/internal/loader"
@@ -107,7 +105,7 @@ type Server struct {
 	cfg      Config
 	includes *includeFS
 	models   *loader.Cache[*compiled]
-	runs     *ristretto.Cache[string, *runEntry]
+	runs     *resultCache
 	// builtin is the text of the embedded spec.dl: a request that sends
 	// it unchanged gets the model compiled when ptxmm was built
 	// (loaderInput).
@@ -179,10 +177,7 @@ func New(cfg Config) (*Server, error) {
 		inc.Close()
 		return nil, err
 	}
-	// About one counter per 64 KiB of budget: results take tens of
-	// kilobytes and more.
-	s.runs, err = ristretto.NewCache(&ristretto.Config[string, *runEntry]{
-		NumCounters: max((cfg.CacheBytes-modelBytes)>>16, 1000), MaxCost: cfg.CacheBytes - modelBytes, BufferItems: 64, IgnoreInternalCost: true})
+	s.runs, err = newResultCache(cfg.CacheBytes - modelBytes)
 	if err != nil {
 		s.models.Close()
 		inc.Close()
