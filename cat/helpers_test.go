@@ -126,7 +126,8 @@ func condString(c Cond) string {
 func variantString(v VariantCond) string {
 	switch v := v.(type) {
 	case *VariantName:
-		return fmt.Sprintf("%q", v.Name)
+		// A cat string is its bytes up to the next quote: no escapes.
+		return `"` + v.Name + `"`
 	case *VariantNot:
 		return "not " + variantString(v.X)
 	case *VariantAnd:
@@ -174,7 +175,7 @@ func instrString(in Instr) string {
 		}
 		return kw + " " + strings.Join(in.Names, ", ")
 	case *IncludeInstr:
-		return fmt.Sprintf("include %q", in.File)
+		return `include "` + in.File + `"`
 	case *ProcInstr:
 		kw := "procedure "
 		if in.Rec {
