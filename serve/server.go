@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"context"
 	"embed"
 	"fmt"
 	"io/fs"
@@ -187,10 +186,10 @@ func New(cfg Config) (*Server, error) {
 		s.Close()
 		return nil, err
 	}
-	start := &apiCall{s: s, ctx: context.Background()}
-	_, err = s.model(start, cfg.Model)
-	start.done()
-	if err != nil {
+	// The server's own model is pinned: most requests use it, and a
+	// stream of other models must not evict it (each miss waits for a
+	// checking slot to compile it again).
+	if _, err = s.models.Pin(s.loaderInput(cfg.Model)); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("-model %s: %w", cfg.Model.Name, err)
 	}

@@ -2,6 +2,7 @@ package loader
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/dgraph-io/ristretto/v2"
 )
@@ -20,6 +21,13 @@ type Cache[V any] struct {
 	wrap func(*Model) V
 	// cost is what a model counts for against the cache's size.
 	cost func(*Model) int64
+	// pinned holds the models Pin was given, by key, outside ristretto:
+	// ristretto chooses its victims by read counts it samples through
+	// lossy buffers, so a stream of distinct models could evict the one
+	// every request uses, whose next request would then wait for a
+	// checking slot to compile it again.
+	mu     sync.RWMutex
+	pinned map[string]*entry[V]
 }
 
 type entry[V any] struct {
@@ -71,7 +79,7 @@ func NewSizedCache[V any](maxBytes int64, wrap func(*Model) V, size func(*Model)
 // Cached returns the value of the model Load would read when the cache
 // holds it and the files read are unchanged, without loading it otherwise.
 func (c *Cache[V]) Cached(src Source, opts Options) (V, bool) {
-	if e, ok := c.c.Get(key(src, opts)); ok && unchanged(e.m, src, opts) {
+	if e, ok := c.lookup(key(src, opts)); ok && unchanged(e.m, src, opts) {
 		return e.v, true
 	}
 	var zero V
@@ -82,7 +90,7 @@ func (c *Cache[V]) Cached(src Source, opts Options) (V, bool) {
 // the source, the options and the files read are unchanged.
 func (c *Cache[V]) Load(src Source, opts Options) (V, error) {
 	k := key(src, opts)
-	if e, ok := c.c.Get(k); ok && unchanged(e.m, src, opts) {
+	if e, ok := c.lookup(k); ok && unchanged(e.m, src, opts) {
 		return e.v, nil
 	}
 	m, err := Load(src, opts)
@@ -91,9 +99,53 @@ func (c *Cache[V]) Load(src Source, opts Options) (V, error) {
 		return zero, err
 	}
 	e := &entry[V]{m: m, v: c.wrap(m)}
-	c.c.Set(k, e, c.cost(m))
-	c.c.Wait()
+	if !c.repin(k, e) {
+		c.c.Set(k, e, c.cost(m))
+		c.c.Wait()
+	}
 	return e.v, nil
+}
+
+// Pin loads the model as Load does and keeps it for as long as the cache
+// lives, whatever else is loaded: a host's own model (a server's -model)
+// is read by most requests and must not be evicted by the others. A
+// pinned model does not count against the cache's size; when the files it
+// was read from change, the next Load reads it again and keeps the new
+// model pinned in its place.
+func (c *Cache[V]) Pin(src Source, opts Options) (V, error) {
+	k := key(src, opts)
+	c.mu.Lock()
+	if c.pinned == nil {
+		c.pinned = map[string]*entry[V]{}
+	}
+	if _, ok := c.pinned[k]; !ok {
+		// Pinned without a model yet: Load keeps what it reads here.
+		c.pinned[k] = nil
+	}
+	c.mu.Unlock()
+	return c.Load(src, opts)
+}
+
+// lookup returns the entry kept under k, pinned or in ristretto.
+func (c *Cache[V]) lookup(k string) (*entry[V], bool) {
+	c.mu.RLock()
+	e, pinned := c.pinned[k]
+	c.mu.RUnlock()
+	if pinned {
+		return e, e != nil
+	}
+	return c.c.Get(k)
+}
+
+// repin keeps e under k when k is pinned, and says whether it was.
+func (c *Cache[V]) repin(k string, e *entry[V]) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.pinned[k]; !ok {
+		return false
+	}
+	c.pinned[k] = e
+	return true
 }
 
 // Close releases the cache's background goroutines.
