@@ -131,12 +131,13 @@ func TestServeStopsItsChecks(t *testing.T) {
 		answered <- resp.StatusCode
 	}()
 	time.Sleep(500 * time.Millisecond) // the check is under way
-	start := time.Now()
 	cancel()
 	select {
 	case code := <-status:
+		// ExitOK means Shutdown returned within its 5 s of grace: past
+		// it, Serve reports the error and exits with ExitError. A check
+		// of the wall clock here would only measure the machine's load.
 		assert.Equal(t, ExitOK, code, stderr.String())
-		assert.Less(t, time.Since(start), 5*time.Second)
 	case <-time.After(20 * time.Second):
 		t.Fatal("ptxmm serve did not stop")
 	}
