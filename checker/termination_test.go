@@ -154,6 +154,8 @@ func (p fragProg) litmus() string {
 				cols[i] = append(cols[i], fmt.Sprintf("ld.relaxed.gpu r%d, %s", op.reg, locName(op.loc)))
 			case "st":
 				cols[i] = append(cols[i], fmt.Sprintf("st.release.gpu %s, %d", locName(op.loc), op.val))
+			case "streg":
+				cols[i] = append(cols[i], fmt.Sprintf("st.release.gpu %s, r%d", locName(op.loc), op.regRead))
 			case "add", "xor":
 				cols[i] = append(cols[i], fmt.Sprintf("atom.relaxed.gpu.%s r%d, %s, %d", op.kind, op.reg, locName(op.loc), op.val))
 			case "redadd", "redxor":
@@ -394,6 +396,7 @@ func TestFairTerminationTwoLocationAwaits(t *testing.T) {
 		{"random", 38, randomTwoLocationProg},
 		{"accesses-then-await", 39, randomAccessesThenAwait},
 		{"read-modify-writes-then-await", 41, randomUpdatesThenAwait},
+		{"copies-then-await", 43, randomCopiesThenAwait},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := rand.New(rand.NewSource(c.seed))
@@ -442,6 +445,13 @@ func randomAccessesThenAwait(r *rand.Rand) fragProg {
 // the limits find by closing the constants under those updates.
 func randomUpdatesThenAwait(r *rand.Rand) fragProg {
 	return accessesThenAwait(r, []string{"exch", "ld", "st", "add", "xor", "redadd", "redxor"})
+}
+
+// randomCopiesThenAwait is randomAccessesThenAwait with stores of a
+// register among the accesses (st x, r0, of what the thread read): values
+// the limits find by a fixed point over what the program's writes make.
+func randomCopiesThenAwait(r *rand.Rand) fragProg {
+	return accessesThenAwait(r, []string{"exch", "ld", "st", "streg", "streg"})
 }
 
 // accessesThenAwait draws such a program whose accesses are of the kinds

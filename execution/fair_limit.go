@@ -79,6 +79,9 @@ type limitEdge struct {
 type limitThread struct {
 	edges [][]limitEdge
 	final []bool
+	// ownLast holds, for each state and location, the index of the value
+	// of the thread's own last write to it, or -1.
+	ownLast [][]int64
 }
 
 // limitProgram is a program of the fragment read for its limits.
@@ -160,6 +163,9 @@ func (p *fairProgram) limitProgram(maxStates int) (*limitProgram, string) {
 		l.values[k] = []int64{p.init[k]}
 	}
 	rmws := make([][]rmwWrite, len(p.locs))
+	// computed holds the writes whose value comes from registers (st x,
+	// r0): their values are found by a fixed point below.
+	computed := map[*litmus.Instr]bool{}
 	for i, th := range p.t.Threads {
 		for j, in := range th.Instrs {
 			if !isAccess(in) || in.Op == litmus.OpLoad {
@@ -172,7 +178,8 @@ func (p *fairProgram) limitProgram(maxStates int) (*limitProgram, string) {
 			}
 			o, ok := writtenConstant(in)
 			if !ok {
-				return nil, fmt.Sprintf("its interleavings all finish, and accesses to different locations need not interleave (PTX is not sequentially consistent); %s's %q writes a value it computes from registers, and across locations only constants and read-modify-writes of a constant operand are decided", th.Name, in.Text)
+				computed[in] = true
+				continue
 			}
 			if v := truncate(o.Imm, litmus.DefaultSize, true); !slices.Contains(l.values[k], v) {
 				l.values[k] = append(l.values[k], v)
@@ -183,20 +190,46 @@ func (p *fairProgram) limitProgram(maxStates int) (*limitProgram, string) {
 		if len(vs) > maxLimitValues {
 			return nil, fmt.Sprintf("its interleavings all finish, and accesses to different locations need not interleave (PTX is not sequentially consistent); %s may hold %d values, more than the %d the limits decide", p.locs[k], len(vs), maxLimitValues)
 		}
-		if why := l.closeValues(k, rmws[k]); why != "" {
-			return nil, why
+	}
+	// The values of the writes computed from registers: the least fixed
+	// point of what those writes compute when every read returns a value
+	// its location may hold. Values do not come out of thin air (8.10.4),
+	// so each value an execution writes is made, in finitely many steps,
+	// from constants and initial values (docs/model.md).
+	for {
+		for k := range p.locs {
+			if why := l.closeValues(k, rmws[k]); why != "" {
+				return nil, why
+			}
+		}
+		l.threads = l.threads[:0]
+		fresh := make([][]int64, len(p.locs))
+		states := 0
+		for i := range p.t.Threads {
+			lt, err := l.explore(i, maxStates-states, computed, fresh)
+			if err != nil {
+				return nil, err.Error()
+			}
+			states += len(lt.edges)
+			l.threads = append(l.threads, lt)
+		}
+		grew := false
+		for k, vs := range fresh {
+			for _, v := range vs {
+				if slices.Contains(l.values[k], v) {
+					continue
+				}
+				grew = true
+				l.values[k] = append(l.values[k], v)
+				if len(l.values[k]) > maxLimitValues {
+					return nil, fmt.Sprintf("its interleavings all finish, and accesses to different locations need not interleave (PTX is not sequentially consistent); %s may hold more than the %d values the limits decide (values its writes compute from registers, %d for instance)", p.locs[k], maxLimitValues, v)
+				}
+			}
+		}
+		if !grew {
+			return l, ""
 		}
 	}
-	states := 0
-	for i := range p.t.Threads {
-		lt, err := l.explore(i, maxStates-states)
-		if err != nil {
-			return nil, err.Error()
-		}
-		states += len(lt.edges)
-		l.threads = append(l.threads, lt)
-	}
-	return l, ""
 }
 
 // rmwWrite is a read-modify-write of a location that computes what it
@@ -306,7 +339,7 @@ func writtenConstant(in *litmus.Instr) (litmus.Operand, bool) {
 // A local state is the thread's program counter and registers (as in a
 // state vector) followed by, for each location, the index of the value of
 // its own last write to it, or -1.
-func (l *limitProgram) explore(i, max int) (limitThread, error) {
+func (l *limitProgram) explore(i, max int, computed map[*litmus.Instr]bool, fresh [][]int64) (limitThread, error) {
 	p := l.p
 	th := p.t.Threads[i]
 	b, width := p.base[i], 1+len(p.regs[i])
@@ -320,6 +353,7 @@ func (l *limitProgram) explore(i, max int) (limitThread, error) {
 			locals = append(locals, s)
 			lt.edges = append(lt.edges, nil)
 			lt.final = append(lt.final, s[0] >= int64(len(th.Instrs)))
+			lt.ownLast = append(lt.ownLast, s[width:])
 		}
 		return j
 	}
@@ -363,9 +397,19 @@ func (l *limitProgram) explore(i, max int) (limitThread, error) {
 			if loc >= 0 && l.writes(in, full, i, old) {
 				e.wloc, e.wval, e.rmw = loc, slices.Index(l.values[loc], n[loc]), in.Op == litmus.OpAtom || in.Op == litmus.OpRed
 				if e.wval < 0 {
-					// A read-modify-write that runs once reading a
-					// value it made itself: the location's values
-					// hold every value written, so no execution
+					if computed[in] {
+						// A value computed from registers that the
+						// location's values lack yet: the fixed point
+						// adds it and explores again.
+						if !slices.Contains(fresh[loc], n[loc]) {
+							fresh[loc] = append(fresh[loc], n[loc])
+						}
+						continue
+					}
+					// A read-modify-write of a constant that runs
+					// once reading a value it made itself: the
+					// location's values hold every value such
+					// writes make (closeValues), so no execution
 					// reads that value here.
 					continue
 				}
@@ -433,14 +477,10 @@ func (l *limitProgram) possible(limit []locLimit, forever int) bool {
 	}
 	written := make([]uint64, nloc) // on some thread's path
 	var comps limitComponents       // of the threads that run for ever
-	avoid := make([]bool, nloc)     // every thread has a path writing none
 	targets := make([][]bool, nth)
 	paths := make([][]bool, nth) // the states on a path to a target
 	for {
 		comps.reset(nloc)
-		for k := range avoid {
-			avoid[k] = true
-		}
 		for i, lt := range l.threads {
 			ok := l.readable(others[i])
 			reach := lt.reach(0, ok)
@@ -482,13 +522,6 @@ func (l *limitProgram) possible(limit []locLimit, forever int) bool {
 					}
 				}
 			}
-			for k := range avoid {
-				if !avoid[k] {
-					continue
-				}
-				r := lt.reach(0, func(e limitEdge) bool { return ok(e) && e.wloc != k })
-				avoid[k] = anyBoth(r, target)
-			}
 		}
 		same := true
 		clear(written)
@@ -524,7 +557,7 @@ func (l *limitProgram) possible(limit []locLimit, forever int) bool {
 			}
 			continue
 		}
-		if written[k]>>lim.last&1 == 0 && !(lim.last == 0 && avoid[k]) {
+		if !l.lastWrite(k, lim.last, targets) || !l.entered(k, 1<<lim.last, others, targets, paths) {
 			return false
 		}
 	}
@@ -599,29 +632,51 @@ func (l *limitProgram) entered(k int, often uint64, others [][]uint64, targets, 
 	}
 	for i, lt := range l.threads {
 		ok := l.readable(others[i])
-		for v, es := range lt.edges {
-			for _, e := range es {
-				if paths[i][v] && paths[i][e.to] && ok(e) && e.wloc == k && !e.rmw && in(e.wval) {
-					return true
-				}
-			}
+		after := func(f limitEdge) bool {
+			return ok(f) && (f.rloc != k || in(f.rval)) && (f.wloc != k || in(f.wval))
 		}
-	}
-	for i, lt := range l.threads {
-		ok := l.readable(others[i])
 		for v, es := range lt.edges {
 			for _, e := range es {
-				if !paths[i][v] || !paths[i][e.to] || !ok(e) || !e.rmw || e.wloc != k || !in(e.wval) || e.rloc != k || in(e.rval) {
+				if !paths[i][v] || !paths[i][e.to] || !ok(e) || e.wloc != k || !in(e.wval) {
 					continue
 				}
-				r := lt.reach(e.to, func(f limitEdge) bool { return ok(f) && (f.rloc != k || in(f.rval)) })
-				if anyBoth(r, targets[i]) {
+				if e.rmw && (e.rloc != k || in(e.rval)) {
+					continue
+				}
+				if anyBoth(lt.reach(e.to, after), targets[i]) {
 					return true
 				}
 			}
 		}
 	}
 	return false
+}
+
+// lastWrite reports whether value v (an index) can be location k's last
+// value, as the limit of a location written finitely often says: the last
+// write in coherence is its thread's last write of k in program order
+// (8.10.5: coherence follows program order between a thread's writes of
+// one location), so the value some thread's own last write has at its
+// target; or the initial value when every thread can reach its target
+// without writing k.
+func (l *limitProgram) lastWrite(k, v int, targets [][]bool) bool {
+	none := true
+	for i, lt := range l.threads {
+		unwritten := false
+		for s, t := range targets[i] {
+			if !t {
+				continue
+			}
+			switch lt.ownLast[s][k] {
+			case int64(v):
+				return true
+			case -1:
+				unwritten = true
+			}
+		}
+		none = none && unwritten
+	}
+	return v == 0 && none
 }
 
 func anyBoth(a, b []bool) bool {

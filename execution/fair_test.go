@@ -229,6 +229,44 @@ func TestFairTermination(t *testing.T) {
 				"st.relaxed.gpu x, 0 ; st.relaxed.gpu y, 1"},
 		},
 		{
+			// P0 waits for x to be non-zero and then stores y; P1 swaps
+			// 1 and then 0 into x while the 0-swap takes a 1, and ends
+			// after a 1-swap that takes a 0. Only P1 writes x, so each
+			// of its swaps takes its own last write (or the initial 1):
+			// the 1-swap takes a 1 at first and a 0 after a 0-swap, the
+			// 0-swap always a 1, so P1 ends on a 1-swap. x's last write
+			// is P1's last one in program order (8.10.5), which is 1,
+			// and P0's wait ends. A last value only written on some path
+			// (P1's 0) left "P0 runs for ever while x's last value is 0"
+			// open before.
+			name: "last-write-is-own-last", init: "x=1; y=0;",
+			threads: []string{"B0: ; ld.relaxed.gpu r0, x ; beq r0, 0, B0 ; st.relaxed.gpu y, 0",
+				"B1: ; atom.relaxed.gpu.exch r0, x, 1 ; beq r0, 0, E ; atom.relaxed.gpu.exch r1, x, 0 ; beq r1, 1, B1 ; E:"},
+		},
+		{
+			// P0 stores 1 to y while x is 0; P1 stores 1 or 2 to x,
+			// whichever y says. Neither store is on every path of P1,
+			// but one of them is its last write of x on each, so x's
+			// last write is never the initial 0 (8.10.5): P0's loop
+			// ends.
+			name: "last-write-either", init: "x=0; y=0;",
+			threads: []string{"L: ; ld.relaxed.gpu r0, x ; st.relaxed.gpu y, 1 ; beq r0, 0, L",
+				"ld.relaxed.gpu r1, y ; beq r1, 0, A ; st.relaxed.gpu x, 1 ; goto E ; A: ; st.relaxed.gpu x, 2 ; E:"},
+		},
+		{
+			// P0 waits for y to be 1, swaps 0 in and ends if it took a 1,
+			// waiting again otherwise; P1 stores x, swaps 1 into y until
+			// it takes a 1, then stores 1. P1's last write of y is a 1,
+			// so for y's last value to be 0 (P0 waiting for ever) the
+			// write after y's last 1 is a swap of P0's, which takes that
+			// 1 (8.10.3) and ends P0. Ruling that out takes the condition
+			// on entering a set of values, applied to a location's last
+			// value, and P0's run after the swap.
+			name: "last-write-entered", init: "x=0; y=0;",
+			threads: []string{"L: ; ld.relaxed.gpu r1, y ; bne r1, 1, L ; atom.relaxed.gpu.exch r2, y, 0 ; bne r2, 1, L",
+				"st.relaxed.gpu x, 1 ; M: ; atom.relaxed.gpu.exch r1, y, 1 ; beq r1, 0, M ; st.relaxed.gpu y, 1"},
+		},
+		{
 			// P1 reads x and swaps 1 into y until it read a non-zero x;
 			// P0 adds 1 to x once. x holds 0 or 1 (the constants closed
 			// under the one add, which runs at most once), and P0's add
@@ -247,12 +285,21 @@ func TestFairTermination(t *testing.T) {
 			why:     "may hold more than the 8 values the limits decide",
 		},
 		{
-			// A value copied from what was read is not a constant: the
-			// limits are not tried (its interleavings all end: P1's 1
-			// reaches y, P0 swaps it into x and then takes it).
+			// A value copied from what was read: x may hold 0 and what
+			// y holds, 0 and 1 (values do not come out of thin air). P0
+			// runs for ever only while it takes 0s from x, so only while
+			// it swaps 0s in; but y's last value is 1, which P0 reads
+			// from some point on and swaps in, and then takes.
 			name: "computed-value", init: "x=0; y=0;",
 			threads: []string{"L: ; ld.relaxed.gpu r1, y ; atom.relaxed.gpu.exch r0, x, r1 ; beq r0, 0, L", "st.relaxed.gpu y, 1"},
-			why:     "writes a value it computes",
+		},
+		{
+			// A loop that counts in y, modulo 16, through a register,
+			// until P1's x: y may hold 16 values, more than the limits
+			// try (its interleavings end: P1's 1 reaches P0).
+			name: "computed-value-counts", init: "x=0; y=0;",
+			threads: []string{"L: ; ld.relaxed.gpu r1, y ; add r1, r1, 1 ; and r1, r1, 15 ; st.relaxed.gpu y, r1 ; ld.relaxed.gpu r0, x ; beq r0, 0, L", "st.relaxed.gpu x, 1"},
+			why:     "may hold more than the 8 values the limits decide (values its writes compute from registers",
 		},
 		{
 			name: "fence", init: "x=0;",
