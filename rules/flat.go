@@ -53,9 +53,16 @@ func (in *Instance) evalRuleFull(s *stratum, k int, dst store) {
 		in.evalRuleInto(rp, -1, dst)
 		return
 	}
-	for _, r := range rp.positive {
-		if in.emptyRel(r) {
+	if len(rp.recOccs) == 0 {
+		// Every positive atom reads an earlier stratum or an input.
+		if _, ok := in.starterStarvedBy(rp); ok {
 			return
+		}
+	} else {
+		for _, r := range rp.positive {
+			if in.emptyRel(r) {
+				return
+			}
 		}
 	}
 	fr := in.flatRule(s, k)

@@ -43,6 +43,10 @@ type incremental struct {
 	// whole. Both are allocated on first use, the arrays too: most
 	// instances (the corpora's small tests) never need most of them.
 	chg, prev []store
+	// made lists the relations whose chg store is allocated, so that
+	// forgetting them all (Reset, between two small tests) costs a visit
+	// per store in use, not one per relation of the program.
+	made []relID
 	// changed[r] is set when chg[r] holds tuples, lost[r] when the current
 	// step removed tuples from r; pending lists the relations with either.
 	changed, lost []bool
@@ -107,8 +111,8 @@ func (inc *incremental) forgetAll() {
 		inc.changed[r], inc.lost[r] = false, false
 	}
 	inc.pending = inc.pending[:0]
-	for _, st := range inc.chg {
-		st.clearAll()
+	for _, r := range inc.made {
+		inc.chg[r].clearAll()
 	}
 	for _, st := range inc.stage {
 		st.clearAll()
@@ -159,7 +163,13 @@ func (inc *incremental) forgetBase() {
 }
 
 // chgStore returns chg[r], allocating it on first use.
-func (in *Instance) chgStore(r relID) store { return in.lazyScratch(&in.inc.chg, r) }
+func (in *Instance) chgStore(r relID) store {
+	inc := &in.inc
+	if inc.chg == nil || inc.chg[r].arity == 0 {
+		inc.made = append(inc.made, r)
+	}
+	return in.lazyScratch(&inc.chg, r)
+}
 
 // prevStore returns prev[r], allocating it on first use.
 func (in *Instance) prevStore(r relID) store { return in.lazyScratch(&in.inc.prev, r) }

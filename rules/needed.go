@@ -245,13 +245,30 @@ func (in *Instance) derivesNothing(s *stratum) bool {
 		return true
 	}
 	for j, rp := range s.starters {
-		r, ok := in.starvedBy(rp, s.index)
+		r, ok := in.starterStarvedBy(rp)
 		if !ok {
 			return false
 		}
 		ws[j] = witness{rel: r, at: in.versions[r] + 1}
 	}
 	return true
+}
+
+// starterStarvedBy is starvedBy for a starting rule of the stratum being
+// evaluated: reading no relation of its own stratum, every relation of its
+// positive atoms is of an earlier one (or an input), and its emptiness is
+// kept by version (emptyRel).
+func (in *Instance) starterStarvedBy(rp *rulePlan) (relID, bool) {
+	for _, r := range rp.positive {
+		c := &in.empty[r]
+		if v := in.versions[r] + 1; c.at != v {
+			c.at, c.is = v, in.stores[r].isEmpty()
+		}
+		if c.is {
+			return r, true
+		}
+	}
+	return 0, false
 }
 
 // recursionIdle reports whether no rule of recursive stratum s that reads

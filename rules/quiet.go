@@ -148,36 +148,15 @@ func (in *Instance) findDead() {
 	clear(q.quiet)
 	clear(q.starved)
 	q.watch, q.watchAt = q.watch[:0], q.watchAt[:0]
-	// An input's mark in starved is its emptiness, found once.
-	emptyInput := func(r relID) bool {
-		if p.rels[r].kind != datalog.RelInput {
-			return false
-		}
-		if q.starved[r] {
-			return true
-		}
-		if !in.stores[r].isEmpty() {
-			if !q.listed[r] {
-				q.listed[r] = true
-				q.inputs = append(q.inputs, r)
-			}
-			return false
-		}
-		q.starved[r], q.watched[r] = true, true
-		q.watch = append(q.watch, r)
-		q.watchAt = append(q.watchAt, in.versions[r]+1)
-		return true
-	}
 	for i, s := range p.strata {
 		dead := true
 		for _, rp := range s.starters {
+			// A starter reads no relation of its own stratum: each of its
+			// positive atoms is of an earlier stratum, or not derived.
 			starved := false
 			for _, r := range rp.positive {
-				t := int(p.stratumOf[r])
-				if t >= i {
-					continue
-				}
-				if (t < 0 && emptyInput(r)) || (t >= 0 && q.dead.has(t)) {
+				t := p.stratumOf[r]
+				if (t < 0 && in.emptyInput(r)) || (t >= 0 && q.dead.has(int(t))) {
 					starved = true
 					break
 				}
@@ -204,6 +183,30 @@ func (in *Instance) findDead() {
 	}
 	q.known, q.stale, q.recheck = true, false, false
 	in.quietChanged()
+}
+
+// emptyInput reports whether r is an empty input, for findDead, keeping
+// the answer in starved (an input found empty is watched, one found
+// otherwise listed in inputs).
+func (in *Instance) emptyInput(r relID) bool {
+	q := &in.quiet
+	if q.starved[r] {
+		return true
+	}
+	if in.p.rels[r].kind != datalog.RelInput {
+		return false
+	}
+	if !in.stores[r].isEmpty() {
+		if !q.listed[r] {
+			q.listed[r] = true
+			q.inputs = append(q.inputs, r)
+		}
+		return false
+	}
+	q.starved[r], q.watched[r] = true, true
+	q.watch = append(q.watch, r)
+	q.watchAt = append(q.watchAt, in.versions[r]+1)
+	return true
 }
 
 // markQuiet notes that dead stratum i was cleared (runDirty): it is quiet

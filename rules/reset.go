@@ -21,8 +21,16 @@ func (in *Instance) Reset(l Limits) {
 		if in.p.rels[i].kind != datalog.RelUniverse {
 			in.stores[i].clearAll()
 		}
-		in.delta[i].clearAll()
-		in.next[i].clearAll()
+	}
+	// Only the relations of recursive strata have delta and next stores.
+	for _, s := range in.p.strata {
+		if !s.recursive {
+			continue
+		}
+		for _, r := range s.rels {
+			in.delta[r].clearAll()
+			in.next[r].clearAll()
+		}
 	}
 	for i := range in.versions {
 		in.versions[i]++
