@@ -393,7 +393,10 @@ func (sc *screen) filled(ts []*program.Test) map[string]bool {
 		if err != nil {
 			continue
 		}
-		for _, m := range []*checker.Model{sc.o.A, sc.o.B} {
+		for i, m := range []*checker.Model{sc.o.A, sc.o.B} {
+			if i == 1 && m == sc.o.A {
+				break
+			}
 			cands, _ := m.Candidates(lt, sc.o.Check, 4)
 			for _, c := range cands {
 				// A candidate the catalog cannot fill adds nothing.

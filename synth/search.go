@@ -29,6 +29,12 @@ type Options struct {
 	// confirmed and every shape listed before theirs is searched,
 	// smallest first (one call at a time).
 	Found func(size int, tests []*Found)
+	// First names parts of the vocabulary (as -vocab does: async, ...)
+	// whose shapes are searched, and their tests reported, before the
+	// other shapes of each size: DeriveVocabulary's additions, which
+	// reach where the models differ. The tests found are the same; only
+	// their order within a size changes.
+	First []string
 }
 
 // Progress says how far a search is.
@@ -150,6 +156,7 @@ func newSearcher(ctx context.Context, o Options) *searcher {
 	}
 	s.screen = newScreen(s.o)
 	s.mono = newMonotonicity(s.o)
+	s.prefer = partFeatures(o.First)
 	return s
 }
 
@@ -169,6 +176,9 @@ type searcher struct {
 	notMonotone map[string]bool
 	screen      *screen
 	mono        *monotonicity
+	// prefer are the features of Options.First: shapes with one of them
+	// are searched first within each size.
+	prefer feature
 }
 
 // size lists the shapes of n instructions and searches those with a
@@ -231,21 +241,36 @@ func (s *searcher) size(n int, emit func([]*Found)) {
 			}
 		}()
 	}
-	skeletons(n, s.o.Bounds, s.o.Vocabulary, func(sk *skeleton) bool {
-		s.mu.Lock()
-		s.rep.Skeletons++
-		s.mu.Unlock()
-		if !sk.critical() {
-			return s.ctx.Err() == nil
+	// With parts to try first, the shapes that use them are listed in a
+	// first pass and the others in a second: every shape is listed once.
+	passes := []func(*skeleton) bool{nil}
+	if s.prefer != 0 {
+		uses := func(sk *skeleton) bool { return sk.features(sk.dims(s.o.Vocabulary), nil, nil)&s.prefer != 0 }
+		passes = []func(*skeleton) bool{uses, func(sk *skeleton) bool { return !uses(sk) }}
+	}
+	for _, keep := range passes {
+		if s.ctx.Err() != nil {
+			break
 		}
-		s.mu.Lock()
-		s.rep.Critical++
-		i := listed
-		listed++
-		s.mu.Unlock()
-		jobs <- job{i, sk}
-		return s.ctx.Err() == nil
-	})
+		skeletons(n, s.o.Bounds, s.o.Vocabulary, func(sk *skeleton) bool {
+			if keep != nil && !keep(sk) {
+				return s.ctx.Err() == nil
+			}
+			s.mu.Lock()
+			s.rep.Skeletons++
+			s.mu.Unlock()
+			if !sk.critical() {
+				return s.ctx.Err() == nil
+			}
+			s.mu.Lock()
+			s.rep.Critical++
+			i := listed
+			listed++
+			s.mu.Unlock()
+			jobs <- job{i, sk}
+			return s.ctx.Err() == nil
+		})
+	}
 	s.mu.Lock()
 	listing = false
 	s.mu.Unlock()

@@ -43,7 +43,7 @@ func synthCommand(args []string, out io.Writer) int {
 	events := fs.Int("events", 5, "most instructions (loads, stores, atomics, fences) of a test")
 	threads := fs.Int("threads", 4, "most threads of a test")
 	locations := fs.Int("locations", 3, "most memory locations of a test")
-	vocab := fs.String("vocab", synth.DefaultFeatures, "comma-separated `FEATURES` the tests may use besides loads and stores: "+synth.FeatureHelp())
+	vocab := fs.String("vocab", synth.DefaultFeatures, "comma-separated `FEATURES` the tests may use besides loads and stores; without -vocab, the default and the opt-in features that reach rules where the models differ, whose shapes are searched first (docs/generate.md): "+synth.FeatureHelp())
 	scopes := fs.String("scopes", "gpu", "comma-separated `SCOPES` of strong operations: cta, cluster, gpu, sys (each thread runs in a CTA of its own on one GPU; with cta, threads may also share a CTA; with cluster, CTAs a cluster; with sys, threads run on several GPUs)")
 	budget := fs.Duration("budget", 0, "time the whole search may take (0: no limit); the tests found by then are printed")
 	explain := fs.Bool("explain", false, "show, for each test, the execution one model allows and the checks with which the other forbids it")
@@ -93,10 +93,20 @@ Flags:
 		fmt.Fprintln(os.Stderr, err)
 		return cli.ExitError
 	}
+	var added []string
+	if !flagGiven(fs, "vocab") {
+		// The default extended by the opt-in parts that reach where the
+		// models differ, whose shapes are searched first (docs/generate.md).
+		v, added = synth.DeriveVocabulary(loaded[0], loaded[1], v, opts)
+		if len(added) > 0 && !quiet(fs) {
+			fmt.Fprintf(os.Stderr, "ptxmm diff -synth: vocabulary %s: the default and %s, which reach rules where the models differ (-vocab sets the vocabulary)\n",
+				synth.DefaultFeatures+","+strings.Join(added, ","), strings.Join(added, ", "))
+		}
+	}
 	ctx, stop := interruptContext()
 	defer stop()
 	cfg := cli.SynthConfig{
-		Options: synth.Options{A: loaded[0], B: loaded[1], Vocabulary: v, Check: opts, Workers: *workers,
+		Options: synth.Options{A: loaded[0], B: loaded[1], Vocabulary: v, First: added, Check: opts, Workers: *workers,
 			Bounds: synth.Bounds{Events: *events, Threads: *threads, Locations: *locations}},
 		NameA: names[0], NameB: names[1], Budget: *budget, Context: ctx, Explain: *explain, Dir: *dir,
 		Terminal: stderrTerminal(), Quiet: quiet(fs),
@@ -123,4 +133,15 @@ func checkSynthBounds(events, threads, locations, workers int, budget time.Durat
 		return fmt.Errorf("-budget %s: the time budget is at least 0 (0: no limit)", budget)
 	}
 	return checkWorkers(workers)
+}
+
+// flagGiven reports whether the command line set the flag.
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == name {
+			given = true
+		}
+	})
+	return given
 }

@@ -1,0 +1,93 @@
+package synth
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ptxmm/ptxmm/checker"
+)
+
+// TestDeriveVocabulary checks which opt-in parts the default vocabulary
+// gains for each variant: async for obs-one-step, whose obs drops spec.dl's
+// mbar_rf (a relation only mbarrier operations fill), and none for the
+// others: fence-sc-not-acq-rel differs on fences the default has,
+// nta-data-only's axiom reads dependencies a wait's branch only repeats,
+// and ptx-v6.0 differs on loads and stores already. no-barrier-sync's sync
+// drops spec.dl's barrier synchronization: bar.sync joins.
+func TestDeriveVocabulary(t *testing.T) {
+	spec := fileModel(t, "../spec.dl")
+	def, err := ParseVocabulary(DefaultFeatures, "gpu")
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		file string
+		want []string
+	}{
+		{"../variants/obs-one-step.dl", []string{"async"}},
+		{"../variants/fence-sc-not-acq-rel.dl", nil},
+		{"../variants/nta-data-only.dl", nil},
+		{"../variants/ptx-v6.0.dl", nil},
+		{"../variants/no-sc-per-location.dl", nil},
+		{"../testdata/synth/no-barrier-sync.dl", []string{"bar.sync"}},
+		// Its to_generic and from_generic read proxy_fence_of, which the
+		// default's fence.proxy.alias fills already.
+		{"../testdata/synth/no-proxy-fence.dl", nil},
+		{"../spec.dl", nil},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			v, added := DeriveVocabulary(spec, fileModel(t, tc.file), def, checker.DefaultOptions())
+			assert.Equal(t, tc.want, added)
+			want := def
+			for _, p := range optParts {
+				for _, n := range tc.want {
+					if p.name == n {
+						p.add(&want)
+					}
+				}
+			}
+			assert.Equal(t, want, v)
+		})
+	}
+}
+
+// TestSearchFirst checks that trying a part's shapes first finds the same
+// tests, with those that use the part first within each size:
+// nta-data-only is separated at four instructions by load buffering with
+// control dependencies, and through two mbarriers, whose waits branch.
+func TestSearchFirst(t *testing.T) {
+	spec, nta := fileModel(t, "../spec.dl"), fileModel(t, "../variants/nta-data-only.dl")
+	v, err := ParseVocabulary("ctrl,async", "gpu")
+	require.NoError(t, err)
+	run := func(first []string) []*Found {
+		rep := Search(context.Background(), Options{A: spec, B: nta, Vocabulary: v, First: first,
+			Bounds: Bounds{Events: 4, Threads: 3, Locations: 2}, Check: checker.DefaultOptions(), Workers: 2})
+		require.NoError(t, rep.Err)
+		require.Empty(t, rep.Unconfirmed)
+		return rep.Tests
+	}
+	plain, first := run(nil), run([]string{"async"})
+	require.NotEmpty(t, first)
+	texts := func(fs []*Found) []string {
+		var out []string
+		for _, f := range fs {
+			// Names follow the order; the tests themselves do not.
+			_, body, _ := strings.Cut(f.Test.Litmus(), "\n")
+			out = append(out, body)
+		}
+		sort.Strings(out)
+		return out
+	}
+	assert.Equal(t, texts(plain), texts(first))
+	usesAsync := func(f *Found) bool { return programFeatures(f.Test)&(featMbar|featBulk) != 0 }
+	for i := 1; i < len(first); i++ {
+		if first[i].Size == first[i-1].Size && usesAsync(first[i]) {
+			assert.True(t, usesAsync(first[i-1]), "%s uses async and comes after %s, which does not", first[i].Test.Name, first[i-1].Test.Name)
+		}
+	}
+	assert.True(t, usesAsync(first[0]))
+	assert.False(t, usesAsync(plain[0]), "the test would not tell the orders apart")
+}
