@@ -91,3 +91,40 @@ func TestSearchFirst(t *testing.T) {
 	assert.True(t, usesAsync(first[0]))
 	assert.False(t, usesAsync(plain[0]), "the test would not tell the orders apart")
 }
+
+// TestOneThreadLast checks that listing the shapes of one thread last
+// lists the same shapes, the others in their order and then those of one
+// thread in theirs.
+func TestOneThreadLast(t *testing.T) {
+	v, err := ParseVocabulary(DefaultFeatures, "gpu")
+	require.NoError(t, err)
+	b := Bounds{Events: 4, Threads: 3, Locations: 2}
+	list := func(last bool) []*skeleton {
+		var out []*skeleton
+		skeletonsOrdered(4, b, v, last, func(sk *skeleton) bool { out = append(out, sk); return true })
+		return out
+	}
+	keys := func(sks []*skeleton, one bool) []string {
+		var out []string
+		for _, sk := range sks {
+			if (len(sk.threads) == 1) == one {
+				out = append(out, sk.key)
+			}
+		}
+		return out
+	}
+	before, after := list(false), list(true)
+	require.Len(t, after, len(before))
+	assert.Equal(t, keys(before, false), keys(after, false))
+	assert.Equal(t, keys(before, true), keys(after, true))
+	require.NotEmpty(t, keys(before, true))
+	assert.Len(t, before[0].threads, 1)
+	seenOne := false
+	for _, sk := range after {
+		if len(sk.threads) == 1 {
+			seenOne = true
+		} else {
+			assert.False(t, seenOne, "a shape of several threads after one of one thread")
+		}
+	}
+}

@@ -157,6 +157,7 @@ func newSearcher(ctx context.Context, o Options) *searcher {
 	s.screen = newScreen(s.o)
 	s.mono = newMonotonicity(s.o)
 	s.prefer = partFeatures(o.First)
+	s.oneThreadLast = !s.screen.separable(0)
 	return s
 }
 
@@ -179,6 +180,12 @@ type searcher struct {
 	// prefer are the features of Options.First: shapes with one of them
 	// are searched first within each size.
 	prefer feature
+	// oneThreadLast lists the shapes of one thread after the others of
+	// their size: where loads and stores alone cannot tell the models
+	// apart, a difference needs operations (fences, atomics, barriers,
+	// ...) whose orders a single thread mostly has from program order
+	// already, and one-thread shapes with fences are the most numerous.
+	oneThreadLast bool
 }
 
 // size lists the shapes of n instructions and searches those with a
@@ -252,7 +259,7 @@ func (s *searcher) size(n int, emit func([]*Found)) {
 		if s.ctx.Err() != nil {
 			break
 		}
-		skeletons(n, s.o.Bounds, s.o.Vocabulary, func(sk *skeleton) bool {
+		skeletonsOrdered(n, s.o.Bounds, s.o.Vocabulary, s.oneThreadLast, func(sk *skeleton) bool {
 			if keep != nil && !keep(sk) {
 				return s.ctx.Err() == nil
 			}

@@ -90,6 +90,12 @@ func (s slot) code() byte {
 // barrier of its kind, and meets the barriers of other threads
 // (barriersMeet).
 func skeletons(n int, b Bounds, v Vocabulary, yield func(*skeleton) bool) bool {
+	return skeletonsOrdered(n, b, v, false, yield)
+}
+
+// skeletonsOrdered is skeletons, with the shapes of one thread listed
+// last rather than first when oneThreadLast is set.
+func skeletonsOrdered(n int, b Bounds, v Vocabulary, oneThreadLast bool, yield func(*skeleton) bool) bool {
 	kinds := []slot{{kind: program.Load}, {kind: program.Store}}
 	if v.RMW {
 		kinds = append(kinds, slot{kind: program.RMW})
@@ -123,7 +129,11 @@ func skeletons(n int, b Bounds, v Vocabulary, yield func(*skeleton) bool) bool {
 	}
 	seen := map[string]bool{}
 	e := &enumerator{n: n, b: b, v: v, seqs: seqs, seen: seen, yield: yield}
-	for _, sizes := range partitions(n, b.Threads) {
+	parts := partitions(n, b.Threads)
+	if oneThreadLast && len(parts) > 1 && len(parts[0]) == 1 {
+		parts = append(parts[1:], parts[0])
+	}
+	for _, sizes := range parts {
 		if !e.threadsOf(sizes, nil, 0) {
 			return false
 		}
