@@ -77,13 +77,14 @@ func DeriveVocabulary(a, b *checker.Model, v Vocabulary, check checker.Options) 
 		// The models agree on every execution: nothing to reach.
 		return v, nil
 	}
-	base := newScreen(Options{A: a, B: b, Vocabulary: v, Check: check})
-	if base.separable(0) {
+	o := Options{A: a, B: b, Vocabulary: v, Check: check}
+	if newPlainScreen(o).separable(0) {
 		// Loads and stores alone may tell the models apart: every
 		// shape is in reach of the difference, and a larger vocabulary
 		// would only lengthen the search.
 		return v, nil
 	}
+	base := newScreen(o)
 	// The inputs v's programs may fill.
 	filled := map[string]bool{}
 	for in := range base.base {

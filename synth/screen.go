@@ -58,17 +58,7 @@ type screen struct {
 
 // newScreen samples the inputs each feature fills.
 func newScreen(o Options) *screen {
-	sc := &screen{o: o, inputs: map[feature]map[string]bool{}, cache: map[feature]bool{}}
-	seen := map[string]bool{}
-	for _, m := range []*checker.Model{o.A, o.B} {
-		for _, in := range m.Syntax.Inputs() {
-			if !seen[in] {
-				seen[in] = true
-				sc.all = append(sc.all, in)
-			}
-		}
-	}
-	sc.base = sc.filled(sc.samples(0))
+	sc := newPlainScreen(o)
 	fs := []feature{featRMW, featFence, featAcqFence, featRelFence, featAliasFence, featAlias, featCtrl, featData}
 	for _, f := range []program.Sem{program.AcqRel, program.SC} {
 		if hasSem(o.Vocabulary.Fences, f) {
@@ -98,6 +88,23 @@ func newScreen(o Options) *screen {
 		}
 		sc.inputs[f] = in
 	}
+	return sc
+}
+
+// newPlainScreen samples the inputs loads and stores fill, and no
+// feature: enough for separable(0).
+func newPlainScreen(o Options) *screen {
+	sc := &screen{o: o, inputs: map[feature]map[string]bool{}, cache: map[feature]bool{}}
+	seen := map[string]bool{}
+	for _, m := range []*checker.Model{o.A, o.B} {
+		for _, in := range m.Syntax.Inputs() {
+			if !seen[in] {
+				seen[in] = true
+				sc.all = append(sc.all, in)
+			}
+		}
+	}
+	sc.base = sc.filled(sc.samples(0))
 	return sc
 }
 
