@@ -31,5 +31,5 @@ var compiled []byte
 // Source is the default model read from fsys, the file system holding
 // spec.dl (the embedding API's DefaultModelFS), with its compiled form.
 func Source(fsys fs.FS) loader.Source {
-	return loader.Source{Name: Name, FS: fsys, Builtin: true, Compiled: compiled}
+	return loader.Source{Name: Name, FS: fsys, Builtin: true, Compiled: compiled, CompiledBuiltIn: true}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ptxmm/ptxmm/internal/loader"
+	"github.com/ptxmm/ptxmm/internal/snapshot"
 	"github.com/stretchr/testify/require"
 )
 
@@ -23,6 +24,9 @@ func TestSnapshotCurrent(t *testing.T) {
 	if !bytes.Equal(want, compiled) {
 		t.Fatalf("internal/defaultmodel/%s is stale against spec.dl (or the compiled model's types): run go generate ./internal/defaultmodel", File)
 	}
+	// The program reads it without its checksum (CompiledBuiltIn): these
+	// bytes are the ones built in.
+	require.NoError(t, snapshot.CheckImage(compiled))
 }
 
 // TestSourceReadsSnapshot loads the default model from its snapshot and
@@ -48,6 +52,13 @@ func TestSnapshotNotUsed(t *testing.T) {
 		data, err := os.ReadFile("../../" + name)
 		return append(data, "\n// edited\n"...), err
 	}
+	oneByte := func(name string) ([]byte, error) {
+		data, err := os.ReadFile("../../" + name)
+		if len(data) > 0 {
+			data[len(data)/2] ^= 1
+		}
+		return data, err
+	}
 	cases := []struct {
 		name string
 		opts loader.Options
@@ -56,6 +67,7 @@ func TestSnapshotNotUsed(t *testing.T) {
 		{"an item added", loader.Options{Extra: []string{"late(X) :- W(X), !IW(X)."}}, func() loader.Source { return Source(root) }},
 		{"a check left out", loader.Options{Unchecked: []string{"causality"}}, func() loader.Source { return Source(root) }},
 		{"spec.dl edited", loader.Options{Read: edited}, func() loader.Source { return Source(root) }},
+		{"one byte of spec.dl changed", loader.Options{Read: oneByte}, func() loader.Source { return Source(root) }},
 		{"another file", loader.Options{}, func() loader.Source {
 			s := Source(root)
 			s.Name = "variants/ptx-v6.0.dl"

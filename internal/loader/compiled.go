@@ -3,6 +3,7 @@ package loader
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 
 	"github.com/ptxmm/ptxmm/cat"
@@ -20,7 +21,11 @@ type compiledModel struct {
 	// only when it includes files.
 	IncludeDirs []string
 	// Files are the files read, with what each held.
-	Files    map[string]FileState
+	Files map[string]FileState
+	// Texts are the files' texts: a load compares each file with its
+	// text, byte for byte, where a digest would hash it (for spec.dl, a
+	// fifth of the instructions of a load).
+	Texts    map[string]string
 	Compiled *checker.Compiled
 }
 
@@ -44,11 +49,12 @@ func Precompile(src Source, opts Options) ([]byte, error) {
 		return nil, errors.New("a model compiled ahead of time has no items added and no checks left out")
 	}
 	rd := newRecorder(src, opts)
+	rd.texts = map[string]string{}
 	c, _, err := compile(src, opts, rd)
 	if err != nil {
 		return nil, err
 	}
-	return snapshot.EncodeImage(newCodec(), &compiledModel{Name: src.Name, IncludeDirs: opts.IncludeDirs, Files: rd.files, Compiled: c})
+	return snapshot.EncodeImage(newCodec(), &compiledModel{Name: src.Name, IncludeDirs: opts.IncludeDirs, Files: rd.files, Texts: rd.texts, Compiled: c})
 }
 
 // loadCompiled reads the model from src.Compiled when that applies: a .dl
@@ -60,7 +66,11 @@ func loadCompiled(src Source, opts Options) (*Model, bool) {
 	if src.Compiled == nil || src.Text != nil || cat.IsCatFile(src.Name) || len(opts.Extra) > 0 || len(opts.Unchecked) > 0 {
 		return nil, false
 	}
-	cm, err := snapshot.DecodeImage[compiledModel](newCodec(), src.Compiled)
+	decode := snapshot.DecodeImage[compiledModel]
+	if src.CompiledBuiltIn {
+		decode = snapshot.DecodeBuiltInImage[compiledModel]
+	}
+	cm, err := decode(newCodec(), src.Compiled)
 	if err != nil || cm.Name != src.Name || cm.Compiled == nil {
 		return nil, false
 	}
@@ -69,12 +79,24 @@ func loadCompiled(src Source, opts Options) (*Model, bool) {
 	}
 	rd := newRecorder(src, opts)
 	for name, st := range cm.Files {
-		// read records what it read (a missing file as absent, nothing
-		// for other errors).
-		_, _ = rd.read(name)
-		if rd.files[name] != st {
+		// Each file must hold its text (or still be absent); its digest
+		// is then the one recorded with it.
+		data, err := rd.base(name)
+		switch {
+		case st.Absent:
+			if !errors.Is(err, fs.ErrNotExist) {
+				return nil, false
+			}
+		case err != nil:
 			return nil, false
+		default:
+			text, ok := cm.Texts[name]
+			if !ok || string(data) != text {
+				return nil, false
+			}
+			rd.bytes += int64(len(data))
 		}
+		rd.files[name] = st
 	}
 	m := finish(src, opts, rd, cm.Compiled, catParts{})
 	m.Precompiled = true

@@ -40,6 +40,11 @@ type Source struct {
 	// checks left out; otherwise the model is compiled as usual. The
 	// embedded default model carries it (internal/defaultmodel).
 	Compiled []byte
+	// CompiledBuiltIn says Compiled is part of the program (embedded when
+	// it was built, and checked intact by its package's tests), so its
+	// checksum is not computed at each load (snapshot.DecodeBuiltInImage).
+	// Bytes read from anywhere else leave it false.
+	CompiledBuiltIn bool
 }
 
 // Options say how a model is read and what is added to it.
@@ -276,6 +281,8 @@ type recorder struct {
 	base    func(name string) ([]byte, error)
 	slashed bool
 	files   map[string]FileState
+	// texts, when not nil, keeps each file's text (Precompile).
+	texts map[string]string
 	// bytes counts what was read.
 	bytes int64
 }
@@ -312,6 +319,9 @@ func (rd *recorder) read(name string) ([]byte, error) {
 	case err == nil:
 		rd.files[name] = FileState{Sum: sha256.Sum256(data)}
 		rd.bytes += int64(len(data))
+		if rd.texts != nil {
+			rd.texts[name] = string(data)
+		}
 	case errors.Is(err, fs.ErrNotExist):
 		rd.files[name] = FileState{Absent: true}
 	}

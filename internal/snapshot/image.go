@@ -407,22 +407,48 @@ func (im *imager) bytes(ps *plans, rootArena int, rootOff uintptr) []byte {
 	return append(head, out...)
 }
 
+// imageHead is the length of an image's header: imageMagic, the
+// fingerprint and the checksum.
+const imageHead = len(imageMagic) + sha256.Size + 4
+
 // DecodeImage reads a graph EncodeImage wrote for the same types and
 // layout; other bytes are ErrMismatch or an error, never a graph.
 func DecodeImage[T any](c *Codec, data []byte) (*T, error) {
+	// The pointers are written where the image says: bytes changed on
+	// the way would write them over numbers.
+	if err := CheckImage(data); err != nil {
+		return nil, err
+	}
+	return DecodeBuiltInImage[T](c, data)
+}
+
+// CheckImage reports whether data is an image (see imageMagic) whose
+// bytes hold the checksum written with them: ErrMismatch for other
+// bytes, an error for a damaged image.
+func CheckImage(data []byte) error {
+	if len(data) < imageHead || string(data[:len(imageMagic)]) != imageMagic {
+		return ErrMismatch
+	}
+	if binary.LittleEndian.Uint32(data[imageHead-4:]) != crc32.ChecksumIEEE(data[imageHead:]) {
+		return errors.New("snapshot: image damaged (its checksum differs)")
+	}
+	return nil
+}
+
+// DecodeBuiltInImage is DecodeImage for an image built into the program
+// (embedded when it was compiled), whose bytes a test checked with
+// CheckImage and which cannot change after: it does not compute the
+// checksum (for the compiled spec.dl, an eighth of the instructions of a
+// load). Types and layout are checked as by DecodeImage: an image written
+// for other types is ErrMismatch.
+func DecodeBuiltInImage[T any](c *Codec, data []byte) (*T, error) {
 	var root *T
 	ps, _ := c.codecPlans(reflect.TypeOf(root))
 	fp := imageFingerprint(ps)
-	head := len(imageMagic) + len(fp) + 4
-	if len(data) < head || string(data[:len(imageMagic)]) != imageMagic || string(data[len(imageMagic):head-4]) != string(fp[:]) {
+	if len(data) < imageHead || string(data[:len(imageMagic)]) != imageMagic || string(data[len(imageMagic):imageHead-4]) != string(fp[:]) {
 		return nil, ErrMismatch
 	}
-	// The pointers are written where the image says: bytes changed on
-	// the way would write them over numbers.
-	if binary.LittleEndian.Uint32(data[head-4:]) != crc32.ChecksumIEEE(data[head:]) {
-		return nil, errors.New("snapshot: image damaged (its checksum differs)")
-	}
-	r := &imageReader{decoder: decoder{data: data, pos: head}}
+	r := &imageReader{decoder: decoder{data: data, pos: imageHead}}
 	return decodeImage[T](r, ps)
 }
 

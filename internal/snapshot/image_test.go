@@ -108,3 +108,26 @@ func TestImageRefused(t *testing.T) {
 	_, err := EncodeImage(testCodec(), newGraph())
 	require.ErrorContains(t, err, "not a pointer")
 }
+
+// TestImageBuiltIn reads an image without its checksum, as the program
+// reads the one it embeds: the same graph, and types are still checked.
+func TestImageBuiltIn(t *testing.T) {
+	c := imageCodec()
+	want := newImageGraph()
+	data, err := EncodeImage(c, want)
+	require.NoError(t, err)
+	require.NoError(t, CheckImage(data))
+	got, err := DecodeBuiltInImage[nested](c, data)
+	require.NoError(t, err)
+	require.Equal(t, want, got)
+	_, err = DecodeBuiltInImage[graph](c, data)
+	require.ErrorIs(t, err, ErrMismatch, "another root type")
+	_, err = DecodeBuiltInImage[nested](New(), data)
+	require.ErrorIs(t, err, ErrMismatch, "other concrete types")
+	_, err = DecodeBuiltInImage[nested](c, data[:imageHead-1])
+	require.ErrorIs(t, err, ErrMismatch, "a header cut short")
+	require.ErrorIs(t, CheckImage(nil), ErrMismatch)
+	bad := append([]byte(nil), data...)
+	bad[len(bad)-1] ^= 1
+	require.ErrorContains(t, CheckImage(bad), "damaged")
+}
