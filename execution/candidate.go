@@ -388,7 +388,8 @@ func (a *Analysis) newComboSearch(x *Execution) *comboSearch {
 			}
 		}
 	}
-	for i, ev := range x.Events {
+	for i := range x.Events {
+		ev := &x.Events[i]
 		if ev.Kind == KindWrite && ev.Thread >= 0 {
 			if ev.Sym.IsConst() {
 				// The same in every candidate: set once.
@@ -405,8 +406,8 @@ func (a *Analysis) newComboSearch(x *Execution) *comboSearch {
 		// writes that cover them. Reads are split at every byte where a
 		// write may start or end, so a write covers a read or misses it.
 		var ws []int
-		for j, w := range x.Events {
-			if w.Kind == KindWrite && w.Loc == ev.Loc && w.Off <= ev.Off && ev.Off+ev.Size <= w.Off+w.Size {
+		for j := range x.Events {
+			if w := &x.Events[j]; w.Kind == KindWrite && w.Loc == ev.Loc && w.Off <= ev.Off && ev.Off+ev.Size <= w.Off+w.Size {
 				ws = append(ws, j)
 			}
 		}

@@ -90,7 +90,8 @@ type explorer struct {
 	emit       func(*Run) error
 	cut        int
 	maxSteps   int
-	// live[i] is the set of registers live on entry to instruction i.
+	// live[i] is the set of registers live on entry to instruction i,
+	// computed when a loop first asks (liveAt): most threads have none.
 	live []map[string]bool
 	// spins counts failed spin-loop iterations left out (see jump), and
 	// awaits the failed await iterations met, left out or not.
@@ -201,6 +202,15 @@ func foldConstant(v *Sym, in *litmus.Instr) (*Sym, error) {
 	return constSym(c), nil
 }
 
+// liveAt reports whether register r is live on entry to instruction i of
+// the thread.
+func (e *explorer) liveAt(i int, r string) bool {
+	if e.live == nil {
+		e.live = liveRegisters(e.th)
+	}
+	return e.live[i][r]
+}
+
 // errAt builds an enumeration error at a position.
 func errAt(pos source.Pos, format string, args ...any) error {
 	var l source.List
@@ -210,7 +220,7 @@ func errAt(pos source.Pos, format string, args ...any) error {
 
 func newExplorer(t *litmus.Test, th *litmus.Thread, l *Layout, unroll int, addrValues []Value) *explorer {
 	e := &explorer{t: t, th: th, layout: l, unroll: unroll, labels: map[string]int{}, maxSteps: DefaultMaxSteps, addrValues: addrValues,
-		live: liveRegisters(th), grow: newSizing()}
+		grow: newSizing()}
 	for i, in := range th.Instrs {
 		if in.Op == litmus.OpLabel {
 			e.labels[in.Label] = i
@@ -871,7 +881,7 @@ func (e *explorer) failedSpin(s *state, target int) bool {
 		}
 	}
 	for _, r := range s.defLog[m[1]:] {
-		if e.live[target][r] {
+		if e.liveAt(target, r) {
 			return false
 		}
 	}
