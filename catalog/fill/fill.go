@@ -375,12 +375,38 @@ func fillSet(s *relations.Set, name string, x *execution.Execution) {
 		}
 		return
 	}
+	// Which of the deciders knows the name is the same for every event:
+	// it is found at the first event that is not an initial write, and
+	// only that one is asked for the rest (the others' switches on the
+	// name, for every event, were most of a static fill).
+	loc := isLocationSet(name)
+	var decide func(string, *execution.Event) bool
 	for i := range x.Events {
 		ev := &x.Events[i]
-		if inSet(name, ev) || locationSet(name, ev, x.Layout) {
+		in := false
+		switch {
+		case ev.IsInit():
+			in = inSet(name, ev)
+		case decide != nil:
+			in = decide(name, ev)
+		default:
+			decide = deciderOf(name, ev)
+			in = decide(name, ev)
+		}
+		if in || (loc && locationSet(name, ev, x.Layout)) {
 			s.Add(i)
 		}
 	}
+}
+
+// isLocationSet reports whether locationSet decides a set for memory
+// events: the names its switch lists.
+func isLocationSet(name string) bool {
+	switch name {
+	case "SHARED", "GLOBAL", "TMEM", "MBAR", "MULTIMEM_ADDR":
+		return true
+	}
+	return false
 }
 
 // locationSet decides the sets that depend on the location a memory event
@@ -389,7 +415,7 @@ func locationSet(name string, ev *execution.Event, l *execution.Layout) bool {
 	if !ev.IsMemory() {
 		return false
 	}
-	info := l.Locs[ev.Loc]
+	info := &l.Locs[ev.Loc]
 	switch name {
 	case "SHARED":
 		return info.Space == litmus.SpaceShared
@@ -416,6 +442,23 @@ func accessesMBar(ev *execution.Event) bool {
 // a value no mbarrier.init wrote.
 func readsUninitMBar(ev *execution.Event) bool {
 	return !ev.IsInit() && accessesMBar(ev) && ev.Kind == execution.KindRead && !ev.Value.IsMBar
+}
+
+// deciderOf returns the function inSet asks about a set for an event
+// that is not an initial write: whether instrSet, asyncSet or hostSet
+// knows a name depends on the name alone, so the one that knows it for
+// ev knows it for every such event.
+func deciderOf(name string, ev *execution.Event) func(string, *execution.Event) bool {
+	if _, ok := instrSet(name, ev); ok {
+		return func(name string, ev *execution.Event) bool { in, _ := instrSet(name, ev); return in }
+	}
+	if _, ok := asyncSet(name, ev); ok {
+		return func(name string, ev *execution.Event) bool { in, _ := asyncSet(name, ev); return in }
+	}
+	if _, ok := hostSet(name, ev); ok {
+		return func(name string, ev *execution.Event) bool { in, _ := hostSet(name, ev); return in }
+	}
+	return qualifierSet
 }
 
 // inSet decides membership of one event in a catalog set.
