@@ -208,7 +208,7 @@ func (e *Event) part(l *Layout) string {
 		return "write " + where() + " =" + val
 	case e.Role == RoleCopy:
 		return "write " + where() + " =" + val
-	case sizedAccess(e.Instr) && (len(e.Instr.Elements()) > 1 || e.Off != e.OpOff || e.Size != e.OpSize):
+	case sizedAccess(e.Instr) && (e.Instr.ElementCount() > 1 || e.Off != e.OpOff || e.Size != e.OpSize):
 		// One element of a vector or packed access, or one piece of a
 		// read: say which bytes.
 		bytes := fmt.Sprintf("bytes %d-%d of %s", e.Off, e.Off+e.Size-1, where())

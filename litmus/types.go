@@ -140,9 +140,26 @@ func (in *Instr) Elements() []Element {
 	return out
 }
 
+// ElementCount is len(in.Elements()), without building them.
+func (in *Instr) ElementCount() int {
+	t := in.Type
+	if t.Size == 0 {
+		t = DefaultType()
+	}
+	return max(in.Vec, 1) * max(t.Packed, 1)
+}
+
 // Extent returns the bytes [Offset, Offset+n) the instruction's elements
 // access from its address.
 func (in *Instr) Extent() (off int64, n int) {
+	if in.ElementCount() == 1 {
+		// One element: the instruction's offset and its type's size.
+		t := in.Type
+		if t.Size == 0 {
+			t = DefaultType()
+		}
+		return in.Offset, t.Size
+	}
 	els := in.Elements()
 	last := els[len(els)-1]
 	return els[0].Off, int(last.Off-els[0].Off) + last.Size
