@@ -87,9 +87,22 @@ func notRegular(mode fs.FileMode) string {
 // kind of the file (ModelFile), or ReadFileFS for a file system such as
 // the embedded library or an os.Root.
 func (f File) ReadFile(name string) ([]byte, error) {
+	return f.ReadFileLooked(name, nil)
+}
+
+// ReadFileLooked is ReadFile that first gives what it looked at to look
+// (when not nil), and returns look's error, if any, without reading: a
+// caller with a bound of its own on the file (the parser's memory) looks
+// at the file once.
+func (f File) ReadFileLooked(name string, look func(fs.FileInfo) error) ([]byte, error) {
 	info, err := os.Stat(name)
 	if err != nil {
 		return nil, err
+	}
+	if look != nil {
+		if err := look(info); err != nil {
+			return nil, err
+		}
 	}
 	if err := f.check(name, info); err != nil {
 		return nil, err

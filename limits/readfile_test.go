@@ -79,3 +79,35 @@ func TestReadFileFSAndReadAll(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "abc", string(data))
 }
+
+// TestReadFileLooked: the caller's look sees the file before it is opened
+// and its error is returned as it is, before the kind's own bounds; a nil
+// look reads as ReadFile does.
+func TestReadFileLooked(t *testing.T) {
+	dir := t.TempDir()
+	small := File{Kind: "test", MaxBytes: 10}
+	ok := filepath.Join(dir, "ok.litmus")
+	require.NoError(t, os.WriteFile(ok, []byte("0123456789"), 0o644))
+	big := filepath.Join(dir, "big.litmus")
+	require.NoError(t, os.WriteFile(big, []byte("0123456789A"), 0o644))
+	refuse := errors.New("refused by the caller")
+	var seen []int64
+	look := func(info os.FileInfo) error {
+		seen = append(seen, info.Size())
+		if info.Size() > 5 {
+			return refuse
+		}
+		return nil
+	}
+	_, err := small.ReadFileLooked(ok, look)
+	require.ErrorIs(t, err, refuse)
+	_, err = small.ReadFileLooked(big, look)
+	require.ErrorIs(t, err, refuse, "the look comes before the kind's bound")
+	assert.Equal(t, []int64{10, 11}, seen)
+	data, err := small.ReadFileLooked(ok, nil)
+	require.NoError(t, err)
+	assert.Equal(t, "0123456789", string(data))
+	_, err = small.ReadFileLooked(filepath.Join(dir, "none.litmus"), look)
+	require.ErrorIs(t, err, os.ErrNotExist)
+	assert.Len(t, seen, 2, "a file that is not there is not looked at")
+}

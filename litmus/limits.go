@@ -3,7 +3,7 @@ package litmus
 import (
 	"context"
 	"fmt"
-	"os"
+	"io/fs"
 	"time"
 
 	"github.com/ptxmm/ptxmm/limits"
@@ -51,12 +51,16 @@ func ParseFileLimits(path string, lim ParseLimits) ([]*Test, error) {
 	if err != nil {
 		return nil, err
 	}
+	var look func(fs.FileInfo) error
 	if lim.MaxMemory > 0 {
-		if info, err := os.Stat(path); err == nil && info.Size()*ParseBytesPerByte > lim.MaxMemory {
-			return nil, &ParseMemoryError{File: path, Size: info.Size(), Limit: lim.MaxMemory}
+		look = func(info fs.FileInfo) error {
+			if info.Size()*ParseBytesPerByte > lim.MaxMemory {
+				return &ParseMemoryError{File: path, Size: info.Size(), Limit: lim.MaxMemory}
+			}
+			return nil
 		}
 	}
-	src, err := limits.TestFile.ReadFile(path)
+	src, err := limits.TestFile.ReadFileLooked(path, look)
 	if err != nil {
 		return nil, err
 	}
