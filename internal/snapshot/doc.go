@@ -20,5 +20,6 @@
 // decoding a field: about a fifth of the instructions of Decode on the
 // compiled spec.dl. An image also records the types' layout (sizes and
 // field offsets) and a checksum, and holds no values an interface boxes
-// (only pointers).
+// (only pointers). DecodeBuiltInImage reads an image built into the
+// program without computing its checksum (CheckImage, in its tests).
 package snapshot
