@@ -16,7 +16,7 @@ import "github.com/ptxmm/ptxmm/program"
 
 // access reports whether a slot of kind k accesses a location of the
 // test: a load, store or read-modify-write, or a bulk load's write.
-func access(k program.Kind) bool { return k.Memory() || k == program.BulkLoad }
+func access(k program.Kind) bool { return k.Memory() || bulkKind(k) }
 
 // isMbar reports whether k is an mbarrier arrive or wait.
 func isMbar(k program.Kind) bool { return k == program.MbarArrive || k == program.MbarWait }
@@ -44,6 +44,9 @@ func (e *enumerator) mbarriers(th [][]slot, nlocs int) bool {
 				waits = append(waits, [2]int{t, k})
 			}
 		}
+	}
+	if e.v.TwoArrivals && len(waits) > 0 {
+		return e.pairMbars(th, nlocs, prods, waits)
 	}
 	if len(prods) != len(waits) {
 		return true
@@ -78,20 +81,22 @@ func (e *enumerator) mbarriers(th [][]slot, nlocs int) bool {
 }
 
 // mbarsMeet reports whether a placement lets each pair of an mbarrier
-// meet: its producer and its wait run in one CTA, and so does every
-// thread that accesses a bulk load's location.
-func mbarsMeet(th [][]slot, ps []program.Place) bool {
-	prodThread := map[int]int{}
+// meet: its producer and its wait run in one CTA (or, with remote, an
+// arrive runs in another CTA of the wait's cluster), and every thread
+// that accesses a bulk load's or a bulk store's location runs in its CTA.
+func mbarsMeet(th [][]slot, ps []program.Place, remote bool) bool {
+	waitThread := map[int]int{}
 	bulkThread := map[int]int{}
 	any := false
 	for t, ss := range th {
 		for _, s := range ss {
-			if producer(s.kind) {
-				prodThread[s.bar] = t
+			if s.kind == program.MbarWait {
+				waitThread[s.bar] = t
 				any = true
 			}
-			if s.kind == program.BulkLoad {
+			if bulkKind(s.kind) {
 				bulkThread[s.loc] = t
+				any = true
 			}
 		}
 	}
@@ -101,13 +106,16 @@ func mbarsMeet(th [][]slot, ps []program.Place) bool {
 	if ps == nil {
 		return false
 	}
-	sameCTA := func(a, b int) bool { return ps[a].GPU == ps[b].GPU && ps[a].CTA == ps[b].CTA }
 	for t, ss := range th {
 		for _, s := range ss {
-			if s.kind == program.MbarWait && !sameCTA(t, prodThread[s.bar]) {
-				return false
+			if producer(s.kind) {
+				w := waitThread[s.bar]
+				meet := sameCTA(ps, t, w) || (remote && s.kind == program.MbarArrive && sameCluster(ps[t], ps[w]))
+				if !meet {
+					return false
+				}
 			}
-			if u, ok := bulkThread[s.loc]; ok && access(s.kind) && !sameCTA(t, u) {
+			if u, ok := bulkThread[s.loc]; ok && access(s.kind) && !sameCTA(ps, t, u) {
 				return false
 			}
 		}

@@ -85,6 +85,12 @@ func canonical(t *program.Test) string {
 		}
 		var pins []string
 		for _, p := range t.Pins {
+			if th, k, ok := bulkStoreOf(t, p); ok {
+				// A bulk store's destination holds the value it read.
+				loc, _ := physical(t.Threads[th].Ops[k].Addr)
+				pins = append(pins, fmt.Sprintf("s%d.%d=%d", pos[[2]int{th, 0}], k, vals[[2]int64{int64(loc), p.Value}]))
+				continue
+			}
 			if p.Thread < 0 {
 				loc, _ := physical(p.Addr)
 				pins = append(pins, fmt.Sprintf("m%d=%d", locs[loc], vals[[2]int64{int64(loc), p.Value}]))
@@ -136,4 +142,19 @@ func mbarOf(op program.Op) (int, bool) {
 		return op.Bar, true
 	}
 	return 0, false
+}
+
+// bulkStoreOf finds the bulk store whose destination a pin names.
+func bulkStoreOf(t *program.Test, p program.Pin) (th, k int, ok bool) {
+	if p.Thread >= 0 {
+		return 0, 0, false
+	}
+	for th, thr := range t.Threads {
+		for k, op := range thr.Ops {
+			if op.Kind == program.BulkStore && op.Dst == p.Addr {
+				return th, k, true
+			}
+		}
+	}
+	return 0, 0, false
 }

@@ -131,12 +131,18 @@ func (s *skeleton) dims(v Vocabulary) []dim {
 				add(dim{kind: dimSem, sems: []program.Sem{program.Relaxed, program.Release}})
 			case sl.kind == program.MbarArrive:
 				add(dim{kind: dimSem, sems: []program.Sem{program.Relaxed, program.Release}})
+				if v.Remote && s.remoteArrive(t, k) {
+					// A remote arrive's scope: .cta, which its
+					// .cluster wait does not synchronize with, or
+					// .cluster.
+					add(dim{kind: dimScope, scopes: []program.Scope{program.CTA, program.Cluster}})
+				}
 			case sl.kind == program.MbarWait:
 				add(dim{kind: dimSem, sems: []program.Sem{program.Relaxed, program.Acquire}})
 			}
 			// mbarrier operations keep their .cta scope; a bulk load's
 			// arrive and complete-tx have theirs.
-			if generic && sl.kind != program.AliasFence && !sl.kind.Barrier() && !asyncKind(sl.kind) {
+			if generic && sl.kind != program.AliasFence && !sl.kind.Barrier() && !asyncKind(sl.kind) && sl.kind != program.BulkStore {
 				add(dim{kind: dimScope, scopes: v.Scopes})
 			}
 			if sl.kind.Memory() {
@@ -218,8 +224,9 @@ func (s *skeleton) test(v Vocabulary, ds []dim, p point) *program.Test {
 	// Each operation starts at its weakest and takes its dimensions'
 	// values.
 	ops := make([][]program.Op, len(s.threads))
+	var cluster [][2]int // remote arrives and their waits: scope kept
 	for th, ss := range s.threads {
-		for _, sl := range ss {
+		for k, sl := range ss {
 			op := program.Op{Kind: sl.kind, Addr: sl.loc}
 			switch sl.kind {
 			case program.RMW:
@@ -243,6 +250,16 @@ func (s *skeleton) test(v Vocabulary, ds []dim, p point) *program.Test {
 			case program.BulkLoad:
 				op.Bar, op.Arm = mbars[sl.bar], true
 				t.Addrs[sl.loc].Space = program.Shared
+			case program.BulkStore:
+				t.Addrs[sl.loc].Space = program.Shared
+			}
+			switch {
+			case v.Remote && s.remoteArrive(th, k):
+				op.Remote, op.CTA, op.Scope = true, s.places[waitThreads(s.threads)[sl.bar]].CTA, program.CTA
+				cluster = append(cluster, [2]int{th, k})
+			case v.Remote && s.remoteWait(th, k):
+				op.Scope = program.Cluster
+				cluster = append(cluster, [2]int{th, k})
 			}
 			switch {
 			case sl.kind == program.ProxyFence:
@@ -295,7 +312,7 @@ func (s *skeleton) test(v Vocabulary, ds []dim, p point) *program.Test {
 			switch {
 			case op.Kind == program.AliasFence || op.Kind == program.ProxyFence || op.Kind == program.Barrier:
 				op.Sem, op.Scope = program.Weak, program.NoScope
-			case op.Kind == program.ClusterBarrier || asyncKind(op.Kind):
+			case (op.Kind == program.ClusterBarrier || asyncKind(op.Kind)) && !hasPos(cluster, th, k):
 				op.Scope = program.NoScope
 			case op.Sem != program.Weak && op.Scope == program.NoScope:
 				op.Scope = scope
@@ -339,21 +356,51 @@ func (s *skeleton) test(v Vocabulary, ds []dim, p point) *program.Test {
 			t.Observe = append(t.Observe, program.Pin{Thread: -1, Addr: l})
 		}
 	}
+	s.bulkStores(t)
 	return t
 }
 
+// bulkStores gives each bulk store of a test its destination, a global
+// location of its own starting at 0, and observes its final value: the
+// value the store read.
+func (s *skeleton) bulkStores(t *program.Test) {
+	n := 0
+	for th := range t.Threads {
+		for k := range t.Threads[th].Ops {
+			op := &t.Threads[th].Ops[k]
+			if op.Kind != program.BulkStore {
+				continue
+			}
+			op.Dst = t.AddAddr(program.Addr{Name: fmt.Sprintf("%s_dst%d", t.Addrs[op.Addr].Name, n)})
+			n++
+			t.Observe = append(t.Observe, program.Pin{Thread: -1, Addr: op.Dst})
+		}
+	}
+}
+
+// hasPos reports whether ps holds position (th, k).
+func hasPos(ps [][2]int, th, k int) bool {
+	for _, p := range ps {
+		if p == [2]int{th, k} {
+			return true
+		}
+	}
+	return false
+}
+
 // mbarAddrs declares the skeleton's mbarriers (mb0, mb1, ... in order of
-// first use, one arrival each) and returns their addresses by mbarrier
+// first use, expecting one arrival per producer) and returns their addresses by mbarrier
 // number.
 func (s *skeleton) mbarAddrs(t *program.Test) map[int]int {
 	out := map[int]int{}
+	counts := producerCounts(s.threads)
 	for _, th := range s.threads {
 		for _, sl := range th {
 			if !asyncKind(sl.kind) {
 				continue
 			}
 			if _, ok := out[sl.bar]; !ok {
-				out[sl.bar] = t.AddAddr(program.Addr{Name: fmt.Sprintf("mb%d", len(out)), Space: program.Mbarrier, Count: 1})
+				out[sl.bar] = t.AddAddr(program.Addr{Name: fmt.Sprintf("mb%d", len(out)), Space: program.Mbarrier, Count: counts[sl.bar]})
 			}
 		}
 	}

@@ -212,11 +212,11 @@ func stepSamples(v Vocabulary, sl slot, d dim, s int) [][2]*program.Test {
 		// CTA, a wait with an arrive (mbarriers, mbarsMeet).
 		sl.bar = 0
 		th = [][]slot{{r(1), sl, r(0)}, {{kind: program.MbarWait}, w(0), w(1)}}
-		places = sharedPlaces()[:1]
+		places = mbarPlaces(v)
 	case sl.kind == program.MbarWait:
 		sl.bar = 0
 		th = [][]slot{{r(1), sl, r(0)}, {w(0), w(1), {kind: program.MbarArrive}}}
-		places = sharedPlaces()[:1]
+		places = mbarPlaces(v)
 	case d.kind != dimScope:
 		// Where threads run decides which events a scope includes;
 		// an order or a dependency changes the event's sets and

@@ -28,7 +28,7 @@ func (s *skeleton) critical() bool {
 	for t, th := range s.threads {
 		for k, sl := range th {
 			if access(sl.kind) {
-				nodes = append(nodes, node{thread: t, pos: k, loc: sl.loc, reads: sl.kind.Reads(), writes: sl.kind.Writes()})
+				nodes = append(nodes, node{thread: t, pos: k, loc: sl.loc, reads: readsLoc(sl.kind), writes: sl.kind.Writes()})
 			}
 		}
 	}

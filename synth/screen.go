@@ -41,6 +41,12 @@ const (
 	// (TMA) completing on the mbarrier of a wait.
 	featMbar
 	featBulk
+	// featRemote is an arrive from another CTA of its wait's cluster,
+	// featBulkStore a bulk store, featAsyncFence fence.proxy.async
+	// (async2.go).
+	featRemote
+	featBulkStore
+	featAsyncFence
 )
 
 // screen remembers, per feature set, whether the models can disagree on
@@ -78,6 +84,15 @@ func newScreen(o Options) *screen {
 	}
 	if o.Vocabulary.Async {
 		fs = append(fs, featMbar, featBulk)
+	}
+	if o.Vocabulary.Remote {
+		fs = append(fs, featRemote)
+	}
+	if o.Vocabulary.BulkStore {
+		fs = append(fs, featBulkStore)
+	}
+	if o.Vocabulary.AsyncFence {
+		fs = append(fs, featAsyncFence)
 	}
 	for _, f := range fs {
 		in := map[string]bool{}
@@ -189,6 +204,10 @@ func (sc *screen) samples(f feature) []*program.Test {
 		places = sharedPlaces()
 	}
 	var out []*program.Test
+	out = append(out, sc.asyncSamples(f)...)
+	if f == featRemote || f == featBulkStore || f == featAsyncFence {
+		return out
+	}
 	for _, ps := range places {
 		sk.places = ps
 		if th != nil {
@@ -262,10 +281,17 @@ func (s *skeleton) features(ds []dim, lo, hi point) feature {
 				f |= featBarrier
 			case sl.kind == program.ClusterBarrier:
 				f |= featClusterBarrier
+			case sl.kind == program.ProxyFence && sl.proxy == program.Async:
+				f |= featAsyncFence
 			case sl.kind == program.ProxyFence:
 				f |= featProxyFence
 			case isMbar(sl.kind):
 				f |= featMbar
+				if s.remoteArrive(t, k) {
+					f |= featRemote
+				}
+			case sl.kind == program.BulkStore:
+				f |= featBulkStore
 			case sl.kind == program.BulkLoad:
 				f |= featBulk
 			}
@@ -344,9 +370,18 @@ func programFeatures(t *program.Test) feature {
 			case program.ClusterBarrier:
 				f |= featClusterBarrier
 			case program.ProxyFence:
-				f |= featProxyFence
+				if op.Proxy == program.Async {
+					f |= featAsyncFence
+				} else {
+					f |= featProxyFence
+				}
 			case program.MbarArrive, program.MbarWait:
 				f |= featMbar
+				if op.Remote {
+					f |= featRemote
+				}
+			case program.BulkStore:
+				f |= featBulkStore
 			case program.BulkLoad:
 				f |= featBulk
 			case program.Fence:

@@ -80,6 +80,26 @@ func TestSearch(t *testing.T) {
 		{"mbarriers without synchronization, no asynchronous operations", spec, fileModel(t, "../testdata/synth/no-mbarrier-sync.dl"), "bar.sync,fence.sc", "cta,gpu", 3, 0, 0},
 		{"identical models, asynchronous operations", spec, fileModel(t, "../spec.dl"), "async,fence.sc", "cta,gpu", 4, 0, 0},
 		{"identical small models, asynchronous operations", testmodels.Load(t, "sc", testmodels.SC), testmodels.Load(t, "sc2", testmodels.SC), "async", "gpu", 3, 0, 0},
+		// Beyond -vocab async's pairs (async2.go), each item with a
+		// variant only it separates. Two arrivals that do not chain: a
+		// wait that sees the phase complete misses the release of the
+		// arrival before the last, in four instructions (a bulk load and
+		// an arrive alone in its thread complete one phase).
+		{"arrivals unchained, two arrivals", spec, fileModel(t, "../testdata/synth/mbarrier-arrivals-unchained.dl"), "mbarrier.two", "gpu", 4, 4, 2},
+		{"arrivals unchained, one arrival", spec, fileModel(t, "../testdata/synth/mbarrier-arrivals-unchained.dl"), "async", "gpu", 4, 0, 0},
+		// wait_group that does not wait for a bulk store: the store
+		// reads a write its thread makes after the wait.
+		{"bulk stores not waited for", spec, fileModel(t, "../testdata/synth/bulk-store-no-wait.dl"), "bulk.store", "gpu", 3, 2, 1},
+		{"bulk stores not waited for, no bulk stores", spec, fileModel(t, "../testdata/synth/bulk-store-no-wait.dl"), "async", "gpu", 4, 0, 0},
+		// fence.proxy.async that orders nothing: a generic store, the
+		// fence and a bulk store of the location, in one thread.
+		{"fence.proxy.async without effect", spec, fileModel(t, "../testdata/synth/no-async-proxy-fence.dl"), "bulk.store,fence.proxy.async", "gpu", 3, 3, 1},
+		{"fence.proxy.async without effect, no fence.proxy.async", spec, fileModel(t, "../testdata/synth/no-async-proxy-fence.dl"), "async,bulk.store", "gpu", 4, 0, 0},
+		// mbarriers that synchronize one CTA only: MP through a remote
+		// release arrive at cluster scope.
+		{"mbarriers in one CTA only, remote arrives", spec, fileModel(t, "../testdata/synth/mbarrier-sync-in-cta.dl"), "mbarrier.remote", "gpu", 4, 4, 1},
+		{"mbarriers in one CTA only, local arrives", spec, fileModel(t, "../testdata/synth/mbarrier-sync-in-cta.dl"), "async,barrier.cluster", "cluster", 4, 0, 0},
+		{"identical models, every asynchronous item", spec, fileModel(t, "../spec.dl"), "mbarrier.two,mbarrier.remote,bulk.store,fence.proxy.async", "gpu", 4, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v, err := ParseVocabulary(tc.features, tc.scopes)

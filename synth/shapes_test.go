@@ -23,6 +23,8 @@ func TestParseVocabulary(t *testing.T) {
 		{"bar.sync,barrier.cluster", "gpu", Vocabulary{Scopes: []program.Scope{program.GPU}, Barrier: true, ClusterBarrier: true}, ""},
 		{"constant,surface,constant", "gpu", Vocabulary{Scopes: []program.Scope{program.GPU}, Proxies: []program.Proxy{program.Surface, program.Constant}}, ""},
 		{"async", "gpu", Vocabulary{Scopes: []program.Scope{program.GPU}, Async: true}, ""},
+		{"mbarrier.two,mbarrier.remote,bulk.store,fence.proxy.async", "gpu", Vocabulary{Scopes: []program.Scope{program.GPU}, Async: true,
+			TwoArrivals: true, Remote: true, BulkStore: true, AsyncFence: true}, ""},
 		{"atomics", "gpu", Vocabulary{}, "-vocab atomics: unknown feature"},
 		{"", "", Vocabulary{}, "-scopes: give at least one scope"},
 		{"", "warp", Vocabulary{}, "-scopes:"},
@@ -114,6 +116,8 @@ func TestSkeletonsOnce(t *testing.T) {
 	require.NoError(t, err)
 	async, err := ParseVocabulary("async,fence.sc", "gpu")
 	require.NoError(t, err)
+	more, err := ParseVocabulary("mbarrier.two,mbarrier.remote,bulk.store,fence.proxy.async", "gpu")
+	require.NoError(t, err)
 	for _, tc := range []struct {
 		v     Vocabulary
 		n     int
@@ -130,9 +134,13 @@ func TestSkeletonsOnce(t *testing.T) {
 		{proxies, 3, 0},
 		{async, 3, 0},
 		{async, 4, 0},
+		{more, 3, 0},
+		{more, 4, 0},
 	} {
 		seen := map[string]bool{}
 		count := 0
+		// What the items of async2.go add, seen at least once each.
+		var twice, remote, stored, fenced bool
 		skeletons(tc.n, Bounds{Events: tc.n, Threads: 4, Locations: 3}, tc.v, func(sk *skeleton) bool {
 			count++
 			require.False(t, seen[sk.key], "twice: %s", sk.key)
@@ -141,7 +149,7 @@ func TestSkeletonsOnce(t *testing.T) {
 			assert.Equal(t, sk.key, canonicalKey(sk.threads, sk.places))
 			assert.True(t, barriersMeet(sk.threads, sk.places), "barriers that do not meet: %s", sk.key)
 			assert.True(t, fencesUseful(sk.threads), "a proxy fence without its proxy: %s", sk.key)
-			assert.True(t, mbarsMeet(sk.threads, sk.places), "an mbarrier's pair in two CTAs: %s", sk.key)
+			assert.True(t, mbarsMeet(sk.threads, sk.places, tc.v.Remote), "an mbarrier's pair in two CTAs: %s", sk.key)
 			pairs := map[int][2]int{} // producers and waits per mbarrier
 			for ti, th := range sk.threads {
 				for _, s := range th {
@@ -157,7 +165,18 @@ func TestSkeletonsOnce(t *testing.T) {
 				}
 			}
 			for b, n := range pairs {
+				if tc.v.TwoArrivals && n == [2]int{2, 1} {
+					twice = true
+					continue
+				}
 				assert.Equal(t, [2]int{1, 1}, n, "mbarrier %d: producers and waits: %s", b, sk.key)
+			}
+			for ti, th := range sk.threads {
+				for k, s := range th {
+					remote = remote || sk.remoteArrive(ti, k)
+					stored = stored || s.kind == program.BulkStore
+					fenced = fenced || (s.kind == program.ProxyFence && s.proxy == program.Async)
+				}
 			}
 			for _, th := range sk.threads {
 				for _, s := range th {
@@ -174,7 +193,7 @@ func TestSkeletonsOnce(t *testing.T) {
 					}
 					if isMbar(s.kind) {
 						assert.False(t, k > 0 && isFence(th[k-1].kind), "mbarrier operation after a fence: %s", sk.key)
-						assert.False(t, s.kind == program.MbarArrive && k == 0, "arrive first: %s", sk.key)
+						assert.False(t, s.kind == program.MbarArrive && k == 0 && !tc.v.TwoArrivals, "arrive first: %s", sk.key)
 						assert.False(t, s.kind == program.MbarWait && k == len(th)-1, "wait last: %s", sk.key)
 						continue
 					}
@@ -189,6 +208,12 @@ func TestSkeletonsOnce(t *testing.T) {
 			assert.Equal(t, tc.count, count, "shapes of %d instructions", tc.n)
 		}
 		assert.NotZero(t, count)
+		// Two arrivals take four instructions (a bulk load | arrive |
+		// wait; ld), a remote arrive four (st; arrive | wait; ld).
+		assert.Equal(t, tc.v.TwoArrivals && tc.n >= 4, twice, "a phase of two arrivals, %d instructions", tc.n)
+		assert.Equal(t, tc.v.Remote && tc.n >= 4, remote, "a remote arrive, %d instructions", tc.n)
+		assert.Equal(t, tc.v.BulkStore, stored, "a bulk store, %d instructions", tc.n)
+		assert.Equal(t, tc.v.AsyncFence, fenced, "fence.proxy.async, %d instructions", tc.n)
 	}
 }
 

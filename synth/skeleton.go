@@ -61,6 +61,9 @@ func (s slot) code() byte {
 	case program.Barrier:
 		return 'B'
 	case program.ProxyFence:
+		if s.proxy == program.Async {
+			return 'P'
+		}
 		return "?STK"[s.proxy]
 	case program.ClusterBarrier:
 		return 'C'
@@ -70,6 +73,8 @@ func (s slot) code() byte {
 		return 'V'
 	case program.BulkLoad:
 		return 'T'
+	case program.BulkStore:
+		return 'O'
 	}
 	switch s.fence {
 	case program.Acquire:
@@ -123,9 +128,15 @@ func skeletonsOrdered(n int, b Bounds, v Vocabulary, oneThreadLast bool, yield f
 	if v.Async {
 		kinds = append(kinds, slot{kind: program.MbarArrive}, slot{kind: program.MbarWait}, slot{kind: program.BulkLoad})
 	}
+	if v.BulkStore {
+		kinds = append(kinds, slot{kind: program.BulkStore})
+	}
+	if v.AsyncFence {
+		kinds = append(kinds, slot{kind: program.ProxyFence, proxy: program.Async})
+	}
 	seqs := map[int][][]slot{}
 	for l := 1; l <= n; l++ {
-		seqs[l] = kindSequences(l, kinds)
+		seqs[l] = kindSequences(l, kinds, v.TwoArrivals)
 	}
 	seen := map[string]bool{}
 	e := &enumerator{n: n, b: b, v: v, seqs: seqs, seen: seen, yield: yield}
@@ -174,8 +185,9 @@ func partitions(n, maxThreads int) [][]int {
 
 // kindSequences lists the sequences of l kinds whose fences each sit
 // between two accesses, next to no other fence, and whose barriers each
-// sit anywhere but next to a fence or a barrier of their kind.
-func kindSequences(l int, kinds []slot) [][]slot {
+// sit anywhere but next to a fence or a barrier of their kind. An arrive
+// may be first only where a phase may wait for two (firstArrive).
+func kindSequences(l int, kinds []slot, firstArrive bool) [][]slot {
 	var out [][]slot
 	cur := make([]slot, l)
 	var rec func(i int)
@@ -188,7 +200,7 @@ func kindSequences(l int, kinds []slot) [][]slot {
 			if isMbar(k.kind) {
 				// An arrive after something to release, a wait before
 				// something to acquire, neither next to a fence.
-				if (k.kind == program.MbarArrive && i == 0) || (k.kind == program.MbarWait && i == l-1) || (i > 0 && isFence(cur[i-1].kind)) {
+				if (k.kind == program.MbarArrive && i == 0 && !firstArrive) || (k.kind == program.MbarWait && i == l-1) || (i > 0 && isFence(cur[i-1].kind)) {
 					continue
 				}
 				cur[i] = k
@@ -339,8 +351,9 @@ func (e *enumerator) aliases(th [][]slot, mem [][2]int, nlocs, i int) bool {
 	if !e.finish2(th, mem, nlocs, i) {
 		return false
 	}
-	if th[t][k].kind == program.BulkLoad {
-		// A bulk load writes its location's shared-memory address.
+	if bulkKind(th[t][k].kind) {
+		// A bulk load writes its location's shared-memory address, a
+		// bulk store reads it.
 		return true
 	}
 	if e.v.Alias && !first {
@@ -375,15 +388,18 @@ func (e *enumerator) finish2(th [][]slot, mem [][2]int, nlocs, i int) bool {
 // proxy.
 func fencesUseful(th [][]slot) bool {
 	fence, second := false, false
-	var fenced, used [4]bool
+	var fenced, used [program.Async + 1]bool
 	for _, ss := range th {
 		for _, s := range ss {
 			fence = fence || s.kind == program.AliasFence
 			second = second || s.alias
-			if s.kind == program.ProxyFence {
+			switch {
+			case s.kind == program.ProxyFence:
 				fenced[s.proxy] = true
-			} else if s.kind.Memory() {
+			case s.kind.Memory():
 				used[s.proxy] = true
+			case bulkKind(s.kind):
+				used[program.Async] = true
 			}
 		}
 	}
@@ -399,7 +415,7 @@ func fencesUseful(th [][]slot) bool {
 // first time its canonical key is met.
 func (e *enumerator) finish(th [][]slot, nlocs int) bool {
 	for _, ps := range placements(len(th), e.v) {
-		if !barriersMeet(th, ps) || !mbarsMeet(th, ps) {
+		if !barriersMeet(th, ps) || !mbarsMeet(th, ps, e.v.Remote) {
 			continue
 		}
 		sk := &skeleton{threads: th, places: ps, nlocs: nlocs}

@@ -41,18 +41,34 @@ type Vocabulary struct {
 	// wait (relaxed or acquire) in another of its CTA, and a bulk load
 	// (TMA) into shared memory that arms the mbarrier a wait tests.
 	Async bool
+	// TwoArrivals lets an mbarrier expect two arrivals (async2.go): two
+	// producers, each in a thread other than its wait's, complete its
+	// phase, and the wait observes both through their chain.
+	TwoArrivals bool
+	// Remote lets an arrive run in another CTA of its wait's cluster: it
+	// arrives on the wait's copy of the mbarrier through the address mapa
+	// gives, with .cta or .cluster scope, and its wait is .cluster.
+	Remote bool
+	// BulkStore adds the bulk store cp.async.bulk.global.shared::cta
+	// (async2.go): it reads a location in shared memory through the
+	// async proxy and writes its value to a global location of its own,
+	// committed and waited for at once.
+	BulkStore bool
+	// AsyncFence adds fence.proxy.async, in shapes with an access through
+	// the async proxy (a bulk load's write or a bulk store's read).
+	AsyncFence bool
 }
 
 // shareCTA reports whether threads may share a CTA: where a .cta scope, a
 // CTA barrier or a proxy other than the generic one can tell it (a proxy
 // orders its own accesses to an address within a CTA, 8.9.5 item 2).
 func (v Vocabulary) shareCTA() bool {
-	return v.Barrier || v.Async || len(v.Proxies) > 0 || hasScope(v.Scopes, program.CTA)
+	return v.Barrier || v.Async || v.BulkStore || len(v.Proxies) > 0 || hasScope(v.Scopes, program.CTA)
 }
 
 // shareCluster reports whether CTAs may share a cluster.
 func (v Vocabulary) shareCluster() bool {
-	return v.ClusterBarrier || hasScope(v.Scopes, program.Cluster)
+	return v.ClusterBarrier || v.Remote || hasScope(v.Scopes, program.Cluster)
 }
 
 // multiGPU reports whether threads may run on different GPUs.
@@ -83,6 +99,10 @@ var features = []struct{ name, doc string }{
 	{"texture", "tld through a texture reference of a location, and fence.proxy.texture"},
 	{"constant", "cold through a constant reference of a location, and fence.proxy.constant"},
 	{"async", "mbarrier arrive and guarded wait pairs between threads of one CTA, and TMA loads into shared memory completing on the mbarrier of a wait"},
+	{"mbarrier.two", "async, with mbarriers that expect two arrivals (two producers, one wait)"},
+	{"mbarrier.remote", "async, with arrives from another CTA of the wait's cluster (mapa, .cta or .cluster scope)"},
+	{"bulk.store", "bulk stores from shared to global memory (cp.async.bulk.global.shared::cta, committed and waited for)"},
+	{"fence.proxy.async", "fence.proxy.async, with a bulk load or a bulk store"},
 }
 
 // DefaultFeatures is the vocabulary ptxmm diff -synth uses unless told.
@@ -90,7 +110,8 @@ const DefaultFeatures = "atom,fence.sc,fence.acq_rel,data,ctrl,alias"
 
 // ParseVocabulary reads a comma-separated list of features (atom,
 // fence.sc, fence.acq_rel, fence.acquire, fence.release, data, ctrl,
-// alias, bar.sync, barrier.cluster, surface, texture, constant, async) and of
+// alias, bar.sync, barrier.cluster, surface, texture, constant, async,
+// mbarrier.two, mbarrier.remote, bulk.store, fence.proxy.async) and of
 // scopes (cta, cluster, gpu, sys).
 func ParseVocabulary(featureList, scopeList string) (Vocabulary, error) {
 	var v Vocabulary
@@ -125,6 +146,14 @@ func ParseVocabulary(featureList, scopeList string) (Vocabulary, error) {
 			v.Proxies = append(v.Proxies, program.Constant)
 		case "async":
 			v.Async = true
+		case "mbarrier.two":
+			v.Async, v.TwoArrivals = true, true
+		case "mbarrier.remote":
+			v.Async, v.Remote = true, true
+		case "bulk.store":
+			v.BulkStore = true
+		case "fence.proxy.async":
+			v.AsyncFence = true
 		default:
 			var names []string
 			for _, x := range features {
