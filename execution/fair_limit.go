@@ -82,6 +82,10 @@ type limitThread struct {
 	// ownLast holds, for each state and location, the index of the value
 	// of the thread's own last write to it, or -1.
 	ownLast [][]int64
+	// pc holds each state's program counter, and once whether the
+	// instruction there runs at most once (it lies on no cycle).
+	pc   []int
+	once []bool
 }
 
 // limitProgram is a program of the fragment read for its limits.
@@ -354,6 +358,8 @@ func (l *limitProgram) explore(i, max int, computed map[*litmus.Instr]bool, fres
 			lt.edges = append(lt.edges, nil)
 			lt.final = append(lt.final, s[0] >= int64(len(th.Instrs)))
 			lt.ownLast = append(lt.ownLast, s[width:])
+			lt.pc = append(lt.pc, int(s[0]))
+			lt.once = append(lt.once, s[0] < int64(len(th.Instrs)) && !onCycle(th, p.labels[i], int(s[0])))
 		}
 		return j
 	}
@@ -577,10 +583,14 @@ type limitComponents struct {
 	writes   []uint64 // the values written
 	rmwReads []uint64 // the values read by a read-modify-write that writes
 	stores   []bool   // whether some step writes it without reading it
+	// moves[k][a] holds the values b that a read-modify-write of k
+	// writes when it reads a.
+	moves [][maxLimitValues]uint64
 }
 
 func (c *limitComponents) reset(nloc int) {
 	c.writes, c.rmwReads, c.stores = make([]uint64, nloc), make([]uint64, nloc), make([]bool, nloc)
+	c.moves = make([][maxLimitValues]uint64, nloc)
 }
 
 // add adds what d's steps do to c's.
@@ -589,18 +599,59 @@ func (c *limitComponents) add(d *limitComponents) {
 		c.writes[k] |= d.writes[k]
 		c.rmwReads[k] |= d.rmwReads[k]
 		c.stores[k] = c.stores[k] || d.stores[k]
+		for a := range c.moves[k] {
+			c.moves[k][a] |= d.moves[k][a]
+		}
 	}
 }
 
-// rmwRead reports whether every value of often can be followed in k's
-// coherence order by a write of the components. Every write after the
-// limit point is one of theirs, and all but finitely many writes of each
-// value of often have one as their coherence successor. When those are all
-// read-modify-writes, such a successor reads the write before it (8.10.3:
-// no write comes between the write an atom reads and its own), so some
-// read-modify-write of the components reads that value.
+// rmwRead reports whether the values of often can follow one another in
+// k's coherence order by writes of the components, each value again and
+// again. Every write after the limit point is one of theirs. When those
+// are all read-modify-writes, each reads the write before it (8.10.3: no
+// write comes between the write an atom reads and its own), so the values
+// of k's writes from the limit point on, in coherence order, are a walk of
+// the components' moves (a value read to the value written), and one that
+// visits every value of often again and again: those values must lie in
+// one strongly connected part of the moves. (For a single value, some
+// read-modify-write must take it and write it back.)
 func (c *limitComponents) rmwRead(k int, often uint64) bool {
-	return c.stores[k] || often&^c.rmwReads[k] == 0
+	if c.stores[k] {
+		return true
+	}
+	first := bits.TrailingZeros64(often)
+	forth := c.walk(k, often, first, false)
+	back := c.walk(k, often, first, true)
+	return often&^forth == 0 && often&^back == 0
+}
+
+// walk returns the values of often reachable from value a by one or more
+// of location k's moves within often (backwards when back is set).
+func (c *limitComponents) walk(k int, often uint64, a int, back bool) uint64 {
+	next := func(v int) uint64 {
+		if !back {
+			return c.moves[k][v] & often
+		}
+		var out uint64
+		for u := range c.moves[k] {
+			if c.moves[k][u]>>v&1 != 0 {
+				out |= 1 << u
+			}
+		}
+		return out & often
+	}
+	var seen uint64
+	stack := []int{a}
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for n := next(v) &^ seen; n != 0; n &= n - 1 {
+			u := bits.TrailingZeros64(n)
+			seen |= 1 << u
+			stack = append(stack, u)
+		}
+	}
+	return seen
 }
 
 // entered reports whether location k can come to be written only values
@@ -629,6 +680,9 @@ func (l *limitProgram) entered(k int, often uint64, others [][]uint64, targets, 
 	}
 	if !surely {
 		return true
+	}
+	if !in(0) && l.entriesOnce(k, often, others, targets, paths) && l.lastReadsSet(k, often, others, targets, paths) {
+		return false
 	}
 	for i, lt := range l.threads {
 		ok := l.readable(others[i])
@@ -677,6 +731,74 @@ func (l *limitProgram) lastWrite(k, v int, targets [][]bool) bool {
 		none = none && unwritten
 	}
 	return v == 0 && none
+}
+
+// An entry into a set of values S of location k is a write of a value of
+// S whose predecessor in coherence is of a value outside S: an st of a
+// value of S, or an atom taking a value outside S and writing one of S
+// (8.10.3). When the initial value is outside S and the last write outside
+// S (w, which surely exists: entered) takes a value of S, two entries are
+// needed: the first write of a value of S, before w in coherence (w's
+// predecessor is one), and the write after w. entriesOnce and
+// lastReadsSet find when there can be only one.
+
+// entriesOnce reports whether every entry into often on the threads' paths
+// is made by one and the same instruction, which lies on no cycle of its
+// thread's control flow, so that the execution has at most one entry.
+func (l *limitProgram) entriesOnce(k int, often uint64, others [][]uint64, targets, paths [][]bool) bool {
+	in := func(v int) bool { return often>>v&1 != 0 }
+	thread, pc := -1, -1
+	for i, lt := range l.threads {
+		ok := l.readable(others[i])
+		for v, es := range lt.edges {
+			for _, e := range es {
+				if !paths[i][v] || !paths[i][e.to] || !ok(e) || e.wloc != k || !in(e.wval) {
+					continue
+				}
+				if e.rmw && (e.rloc != k || in(e.rval)) {
+					continue
+				}
+				switch {
+				case !lt.once[v]:
+					return false
+				case thread < 0:
+					thread, pc = i, lt.pc[v]
+				case thread != i || pc != lt.pc[v]:
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// lastReadsSet reports whether every write that can be the last one of a
+// value outside often is an atom taking a value of often: a write of such
+// a value on a thread's path after which its thread reaches its target
+// writing only values of often to k (its later writes follow it in
+// coherence, 8.10.5), and there is at least one.
+func (l *limitProgram) lastReadsSet(k int, often uint64, others [][]uint64, targets, paths [][]bool) bool {
+	in := func(v int) bool { return often>>v&1 != 0 }
+	found := false
+	for i, lt := range l.threads {
+		ok := l.readable(others[i])
+		after := func(f limitEdge) bool { return ok(f) && (f.wloc != k || in(f.wval)) }
+		for v, es := range lt.edges {
+			for _, e := range es {
+				if !paths[i][v] || !paths[i][e.to] || !ok(e) || e.wloc != k || in(e.wval) {
+					continue
+				}
+				if !anyBoth(lt.reach(e.to, after), targets[i]) {
+					continue
+				}
+				if !e.rmw || e.rloc != k || !in(e.rval) {
+					return false
+				}
+				found = true
+			}
+		}
+	}
+	return found
 }
 
 func anyBoth(a, b []bool) bool {
@@ -776,6 +898,7 @@ func (lt limitThread) stays(reach []bool, limit func(limitEdge) bool, comps *lim
 				comps.stores[e.wloc] = true
 			} else {
 				comps.rmwReads[e.wloc] |= 1 << e.rval
+				comps.moves[e.wloc][e.rval] |= 1 << e.wval
 			}
 		}
 	}

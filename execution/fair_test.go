@@ -254,6 +254,23 @@ func TestFairTermination(t *testing.T) {
 				"ld.relaxed.gpu r1, y ; beq r1, 0, A ; st.relaxed.gpu x, 1 ; goto E ; A: ; st.relaxed.gpu x, 2 ; E:"},
 		},
 		{
+			// P0 swaps 1 into y once; P1 swaps 1 in while it takes a 1;
+			// P2 swaps 0 in and ends when it takes a non-zero, swapping
+			// into x (always 0) and going round otherwise. For P1 to
+			// run for ever (taking 1s) with P2 done, the write after
+			// P2's last 0 must be a swap of 1 taking that 0 (8.10.3),
+			// which P1's would end: P0's. But P2's last swap took a 1,
+			// which needs a first 1 before it, also a swap taking a 0:
+			// P0's too, and it runs once. And P1 and P2 cannot both run
+			// for ever with y written 0 and 1 for ever: all writes of y
+			// are swaps, P1's taking a 1 and writing 1, P2's taking a 0
+			// and writing 0, so no 1 is followed by a 0.
+			name: "entries-counted", init: "x=0; y=0;",
+			threads: []string{"atom.relaxed.gpu.exch r0, y, 1",
+				"L: ; atom.relaxed.gpu.exch r0, y, 1 ; beq r0, 1, L",
+				"B: ; atom.relaxed.gpu.exch r0, y, 0 ; bne r0, 0, E ; atom.relaxed.gpu.exch r1, x, 0 ; bne r1, 1, B ; E:"},
+		},
+		{
 			// P0 waits for y to be 1, swaps 0 in and ends if it took a 1,
 			// waiting again otherwise; P1 stores x, swaps 1 into y until
 			// it takes a 1, then stores 1. P1's last write of y is a 1,
