@@ -176,6 +176,10 @@ type session struct {
 	// probing is set while the probe runs are searched for flags
 	// (probes.go).
 	probing bool
+	// pair, when set, tells the two models of a pair apart on each
+	// candidate the merged program finds consistent (pair.go); a fork of
+	// a split search has none.
+	pair *pairState
 }
 
 // Check checks one test against the model.
@@ -540,6 +544,9 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State, fla
 	v := verdict{consistent: sol.Consistent, failures: sol.Failures}
 	if sol.Consistent {
 		s.leafConsistent = true
+		if s.pair != nil && !s.probing {
+			s.pair.record(s, r, x, state, flagsOnly)
+		}
 	}
 	if sol.Consistent && x.Undetermined {
 		// The model allows a cycle of reads-from and data dependencies, so

@@ -57,6 +57,10 @@ type evaluator struct {
 	// execution of a program (screen.agree): it is checked with the
 	// first model only, whose outcomes stand for both.
 	agree func(*program.Test) bool
+	// pair, when set, checks a program with both models through their
+	// merged program, which evaluates each candidate once for both
+	// (checker.CheckPair): the outcomes are the same.
+	pair *checker.Pair
 }
 
 // parse reads a program back as package litmus does.
@@ -86,7 +90,12 @@ func (e *evaluator) outcomes(t *program.Test) *outcomes {
 	if e.agree != nil && e.agree(t) {
 		models = models[:1]
 	}
-	rs := checker.CheckAllContext(e.ctx, models, lt, e.opts)
+	var rs []*checker.Result
+	if len(models) == 2 && e.pair != nil {
+		rs = checker.CheckPair(e.ctx, e.pair, lt, e.opts)
+	} else {
+		rs = checker.CheckAllContext(e.ctx, models, lt, e.opts)
+	}
 	for _, r := range rs {
 		if r.Err != nil {
 			o.err = r.Err

@@ -158,6 +158,7 @@ func newSearcher(ctx context.Context, o Options) *searcher {
 	s.mono = newMonotonicity(s.o)
 	s.prefer = partFeatures(o.First)
 	s.oneThreadLast = !s.screen.separable(0)
+	s.pair = checker.NewPair(s.o.A, s.o.B)
 	return s
 }
 
@@ -186,6 +187,9 @@ type searcher struct {
 	// ...) whose orders a single thread mostly has from program order
 	// already, and one-thread shapes with fences are the most numerous.
 	oneThreadLast bool
+	// pair checks the programs with both models through the axioms
+	// they share (checker.Pair).
+	pair *checker.Pair
 }
 
 // size lists the shapes of n instructions and searches those with a
@@ -309,7 +313,7 @@ func (s *searcher) skeleton(sk *skeleton) []*Found {
 		return nil
 	}
 	ev := &evaluator{ctx: s.ctx, models: []*checker.Model{s.o.A, s.o.B}, opts: s.o.Check, cache: map[string]*outcomes{}, evals: s.evals, thin: s.thin,
-		agree: s.screen.agree}
+		agree: s.screen.agree, pair: s.pair}
 	var out []*Found
 	seen := map[string]bool{}
 	for _, ds := range depChains(ds) {

@@ -1,0 +1,244 @@
+package checker
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/ptxmm/ptxmm/datalog"
+	"github.com/ptxmm/ptxmm/execution"
+	"github.com/ptxmm/ptxmm/litmus"
+	"github.com/ptxmm/ptxmm/rules"
+)
+
+// Pair is two models checked together, for a host that compares the
+// outcomes they allow on many tests (ptxmm diff -synth). Their programs
+// are merged (datalog.Merge) and the merged program, with the axioms both
+// models have, stands for both: each candidate is evaluated once, its
+// orders searched once, and a candidate no choice of the orders makes
+// consistent with the shared axioms is inconsistent under both models
+// (each model's axioms include them). Where a choice is found, each
+// model's own axioms are tested on the merged program's relations under
+// it; only where one fails there and reads the orders is the model's own
+// order search run, on an instance of its own.
+//
+// Why says when the models cannot be paired so; CheckPair then checks
+// them as CheckAll does.
+type Pair struct {
+	A, B *Model
+	// Why is empty when the pair is checked through its merged program;
+	// else it says why not.
+	Why string
+	// shared is the merged program with the axioms both models have,
+	// nil when Why is set; own lists, for each model, its axioms the
+	// other has not (by their relations in the merged program), and
+	// orderFree those that read no order.
+	shared *Model
+	own    [2][]ownAxiom
+}
+
+// ownAxiom is an axiom of one model of a pair that the other has not.
+type ownAxiom struct {
+	check     *datalog.Check
+	rel       string
+	orderFree bool
+}
+
+// NewPair merges two models for CheckPair.
+func NewPair(a, b *Model) *Pair {
+	p := &Pair{A: a, B: b}
+	m := datalog.Merge(a.Syntax, b.Syntax)
+	switch {
+	case m.OrdersDiffer != "":
+		p.Why = m.OrdersDiffer
+	case m.Rename[b.finals] != a.finals:
+		p.Why = "the models' final writes are read from different relations"
+	case a.Program.EventMonotoneWhy() != "" || b.Program.EventMonotoneWhy() != "":
+		p.Why = "a model is not event-monotone, so the candidates depend on the models checked together (awaits)"
+	}
+	if p.Why != "" {
+		return p
+	}
+	var axioms []string
+	for _, c := range m.Model.Checks {
+		switch {
+		case c.Mode != datalog.ModeAxiom:
+		case slices.Contains(m.Shared, c.Name):
+			axioms = append(axioms, c.Name)
+		default:
+			k := 0
+			if slices.Contains(m.OnlyB, c.Name) {
+				k = 1
+			}
+			p.own[k] = append(p.own[k], ownAxiom{check: c, rel: c.Rel, orderFree: m.OrderFree[c.Name]})
+		}
+	}
+	if len(axioms) <= len(p.own[0]) || len(axioms) <= len(p.own[1]) {
+		// A candidate consistent with the shared axioms would then often
+		// fail a model's own, and need the model's own search too.
+		p.Why = fmt.Sprintf("the models share %d axioms and have %d and %d of their own", len(axioms), len(p.own[0]), len(p.own[1]))
+		return p
+	}
+	syntax := m.WithChecks(axioms)
+	prog, errs := rules.Compile(syntax)
+	if errs.HasErrors() {
+		p.Why = fmt.Sprintf("internal error: the merged program does not compile: %v", errs)
+		return p
+	}
+	p.shared = (&Compiled{Syntax: syntax, Program: prog}).Model(a.Name + "+" + b.Name)
+	if p.shared.Program.EventMonotoneWhy() != "" {
+		p.Why, p.shared = "the merged program is not event-monotone", nil
+	}
+	return p
+}
+
+// CheckPair checks one test against both models of the pair and returns
+// their results with the final states of their consistent executions and
+// their counts of executions out of thin air, as CheckAll finds them, and
+// the test's layout and candidate count; through the merged program, the
+// results carry no flags, verdicts, explanations or assertion counts
+// (with Options.Explain it checks as CheckAll does).
+func CheckPair(ctx context.Context, p *Pair, t *litmus.Test, opts Options) []*Result {
+	if p.shared == nil || opts.Explain {
+		return CheckAllContext(ctx, []*Model{p.A, p.B}, t, opts)
+	}
+	// A split search's forks would evaluate candidates without telling
+	// the models apart: the merged program's search is not split.
+	opts.Cores = nil
+	ps := &pairState{pair: p}
+	for k, m := range []*Model{p.A, p.B} {
+		ps.res[k] = &Result{Test: t, Sanity: true}
+		ps.seen[k] = map[string]bool{}
+		ps.runs[k] = newModelRun(m, &Result{Test: t}, 0)
+	}
+	rs := checkAllContext(ctx, []*Model{p.shared}, t, opts, nil, func(s *session) { s.pair = ps })
+	for k := range ps.runs {
+		ps.runs[k].release()
+	}
+	r := rs[0]
+	out := make([]*Result, 2)
+	for k := range out {
+		res := ps.res[k]
+		res.Layout, res.Observables, res.Cut, res.Candidates, res.Elapsed = r.Layout, r.Observables, r.Cut, r.Candidates, r.Elapsed
+		res.Err = r.Err
+		if res.Err == nil {
+			res.Err = ps.err
+		}
+		out[k] = res
+	}
+	return out
+}
+
+// pairState is a session's record of the two models of a pair.
+type pairState struct {
+	pair *Pair
+	res  [2]*Result
+	seen [2]map[string]bool
+	// runs are the models' own, for the candidates the merged program
+	// cannot decide.
+	runs [2]*modelRun
+	err  error
+}
+
+// record tells, for a candidate the merged program's run r found
+// consistent (its instance holds the orders found), which models find it
+// consistent, and records its state for those, as modelRun.evaluate does.
+func (p *pairState) record(s *session, r *modelRun, x *execution.Execution, state State, flagsOnly bool) {
+	for k := range p.runs {
+		if !p.consistent(s, k, r.cur, x) {
+			continue
+		}
+		res := p.res[k]
+		if x.Undetermined {
+			res.ThinAir++
+			continue
+		}
+		if flagsOnly {
+			continue
+		}
+		if stuck := x.Stuck(); len(stuck) > 0 && !x.Settled() {
+			continue
+		}
+		if key := string(s.keyBuf); !p.seen[k][key] {
+			p.seen[k][key] = true
+			res.States = append(res.States, state.clone())
+		}
+	}
+}
+
+// consistent reports whether model k finds the candidate consistent: its
+// own axioms hold on the merged instance under the orders found, or fail
+// there without reading the orders (inconsistent), or else its own order
+// search decides.
+func (p *pairState) consistent(s *session, k int, sh *rules.Instance, x *execution.Execution) bool {
+	search := false
+	for _, a := range p.pair.own[k] {
+		holds, err := axiomHolds(sh, a)
+		if err != nil {
+			p.fail(err)
+			return false
+		}
+		if holds {
+			continue
+		}
+		if a.orderFree {
+			return false
+		}
+		search = true
+	}
+	if !search {
+		return true
+	}
+	r := p.runs[k]
+	inst, err := r.instance(len(x.Events))
+	if err != nil {
+		p.fail(err)
+		return false
+	}
+	r.cur = inst
+	if err := r.filler.FillContext(s.ctx, inst, x); err != nil {
+		p.fail(s.stopReason(err))
+		return false
+	}
+	opts := []rules.SolveOption{s.withCtx, rules.WithoutWitnesses()}
+	var past func(*rules.Instance) bool
+	if len(s.slots) > 0 || len(x.LatestReads) > 0 {
+		past = pastFinal(r.m, x, s.slots, s.finalBuf)
+		opts = append(opts, rules.WithPrune(past))
+	}
+	sol, _ := r.solve(s, inst, past, opts...)
+	if sol.Err != nil {
+		p.fail(s.stopReason(r.wholeTest(sol.Err, s.opts.MaxMemory)))
+		return false
+	}
+	return sol.Consistent
+}
+
+func (p *pairState) fail(err error) {
+	if p.err == nil {
+		p.err = err
+	}
+}
+
+// axiomHolds tests an axiom on an instance's relations as they stand.
+func axiomHolds(in *rules.Instance, a ownAxiom) (bool, error) {
+	switch a.check.Kind {
+	case datalog.CheckAcyclic:
+		rel, err := in.Rel(a.rel)
+		if err != nil {
+			return false, err
+		}
+		_, ok := rel.Acyclic()
+		return ok, nil
+	case datalog.CheckIrreflexive:
+		rel, err := in.Rel(a.rel)
+		if err != nil {
+			return false, err
+		}
+		_, ok := rel.Irreflexive()
+		return ok, nil
+	default:
+		n, err := in.Size(a.rel)
+		return n == 0, err
+	}
+}
