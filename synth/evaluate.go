@@ -60,7 +60,7 @@ type evaluator struct {
 	// pair, when set, checks a program with both models through their
 	// merged program, which evaluates each candidate once for both
 	// (checker.CheckPair): the outcomes are the same.
-	pair *checker.Pair
+	pair func() *checker.Pair
 }
 
 // parse reads a program back as package litmus does.
@@ -92,7 +92,7 @@ func (e *evaluator) outcomes(t *program.Test) *outcomes {
 	}
 	var rs []*checker.Result
 	if len(models) == 2 && e.pair != nil {
-		rs = checker.CheckPair(e.ctx, e.pair, lt, e.opts)
+		rs = checker.CheckPair(e.ctx, e.pair(), lt, e.opts)
 	} else {
 		rs = checker.CheckAllContext(e.ctx, models, lt, e.opts)
 	}

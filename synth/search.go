@@ -158,7 +158,7 @@ func newSearcher(ctx context.Context, o Options) *searcher {
 	s.mono = newMonotonicity(s.o)
 	s.prefer = partFeatures(o.First)
 	s.oneThreadLast = !s.screen.separable(0)
-	s.pair = checker.NewPair(s.o.A, s.o.B)
+	s.pair = sync.OnceValue(func() *checker.Pair { return checker.NewPair(s.o.A, s.o.B) })
 	return s
 }
 
@@ -187,9 +187,9 @@ type searcher struct {
 	// ...) whose orders a single thread mostly has from program order
 	// already, and one-thread shapes with fences are the most numerous.
 	oneThreadLast bool
-	// pair checks the programs with both models through the axioms
-	// they share (checker.Pair).
-	pair *checker.Pair
+	// pair merges the two models for checking programs with both
+	// (checker.Pair), once, when the first program needs both.
+	pair func() *checker.Pair
 }
 
 // size lists the shapes of n instructions and searches those with a
