@@ -279,11 +279,19 @@ func TestFairTerminationMatchesBruteForce(t *testing.T) {
 // (it reports their livelocks first) and the reason names the limit left
 // open.
 func TestFairTerminationSeveralLocations(t *testing.T) {
-	n := casesOr(t, 300)
-	r := rand.New(rand.NewSource(36))
+	compareTwoLocations(t, casesOr(t, 300), 36, []string{"exch", "exch", "ld", "st"}, "")
+}
+
+// compareTwoLocations draws n programs over two locations of the given
+// access kinds from seed and checks FairTermination against the
+// brute-force search of their interleavings: a decided answer is theirs,
+// and an undecided one names the limit left open while the
+// interleavings all finish.
+func compareTwoLocations(t *testing.T, n int, seed int64, kinds []string, what string) {
+	r := rand.New(rand.NewSource(seed))
 	count := map[string]int{}
 	for k := range n {
-		p := randomOracleProg(r, 2)
+		p := randomOracleProgOf(r, 2, kinds)
 		src := p.litmus()
 		got := FairTermination(herd(t, src), 0)
 		want := p.spins()
@@ -296,7 +304,7 @@ func TestFairTerminationSeveralLocations(t *testing.T) {
 		require.Equal(t, want, got.Spins, "case %d:\n%s", k, src)
 		count[got.Verdict()]++
 	}
-	t.Logf("%d programs over two locations: %v", n, count)
+	t.Logf("%d programs over two locations%s: %v", n, what, count)
 	// Each answer must be frequent, or the test says little.
 	for _, v := range []string{"livelock", "terminates"} {
 		require.Greater(t, count[v], n/20, v)
@@ -360,27 +368,7 @@ func TestFairTerminationReadModifyWrites(t *testing.T) {
 // the program's writes make (PTXMM_ORACLE_CASES programs, 200 by
 // default).
 func TestFairTerminationCopiedValues(t *testing.T) {
-	n := casesOr(t, 200)
-	r := rand.New(rand.NewSource(42))
-	count := map[string]int{}
-	for k := range n {
-		p := randomOracleProgOf(r, 2, []string{"exch", "ld", "st", "streg", "streg"})
-		src := p.litmus()
-		got := FairTermination(herd(t, src), 0)
-		want := p.spins()
-		if !got.Decided {
-			require.False(t, want, "case %d: not decided (%s) but an interleaving loops for ever:\n%s", k, got.Why, src)
-			require.Contains(t, got.Why, "leave open an execution in which", "case %d:\n%s", k, src)
-			count["not decided"]++
-			continue
-		}
-		require.Equal(t, want, got.Spins, "case %d:\n%s", k, src)
-		count[got.Verdict()]++
-	}
-	t.Logf("%d programs over two locations storing registers: %v", n, count)
-	for _, v := range []string{"livelock", "terminates"} {
-		require.Greater(t, count[v], n/20, v)
-	}
+	compareTwoLocations(t, casesOr(t, 200), 42, []string{"exch", "ld", "st", "streg", "streg"}, " storing registers")
 }
 
 // casesOr is the number of random programs a property test draws:
