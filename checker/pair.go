@@ -173,7 +173,7 @@ func (p *pairState) record(s *session, r *modelRun, x *execution.Execution, stat
 func (p *pairState) consistent(s *session, k int, sh *rules.Instance, x *execution.Execution) bool {
 	search := false
 	for _, a := range p.pair.own[k] {
-		holds, err := axiomHolds(sh, a)
+		holds, err := sh.CheckHolds(a.check.Kind, a.rel)
 		if err != nil {
 			p.fail(err)
 			return false
@@ -217,28 +217,5 @@ func (p *pairState) consistent(s *session, k int, sh *rules.Instance, x *executi
 func (p *pairState) fail(err error) {
 	if p.err == nil {
 		p.err = err
-	}
-}
-
-// axiomHolds tests an axiom on an instance's relations as they stand.
-func axiomHolds(in *rules.Instance, a ownAxiom) (bool, error) {
-	switch a.check.Kind {
-	case datalog.CheckAcyclic:
-		rel, err := in.Rel(a.rel)
-		if err != nil {
-			return false, err
-		}
-		_, ok := rel.Acyclic()
-		return ok, nil
-	case datalog.CheckIrreflexive:
-		rel, err := in.Rel(a.rel)
-		if err != nil {
-			return false, err
-		}
-		_, ok := rel.Irreflexive()
-		return ok, nil
-	default:
-		n, err := in.Size(a.rel)
-		return n == 0, err
 	}
 }

@@ -102,8 +102,26 @@ type checkVerdict struct {
 
 // violatedNow tests a check on its relation as it is.
 func (in *Instance) violatedNow(c *checkPlan) bool {
-	st := in.stores[c.rel]
-	switch c.check.Kind {
+	return in.violates(c.check.Kind, in.stores[c.rel])
+}
+
+// CheckHolds tests a check of the given kind on a relation of the
+// instance, brought up to date first, as the program's own checks are
+// tested: for a host that tests axioms the program does not state (the
+// checker tests each model's own axioms of a pair on their merged
+// program).
+func (in *Instance) CheckHolds(kind datalog.CheckKind, name string) (bool, error) {
+	id, err := in.lookup(name, 0, false)
+	if err != nil {
+		return false, err
+	}
+	in.freshen(id)
+	return !in.violates(kind, in.stores[id]), nil
+}
+
+// violates tests a check of the given kind on a relation's store as it is.
+func (in *Instance) violates(kind datalog.CheckKind, st store) bool {
+	switch kind {
 	case datalog.CheckAcyclic:
 		return !in.inc.cycles.Acyclic(st.rel)
 	case datalog.CheckIrreflexive:
