@@ -113,17 +113,19 @@ func (c *Cache[V]) Load(src Source, opts Options) (V, error) {
 // was read from change, the next Load reads it again and keeps the new
 // model pinned in its place.
 func (c *Cache[V]) Pin(src Source, opts Options) (V, error) {
-	k := key(src, opts)
+	m, err := Load(src, opts)
+	if err != nil {
+		var zero V
+		return zero, err
+	}
+	e := &entry[V]{m: m, v: c.wrap(m)}
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	if c.pinned == nil {
 		c.pinned = map[string]*entry[V]{}
 	}
-	if _, ok := c.pinned[k]; !ok {
-		// Pinned without a model yet: Load keeps what it reads here.
-		c.pinned[k] = nil
-	}
-	c.mu.Unlock()
-	return c.Load(src, opts)
+	c.pinned[key(src, opts)] = e
+	return e.v, nil
 }
 
 // lookup returns the entry kept under k, pinned or in ristretto.
@@ -132,7 +134,7 @@ func (c *Cache[V]) lookup(k string) (*entry[V], bool) {
 	e, pinned := c.pinned[k]
 	c.mu.RUnlock()
 	if pinned {
-		return e, e != nil
+		return e, true
 	}
 	return c.c.Get(k)
 }
