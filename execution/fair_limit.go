@@ -39,7 +39,9 @@ import (
 // per location are used: a thread reads no own write but its last one
 // (limitEdge.own), the successor of a write is an atom's when only atoms
 // write (entered, limitComponents.rmwRead), and in the limit a read reads
-// a write made in the limit (possible's late); every value written must be a
+// a write made in the limit (possible's late), and a limit must be the end
+// of a run with one location's accesses in order (fair_sequenced.go); every
+// value written must be a
 // constant or an atom's or red's update of a constant operand, so that
 // the values are known in advance (closeValues).
 
@@ -93,6 +95,12 @@ type limitProgram struct {
 	p       *fairProgram
 	values  [][]int64 // each location's possible values, the initial one first
 	threads []limitThread
+	// sequencedLeft is what is left of the bound on the states of the
+	// runs with one location's accesses in order (sequenced), all limits
+	// together: the state bound, once.
+	sequencedLeft int
+	// sequencedCut is set once a run went past that bound.
+	sequencedCut bool
 }
 
 // locLimit is one location's part of a limit: written finitely often,
@@ -154,7 +162,11 @@ func (p *fairProgram) limitsEnd(maxStates int) (int, string) {
 		return false
 	}
 	if try(0) {
-		return 0, "its interleavings all finish, but accesses to different locations need not interleave (PTX is not sequentially consistent), and coherence and fairness alone leave open an execution in which " + witness
+		why := "its interleavings all finish, but accesses to different locations need not interleave (PTX is not sequentially consistent), and coherence and fairness alone leave open an execution in which " + witness
+		if l.sequencedCut {
+			why += fmt.Sprintf(" (ruling it out with one location's accesses in order would take more than the %d states of the bound)", maxStates)
+		}
+		return 0, why
 	}
 	return tried, ""
 }
@@ -162,7 +174,7 @@ func (p *fairProgram) limitsEnd(maxStates int) (int, string) {
 // limitProgram builds each thread's transition system, or says why p is
 // outside what the limits decide.
 func (p *fairProgram) limitProgram(maxStates int) (*limitProgram, string) {
-	l := &limitProgram{p: p, values: make([][]int64, len(p.locs))}
+	l := &limitProgram{p: p, values: make([][]int64, len(p.locs)), sequencedLeft: maxStates}
 	for k := range p.locs {
 		l.values[k] = []int64{p.init[k]}
 	}
@@ -493,21 +505,7 @@ func (l *limitProgram) possible(limit []locLimit, forever int) bool {
 			var target []bool
 			if forever>>i&1 != 0 {
 				ownComps[i].reset(nloc)
-				target = lt.stays(reach, func(e limitEdge) bool {
-					// In the limit, a thread writes only the
-					// locations written for ever, and only the values
-					// they are written for ever.
-					if !ok(e) || e.wloc >= 0 && limit[e.wloc].often>>e.wval&1 == 0 {
-						return false
-					}
-					if e.rloc < 0 {
-						return true
-					}
-					if lim := limit[e.rloc]; lim.forever {
-						return lim.often>>e.rval&1 != 0 && (e.own || late[i][e.rloc]>>e.rval&1 != 0)
-					}
-					return limit[e.rloc].last == e.rval
-				}, &ownComps[i])
+				target = lt.stays(reach, inLimit(limit, ok, late[i]), &ownComps[i])
 				comps.add(&ownComps[i])
 			} else {
 				target = make([]bool, len(lt.edges))
@@ -567,7 +565,33 @@ func (l *limitProgram) possible(limit []locLimit, forever int) bool {
 			return false
 		}
 	}
+	for k := range limit {
+		if !l.sequenced(k, limit, forever, others, late, paths) {
+			return false
+		}
+	}
 	return true
+}
+
+// inLimit is the steps a thread that runs for ever may take after the
+// limit point: those ok allows that write only locations written for ever,
+// and only values they are written for ever, and read a location written
+// finitely often only at its last value and one written for ever only at
+// a value written for ever, its own last write or, from another thread,
+// one of late.
+func inLimit(limit []locLimit, ok func(limitEdge) bool, late []uint64) func(limitEdge) bool {
+	return func(e limitEdge) bool {
+		if !ok(e) || e.wloc >= 0 && limit[e.wloc].often>>e.wval&1 == 0 {
+			return false
+		}
+		if e.rloc < 0 {
+			return true
+		}
+		if lim := limit[e.rloc]; lim.forever {
+			return lim.often>>e.rval&1 != 0 && (e.own || late[e.rloc]>>e.rval&1 != 0)
+		}
+		return limit[e.rloc].last == e.rval
+	}
 }
 
 // readable is the steps a thread may take when others are the values it

@@ -271,6 +271,38 @@ func TestFairTermination(t *testing.T) {
 				"B: ; atom.relaxed.gpu.exch r0, y, 0 ; bne r0, 0, E ; atom.relaxed.gpu.exch r1, x, 0 ; bne r1, 1, B ; E:"},
 		},
 		{
+			// Every write of y is a swap, and each swap takes the write
+			// just before it in coherence (8.10.3): in that order, y's
+			// swaps run as in an interleaving. P1 ends only by taking a
+			// 1 and P2 only by taking a 0; P0 leaves its y loop on taking
+			// a 0, and then ends (x holds nothing but its initial 1 and
+			// P0's own 0s). With y's accesses in coherence order and x's
+			// read as the limits allow, no run stays with P0 taking 1s
+			// for ever: before P1's last swap makes y 0, P2's must have
+			// made it 1, so after it only P0 can take that 0. The limits
+			// alone left "P0 runs for ever while y is written 1 for ever
+			// and x's last value is 1" open.
+			name: "swaps-in-order", init: "x=1; y=0;",
+			threads: []string{"L: ; atom.relaxed.gpu.exch r0, y, 1 ; bne r0, 0, L ; M: ; atom.relaxed.gpu.exch r1, x, 0 ; bne r1, 0, M",
+				"N: ; atom.relaxed.gpu.exch r0, y, 0 ; beq r0, 0, N ; ld.relaxed.gpu r1, y",
+				"O: ; ld.relaxed.gpu r0, y ; atom.relaxed.gpu.exch r1, y, 1 ; beq r1, 1, O"},
+		},
+		{
+			// x starts at 1 and only swaps of 0 write it. For P1 to run
+			// for ever, its swaps must take 0s, so some other swap takes
+			// x's 1 first: not P2's, which swaps only after reading a 0
+			// of x, a write before its swap in coherence (8.10.5). With
+			// x's reads, and not only its swaps, in coherence order (a
+			// read reads the last write of x before it), no run has P1
+			// swapping for ever. The limits alone left "P1 runs for ever
+			// while x is written 0 for ever and y's last value is 0"
+			// open.
+			name: "reads-in-order", init: "x=1; y=0;",
+			threads: []string{"L: ; ld.relaxed.gpu r0, x ; beq r0, 1, L",
+				"M: ; ld.relaxed.gpu r0, y ; bne r0, 0, M ; atom.relaxed.gpu.exch r1, x, 0 ; beq r1, 0, M",
+				"N: ; ld.relaxed.gpu r0, x ; bne r0, 0, E ; atom.relaxed.gpu.exch r1, x, 0 ; beq r1, 1, N ; atom.relaxed.gpu.exch r2, y, 0 ; E:"},
+		},
+		{
 			// P0 waits for y to be 1, swaps 0 in and ends if it took a 1,
 			// waiting again otherwise; P1 stores x, swaps 1 into y until
 			// it takes a 1, then stores 1. P1's last write of y is a 1,
