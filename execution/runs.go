@@ -580,7 +580,7 @@ func (e *explorer) withAddress(s *state, in *litmus.Instr, op litmus.Operand, th
 	case litmus.OperandAddr:
 		a, ok := e.layout.Addr(op.Addr)
 		if !ok {
-			return errAt(op.Pos, "unknown address %s", op.Addr)
+			return errAt(in.PosOf(op), "unknown address %s", op.Addr)
 		}
 		return then(s, place{a, own}, nil)
 	case litmus.OperandReg:

@@ -157,14 +157,14 @@ func (e *explorer) copy(s *state, in *litmus.Instr) error {
 	}
 	if size.IsConst() {
 		if size.val.IsAddr || size.val.IsMBar {
-			return errAt(in.Size.Pos, "%q: the size must be a number, not an address", in.Text)
+			return errAt(in.PosOf(in.Size), "%q: the size must be a number, not an address", in.Text)
 		}
 		aligned = constSym(Int(boolValue(size.val.N%16 == 0)))
 	} else {
 		low := &Sym{kind: symArith, op: "and", a: size, b: constSym(Int(15)), instr: in.Text}
 		aligned = &Sym{kind: symCmp, op: "eq", a: low, b: constSym(Int(0))}
 	}
-	return e.branch(s, aligned, in.Size.Pos, func(c *state, ok bool) error {
+	return e.branch(s, aligned, in.PosOf(in.Size), func(c *state, ok bool) error {
 		c.events[issue].BadSize = !ok
 		return e.copyAt(c, in)
 	})
@@ -279,14 +279,14 @@ func (e *explorer) wgmma(s *state, in *litmus.Instr) error {
 func (e *explorer) mapa(s *state, in *litmus.Instr) error {
 	a, k := e.operand(s, in.A), e.operand(s, in.B)
 	if !a.IsConst() || !a.val.IsAddr {
-		return errAt(in.A.Pos, "%q: the address operand must be a shared variable, or a register holding its address", in.Text)
+		return errAt(in.PosOf(in.A), "%q: the address operand must be a shared variable, or a register holding its address", in.Text)
 	}
 	if !k.IsConst() || k.val.IsAddr || k.val.IsMBar {
-		return errAt(in.B.Pos, "%q: the CTA operand must be a number known without reading memory", in.Text)
+		return errAt(in.PosOf(in.B), "%q: the CTA operand must be a number known without reading memory", in.Text)
 	}
 	addr := int(a.val.N)
 	if !e.layout.Addrs[addr].Space.PerCTA() {
-		return errAt(in.A.Pos, "%q: %s is in %s memory; mapa maps shared-memory addresses", in.Text, e.layout.Addrs[addr].Name, e.layout.Addrs[addr].Space)
+		return errAt(in.PosOf(in.A), "%q: %s is in %s memory; mapa maps shared-memory addresses", in.Text, e.layout.Addrs[addr].Name, e.layout.Addrs[addr].Space)
 	}
 	target := ctaKeyOf(e.th.GPU, e.th.Launch, int(k.val.N))
 	var inCluster, exists bool
@@ -301,10 +301,10 @@ func (e *explorer) mapa(s *state, in *litmus.Instr) error {
 		if e.th.Kernel != "" {
 			grid = "kernel " + e.th.Kernel // CTA numbers are per launch
 		}
-		return errAt(in.B.Pos, "%q: no thread of the test runs in CTA %d of %s, so its shared memory is not modelled", in.Text, k.val.N, grid)
+		return errAt(in.PosOf(in.B), "%q: no thread of the test runs in CTA %d of %s, so its shared memory is not modelled", in.Text, k.val.N, grid)
 	}
 	if !inCluster {
-		return errAt(in.B.Pos, "%q: CTA %d is not in the cluster of thread %s (cluster %d): mapa reaches only the CTAs of the thread's cluster", in.Text, k.val.N, e.th.Name, e.th.Cluster)
+		return errAt(in.PosOf(in.B), "%q: CTA %d is not in the cluster of thread %s (cluster %d): mapa reaches only the CTAs of the thread's cluster", in.Text, k.val.N, e.th.Name, e.th.Cluster)
 	}
 	s.setReg(in.Dst, constSym(RemoteAddrValue(addr, target)))
 	return nil

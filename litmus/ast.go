@@ -329,7 +329,28 @@ type Operand struct {
 	Reg  string
 	Imm  int64
 	Addr string
-	Pos  source.Pos
+	// At is where the operand is written, in its instruction's file
+	// (At.In(in.Pos.File) is its source.Pos).
+	At LineCol
+}
+
+// LineCol is a line and a column (counting bytes from 1, as source.Pos
+// does) in a file that the holder knows: an Instr holds fourteen operands,
+// and a whole source.Pos each (its file name repeated) would make an
+// instruction a third larger. The zero LineCol means "no position".
+type LineCol struct {
+	Line, Col int32
+}
+
+// lineColOf drops the file of a position.
+func lineColOf(p source.Pos) LineCol { return LineCol{Line: int32(p.Line), Col: int32(p.Col)} }
+
+// In returns the position in file; no position stays none.
+func (lc LineCol) In(file string) source.Pos {
+	if lc.Line <= 0 {
+		return source.Pos{}
+	}
+	return source.Pos{File: file, Line: int(lc.Line), Col: int(lc.Col)}
 }
 
 // Instr is one instruction. Which fields are meaningful depends on Op; the
@@ -421,6 +442,9 @@ type Instr struct {
 	Guard    Operand
 	GuardNeg bool
 }
+
+// PosOf returns the file:line:col of one of the instruction's operands.
+func (in *Instr) PosOf(o Operand) source.Pos { return o.At.In(in.Pos.File) }
 
 // CondKind is the quantifier of a herd condition.
 type CondKind int

@@ -84,7 +84,7 @@ func (p *parser) checkOperandSpaces(t *Test, implicit map[string]bool) {
 			if in.Op == OpMBarrier {
 				for _, o := range []Operand{in.Src, in.Src2} {
 					if o.Kind == OperandReg && t.AddressByName(o.Reg) != nil && !implicit[o.Reg] {
-						p.errs.Add(o.Pos, "%s is an address, not a count, in %q: write the mbarrier operand first (mbarrier.%s b {, N}); PTX's state result is not modelled, so only the sink _ may come before it", o.Reg, in.Text, in.MBarOp)
+						p.errs.Add(p.opPos(o.At), "%s is an address, not a count, in %q: write the mbarrier operand first (mbarrier.%s b {, N}); PTX's state result is not modelled, so only the sink _ may come before it", o.Reg, in.Text, in.MBarOp)
 					}
 				}
 			}
@@ -114,11 +114,11 @@ func (p *parser) checkSpace(in *Instr, on operandNeed, a, root *Address, implici
 	switch on.need {
 	case needMBarrier:
 		if implicit {
-			p.errs.Add(on.op.Pos, "the %s %s of %q is not declared: declare it in the init block, e.g. %s @ mbarrier 1 (.test: .mbarrier %s 1;)", on.what, a.Name, mn, a.Name, a.Name)
+			p.errs.Add(p.opPos(on.op.At), "the %s %s of %q is not declared: declare it in the init block, e.g. %s @ mbarrier 1 (.test: .mbarrier %s 1;)", on.what, a.Name, mn, a.Name, a.Name)
 			return
 		}
 		if root.Space != SpaceShared {
-			p.errs.Add(on.op.Pos, "the %s %s of %q is in %s memory: mbarrier objects live in shared memory (declare %s @ mbarrier N)", on.what, a.Name, mn, root.Space, a.Name)
+			p.errs.Add(p.opPos(on.op.At), "the %s %s of %q is in %s memory: mbarrier objects live in shared memory (declare %s @ mbarrier N)", on.what, a.Name, mn, root.Space, a.Name)
 		}
 	case needShared:
 		if root.Space != SpaceShared || root.MBarrier > 0 {
@@ -129,33 +129,33 @@ func (p *parser) checkSpace(in *Instr, on operandNeed, a, root *Address, implici
 			if root.MBarrier > 0 {
 				what = "an mbarrier object"
 			}
-			p.errs.Add(on.op.Pos, "the %s %s of %q is %s: it must be a shared-memory location (declare %s @ shared = 0)", on.what, a.Name, mn, what, a.Name)
+			p.errs.Add(p.opPos(on.op.At), "the %s %s of %q is %s: it must be a shared-memory location (declare %s @ shared = 0)", on.what, a.Name, mn, what, a.Name)
 		}
 	case needSharedAny:
 		if root.Space != SpaceShared {
-			p.errs.Add(on.op.Pos, "the %s %s of %q is in %s memory: mapa maps shared-memory addresses", on.what, a.Name, mn, root.Space)
+			p.errs.Add(p.opPos(on.op.At), "the %s %s of %q is in %s memory: mapa maps shared-memory addresses", on.what, a.Name, mn, root.Space)
 		}
 	case needTensor:
 		if root.Space != SpaceTensor {
-			p.errs.Add(on.op.Pos, "the %s %s of %q is in %s memory: it must be tensor memory (declare %s @ tmem = 0)", on.what, a.Name, mn, root.Space, a.Name)
+			p.errs.Add(p.opPos(on.op.At), "the %s %s of %q is in %s memory: it must be tensor memory (declare %s @ tmem = 0)", on.what, a.Name, mn, root.Space, a.Name)
 		}
 	case needSharedOrTensor:
 		if root.Space == SpaceGlobal || root.MBarrier > 0 {
-			p.errs.Add(on.op.Pos, "the %s %s of %q must be in shared or tensor memory", on.what, a.Name, mn)
+			p.errs.Add(p.opPos(on.op.At), "the %s %s of %q must be in shared or tensor memory", on.what, a.Name, mn)
 		}
 	case needNotTensor:
 		if root.Space == SpaceTensor {
-			p.errs.Add(on.op.Pos, "the %s %s of %q is in tensor memory, which only tcgen05 instructions reach (tcgen05.ld, tcgen05.st, ...)", on.what, a.Name, mn)
+			p.errs.Add(p.opPos(on.op.At), "the %s %s of %q is in tensor memory, which only tcgen05 instructions reach (tcgen05.ld, tcgen05.st, ...)", on.what, a.Name, mn)
 			return
 		}
 		p.checkSpaceQual(in, on, a, root)
 	case needMultimem:
 		if len(a.Multimem) == 0 {
-			p.errs.Add(on.op.Pos, "%s is not a multimem address, but %q operates on all the locations of one: declare one (NAME @ multimem %s, ...; in .test files .multimem NAME %s, ...;) and name it", a.Name, mn, a.Name, a.Name)
+			p.errs.Add(p.opPos(on.op.At), "%s is not a multimem address, but %q operates on all the locations of one: declare one (NAME @ multimem %s, ...; in .test files .multimem NAME %s, ...;) and name it", a.Name, mn, a.Name, a.Name)
 		}
 	case needGlobal:
 		if root.Space != SpaceGlobal {
-			p.errs.Add(on.op.Pos, "the %s %s of %q is in %s memory: it must be a global-memory location", on.what, a.Name, mn, root.Space)
+			p.errs.Add(p.opPos(on.op.At), "the %s %s of %q is in %s memory: it must be a global-memory location", on.what, a.Name, mn, root.Space)
 		}
 	}
 }
@@ -185,5 +185,5 @@ func (p *parser) checkSpaceQual(in *Instr, on operandNeed, a, root *Address) {
 		fix = fmt.Sprintf("declare %s @ shared = 0 (.test: .shared %s;)", root.Name, root.Name)
 	}
 	op := strings.SplitN(in.Text, " ", 2)[0]
-	p.errs.Add(on.op.Pos, "%s reaches %s memory, but %s is in %s memory: %s, or leave the state space out (generic addressing reaches either)", op, want, name, root.Space, fix)
+	p.errs.Add(p.opPos(on.op.At), "%s reaches %s memory, but %s is in %s memory: %s, or leave the state space out (generic addressing reaches either)", op, want, name, root.Space, fix)
 }

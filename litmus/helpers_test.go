@@ -21,12 +21,12 @@ func stripInstr(in *Instr) Instr {
 	c := *in
 	c.Pos, c.Text = source.Pos{}, ""
 	for _, o := range []*Operand{&c.Addr, &c.Src, &c.Src2, &c.Instance, &c.BarID, &c.Count, &c.Pred, &c.Guard, &c.A, &c.B, &c.Mem2, &c.Mem3, &c.MBar, &c.Size} {
-		o.Pos = source.Pos{}
+		o.At = LineCol{}
 	}
 	if c.VecSrc != nil {
 		c.VecSrc = append([]Operand(nil), c.VecSrc...)
 		for i := range c.VecSrc {
-			c.VecSrc[i].Pos = source.Pos{}
+			c.VecSrc[i].At = LineCol{}
 		}
 	}
 	return c

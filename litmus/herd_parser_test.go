@@ -130,7 +130,7 @@ func TestHerdInstrTextAndPositions(t *testing.T) {
 	test := mustHerd(t, herdInstrTest("ld.acquire.gpu   r1,\t[ y ]"))
 	in := test.Threads[0].Instrs[1]
 	assert.Equal(t, "ld.acquire.gpu r1, [ y ]", in.Text)
-	assert.Equal(t, source.Pos{File: "t.litmus", Line: 5, Col: 25}, in.Addr.Pos)
+	assert.Equal(t, source.Pos{File: "t.litmus", Line: 5, Col: 25}, in.PosOf(in.Addr))
 	label := test.Threads[0].Instrs[0]
 	assert.Equal(t, Instr{Op: OpLabel, Label: "L"}, stripInstr(label))
 	assert.Equal(t, "L:", label.Text)

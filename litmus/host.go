@@ -124,7 +124,7 @@ func (p *parser) checkHostMemory(t *Test, h *Thread) {
 			continue
 		}
 		if a.Kind != ProxyGeneric {
-			p.errs.Add(in.Addr.Pos, "%s is a %s reference: host thread %s reaches memory through generic addresses only", a.Name, a.Kind, h.Name)
+			p.errs.Add(p.opPos(in.Addr.At), "%s is a %s reference: host thread %s reaches memory through generic addresses only", a.Name, a.Kind, h.Name)
 			continue
 		}
 		root := a
@@ -140,7 +140,7 @@ func (p *parser) checkHostMemory(t *Test, h *Thread) {
 			if root.MBarrier > 0 {
 				what = "an mbarrier"
 			}
-			p.errs.Add(in.Addr.Pos, "%s is %s: host thread %s reaches global memory only", a.Name, what, h.Name)
+			p.errs.Add(p.opPos(in.Addr.At), "%s is %s: host thread %s reaches global memory only", a.Name, what, h.Name)
 		}
 	}
 }

@@ -286,7 +286,7 @@ func (p *parser) parseGroup(c *cursor, in *Instr, m mnemonic, f GroupFamily, at 
 		p.errorf(off, "%s needs a group count of 0 or more, found %d", mn, n)
 		return false
 	}
-	in.Count = Operand{Kind: OperandImm, Imm: n, Pos: p.pos(off)}
+	in.Count = Operand{Kind: OperandImm, Imm: n, At: p.at(off)}
 	return p.endOperands(c, mn)
 }
 

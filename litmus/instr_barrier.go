@@ -150,7 +150,7 @@ func (p *parser) parseBarrier(c *cursor, in *Instr, m mnemonic) bool {
 		p.errorf(c.lastEnd(), "%s needs a thread count: PTX writes %s a, b, and b is required for arrive", m.text, m.text)
 		return false
 	}
-	in.BarID = Operand{Kind: OperandImm, Imm: 0, Pos: in.Pos}
+	in.BarID = Operand{Kind: OperandImm, Imm: 0, At: lineColOf(in.Pos)}
 	if p.format == FormatNV {
 		in.Instance, in.BarID = args[0], args[0]
 		if len(args) > 1 {

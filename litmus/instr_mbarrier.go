@@ -82,7 +82,7 @@ func (p *parser) parseMBarrier(c *cursor, in *Instr, m mnemonic, thread int) boo
 		if !p.mbarOperand(c, in, thread, spec.mn) || !p.expectComma(c, spec.mn, "mbarrier") {
 			return false
 		}
-		in.Src = Operand{Kind: OperandImm, Imm: 1, Pos: in.Pos}
+		in.Src = Operand{Kind: OperandImm, Imm: 1, At: lineColOf(in.Pos)}
 		in.Src2, ok = p.immOrReg(c, spec.mn, "transaction count")
 	default:
 		ok = p.parseWaitOperands(c, in, thread, spec.mn)
@@ -134,8 +134,8 @@ func (p *parser) parseArriveOperands(c *cursor, in *Instr, thread int, mn string
 	if !p.mbarOperand(c, in, thread, mn) {
 		return false
 	}
-	in.Src = Operand{Kind: OperandImm, Imm: 1, Pos: in.Pos}
-	in.Src2 = Operand{Kind: OperandImm, Imm: 0, Pos: in.Pos}
+	in.Src = Operand{Kind: OperandImm, Imm: 1, At: lineColOf(in.Pos)}
+	in.Src2 = Operand{Kind: OperandImm, Imm: 0, At: lineColOf(in.Pos)}
 	if expectTx {
 		if !p.expectComma(c, mn, "mbarrier") {
 			return false
@@ -166,7 +166,7 @@ func (p *parser) parseWaitOperands(c *cursor, in *Instr, thread int, mn string) 
 	if !p.mbarOperand(c, in, thread, mn) {
 		return false
 	}
-	in.Src = Operand{Kind: OperandImm, Imm: 0, Pos: in.Pos}
+	in.Src = Operand{Kind: OperandImm, Imm: 0, At: lineColOf(in.Pos)}
 	if c.done() {
 		return true
 	}

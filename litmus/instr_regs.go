@@ -6,7 +6,7 @@ package litmus
 func (in *Instr) ReadOperands() []Operand {
 	ops := []Operand{in.Addr, in.Src, in.Src2, in.A, in.B, in.Instance, in.BarID, in.Count, in.Pred, in.Guard, in.Mem2, in.Mem3, in.MBar, in.Size}
 	if in.Op == OpWgmma && in.Dst != "" {
-		ops = append(ops, Operand{Kind: OperandReg, Reg: in.Dst, Pos: in.Pos})
+		ops = append(ops, Operand{Kind: OperandReg, Reg: in.Dst, At: lineColOf(in.Pos)})
 	}
 	return append(ops, in.VecSrc...)
 }

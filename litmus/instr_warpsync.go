@@ -47,8 +47,8 @@ func (p *parser) parseWarpSync(c *cursor, in *Instr, m mnemonic, thread int) boo
 	}
 	pos := p.pos(off)
 	in.Op, in.BarKind, in.BarWarp = OpBarrier, BarSync, true
-	in.Instance = Operand{Kind: OperandImm, Imm: mask, Pos: pos}
-	in.BarID = Operand{Kind: OperandImm, Imm: 0, Pos: pos}
+	in.Instance = Operand{Kind: OperandImm, Imm: mask, At: lineColOf(pos)}
+	in.BarID = Operand{Kind: OperandImm, Imm: 0, At: lineColOf(pos)}
 	// No count: the barrier waits for the mask's threads that have not
 	// exited, as barrier.sync without a count waits for its CTA's.
 	return p.endOperands(c, m.text)

@@ -48,7 +48,7 @@ func (p *parser) lint(t *Test) {
 			for _, o := range []Operand{in.Guard, in.Pred} {
 				if o.Kind == OperandReg && !written[i][o.Reg] && !warned[o.Reg] {
 					warned[o.Reg] = true
-					p.errs.Warn(o.Pos, "predicate %s is never set by thread %s nor initialised, so it is always 0 (false)", o.Reg, th.Name)
+					p.errs.Warn(p.opPos(o.At), "predicate %s is never set by thread %s nor initialised, so it is always 0 (false)", o.Reg, th.Name)
 				}
 			}
 		}
@@ -67,7 +67,7 @@ func (p *parser) lint(t *Test) {
 		for _, in := range th.Instrs {
 			if in.Addr.Kind == OperandAddr && implicit[in.Addr.Addr] {
 				if _, ok := asLocation[i][in.Addr.Addr]; !ok {
-					asLocation[i][in.Addr.Addr] = in.Addr.Pos
+					asLocation[i][in.Addr.Addr] = p.opPos(in.Addr.At)
 				}
 			}
 		}

@@ -35,7 +35,7 @@ func (p *parser) regOperand(c *cursor, mn, what string) (Operand, bool) {
 		return Operand{}, false
 	}
 	c.next()
-	return Operand{Kind: OperandReg, Reg: t.text, Pos: p.pos(t.off)}, true
+	return Operand{Kind: OperandReg, Reg: t.text, At: p.at(t.off)}, true
 }
 
 // destination reads "DST," at the start of an instruction that writes a
@@ -99,7 +99,7 @@ func (p *parser) immOrReg(c *cursor, mn, what string) (Operand, bool) {
 	if startsInt(c) {
 		off := c.peek().off
 		v, _, ok := p.intLit(c)
-		return Operand{Kind: OperandImm, Imm: v, Pos: p.pos(off)}, ok
+		return Operand{Kind: OperandImm, Imm: v, At: p.at(off)}, ok
 	}
 	t := c.peek()
 	if t.kind != tokIdent || !isRegName(t.text) || c.done() {
@@ -115,7 +115,7 @@ func (p *parser) valueOperand(c *cursor, in *Instr, dst *Operand, thread int, mn
 	if startsInt(c) {
 		off := c.peek().off
 		v, _, ok := p.intLit(c)
-		*dst = Operand{Kind: OperandImm, Imm: v, Pos: p.pos(off)}
+		*dst = Operand{Kind: OperandImm, Imm: v, At: p.at(off)}
 		return ok
 	}
 	t := c.peek()
@@ -124,7 +124,7 @@ func (p *parser) valueOperand(c *cursor, in *Instr, dst *Operand, thread int, mn
 		return false
 	}
 	c.next()
-	*dst = Operand{Kind: OperandAddr, Addr: t.text, Pos: p.pos(t.off)}
+	*dst = Operand{Kind: OperandAddr, Addr: t.text, At: p.at(t.off)}
 	p.refs = append(p.refs, nameRef{in: in, op: dst, role: roleValue, thread: thread, qualOff: -1})
 	return true
 }
@@ -150,7 +150,7 @@ func (p *parser) memOperandTo(c *cursor, in *Instr, dst *Operand, thread int, mn
 		if ldSrc && startsInt(c) {
 			off := c.peek().off
 			v, _, ok := p.intLit(c)
-			in.A = Operand{Kind: OperandImm, Imm: v, Pos: p.pos(off)}
+			in.A = Operand{Kind: OperandImm, Imm: v, At: p.at(off)}
 			return true, ok
 		}
 	} else {
@@ -162,7 +162,7 @@ func (p *parser) memOperandTo(c *cursor, in *Instr, dst *Operand, thread int, mn
 		return false, false
 	}
 	c.next()
-	*dst = Operand{Kind: OperandAddr, Addr: t.text, Pos: p.pos(t.off)}
+	*dst = Operand{Kind: OperandAddr, Addr: t.text, At: p.at(t.off)}
 	role := roleMem
 	if ldSrc && !bracket {
 		role = roleLdSrc

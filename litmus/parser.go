@@ -68,6 +68,14 @@ func (p *parser) errorf(off int, format string, args ...any) {
 // pos turns an offset of the text into a file position.
 func (p *parser) pos(off int) source.Pos { return p.pm.pos(off) }
 
+// at returns the line and column of an offset of the parsed text, for an
+// Operand.
+func (p *parser) at(off int) LineCol { return lineColOf(p.pm.pos(off)) }
+
+// opPos returns the file:line:col of an operand's line and column in the
+// file being parsed.
+func (p *parser) opPos(at LineCol) source.Pos { return at.In(p.pm.file) }
+
 // text returns the source between two offsets with every run of blanks
 // collapsed to one space, for Instr.Text.
 func (p *parser) text(from, to int) string {

@@ -102,15 +102,15 @@ func (p *parser) resolve(t *Test) {
 		case p.format == FormatHerd:
 			if !implicit[name] {
 				implicit[name] = true
-				t.Addresses = append(t.Addresses, &Address{Name: name, Space: SpaceGlobal, Kind: ProxyGeneric, Pos: r.op.Pos, Implicit: true})
+				t.Addresses = append(t.Addresses, &Address{Name: name, Space: SpaceGlobal, Kind: ProxyGeneric, Pos: p.opPos(r.op.At), Implicit: true})
 			}
 		default:
-			p.errs.Add(r.op.Pos, "undeclared address %q: declare it first, e.g. .global %s;", name, name)
+			p.errs.Add(p.opPos(r.op.At), "undeclared address %q: declare it first, e.g. .global %s;", name, name)
 		}
 		if !isReg {
 			continue
 		}
-		*r.op = Operand{Kind: OperandReg, Reg: name, Pos: r.op.Pos}
+		*r.op = Operand{Kind: OperandReg, Reg: name, At: r.op.At}
 		if r.role == roleLdSrc {
 			if r.qualOff >= 0 {
 				p.errorf(r.qualOff, "a register move (ld DST, REG) takes no memory order or scope; to load through a register write ld DST, [%s]", name)

@@ -65,7 +65,7 @@ func TestTemplateInstances(t *testing.T) {
 	assert.Equal(t, source.Pos{File: "tests/MP_tmpl.test", Line: 20, Col: 1}, first.Threads[0].Instrs[0].Pos)
 	assert.Equal(t, source.Pos{File: "tests/MP_tmpl.test", Line: 22, Col: 12}, second.Threads[0].Instrs[1].Pos)
 	assert.Equal(t, source.Pos{File: "tests/MP_tmpl.test", Line: 22, Col: 33}, second.Threads[0].Instrs[2].Pos)
-	assert.Equal(t, source.Pos{File: "tests/MP_tmpl.test", Line: 22, Col: 63}, second.Threads[1].Instrs[1].Addr.Pos)
+	assert.Equal(t, source.Pos{File: "tests/MP_tmpl.test", Line: 22, Col: 63}, second.Threads[1].Instrs[1].PosOf(second.Threads[1].Instrs[1].Addr))
 	assert.Equal(t, source.Pos{File: "tests/MP_tmpl.test", Line: 22, Col: 68}, second.Assertions[0].Pos)
 	assert.Equal(t, source.Pos{File: "tests/MP_tmpl.test", Line: 16, Col: 5}, second.Assertions[0].Expr.Position())
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/ptxmm/ptxmm/source"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -56,7 +55,7 @@ func TestElements(t *testing.T) {
 			test := mustHerd(t, fmt.Sprintf("PTX T\n{ x=0; }\n P0@cta 0,gpu 0 ;\n %s ;\nexists (x == 0)\n", c.cell))
 			els := test.Threads[0].Instrs[0].Elements()
 			for i := range els {
-				els[i].Val.Pos = source.Pos{}
+				els[i].Val.At = LineCol{}
 			}
 			assert.Equal(t, c.want, els)
 		})
