@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/litmus"
@@ -60,7 +61,15 @@ func testKind(t *litmus.Test) string {
 	if !ok {
 		return ""
 	}
-	return map[litmus.CondKind]string{litmus.CondExists: "Allowed", litmus.CondNotExists: "Forbidden", litmus.CondForall: "Required"}[kind]
+	switch kind {
+	case litmus.CondExists:
+		return "Allowed"
+	case litmus.CondNotExists:
+		return "Forbidden"
+	case litmus.CondForall:
+		return "Required"
+	}
+	return ""
 }
 
 // counts returns the numbers of consistent executions satisfying and not
@@ -102,7 +111,9 @@ func verdictOf(r *checker.Result) string {
 	return v
 }
 
-// HerdLog prints one result as herd7's log (see Herd) with options.
+// HerdLog prints one result as herd7's log (see Herd) with options. The
+// lines up to Hash are built in one buffer with strconv and written at
+// once: over a suite of small tests, fmt was most of the log's cost.
 func HerdLog(w io.Writer, r *checker.Result, o LogOptions) {
 	t := r.Test
 	name := LogName(t)
@@ -111,50 +122,84 @@ func HerdLog(w io.Writer, r *checker.Result, o LogOptions) {
 		fmt.Fprintf(w, "Error %s: %v\n\n", name, r.Err)
 		return
 	}
+	b := make([]byte, 0, 512)
+	b = append(b, "Test "...)
+	b = append(b, name...)
 	if kind := testKind(t); kind != "" {
-		fmt.Fprintf(w, "Test %s %s\n", name, kind)
-	} else {
-		fmt.Fprintf(w, "Test %s\n", name)
+		b = append(b, ' ')
+		b = append(b, kind...)
 	}
+	b = append(b, '\n')
 	if line := threadsComment(t); line != "" {
-		fmt.Fprintln(w, line)
+		b = append(b, line...)
+		b = append(b, '\n')
 	}
 	order := herdOrder(t, r.Observables)
-	fmt.Fprintf(w, "States %d\n", len(r.States))
+	b = append(b, "States "...)
+	b = strconv.AppendInt(b, int64(len(r.States)), 10)
+	b = append(b, '\n')
 	states := newHerdStatePrinter(r, order)
 	for _, s := range herdStates(r, order) {
-		w.Write(append(states.line(s), '\n'))
+		b = append(b, states.line(s)...)
+		b = append(b, '\n')
 	}
-	fmt.Fprintln(w, validation(r))
+	b = append(b, validation(r)...)
+	b = append(b, '\n')
 	kind, prop, hasCond := Condition(t)
 	if hasCond {
 		pos, neg := counts(r)
-		fmt.Fprintln(w, "Witnesses")
 		// herd7 counts the executions that make a ~exists test true.
 		if kind == litmus.CondNotExists {
-			fmt.Fprintf(w, "Positive: %d Negative: %d\n", neg, pos)
-		} else {
-			fmt.Fprintf(w, "Positive: %d Negative: %d\n", pos, neg)
+			pos, neg = neg, pos
 		}
+		b = append(b, "Witnesses\nPositive: "...)
+		b = strconv.AppendInt(b, int64(pos), 10)
+		b = append(b, " Negative: "...)
+		b = strconv.AppendInt(b, int64(neg), 10)
+		b = append(b, '\n')
 	}
 	// "Flag deadlock" when some consistent execution never finishes: a
 	// thread waits forever, or loops forever under a fair scheduler.
 	if r.Hangs > 0 || livelock(r) {
-		fmt.Fprintln(w, "Flag deadlock")
+		b = append(b, "Flag deadlock\n"...)
 	}
 	for _, f := range r.Flags {
-		fmt.Fprintf(w, "Flag %s\n", f.Name)
+		b = append(b, "Flag "...)
+		b = append(b, f.Name...)
+		b = append(b, '\n')
 	}
 	if hasCond {
 		pos, neg := counts(r)
-		fmt.Fprintf(w, "Condition %s (%s)\n", kind, herdCondition(t, prop))
-		fmt.Fprintf(w, "Observation %s %s %d %d\n", name, observation(pos, neg), pos, neg)
+		b = append(b, "Condition "...)
+		b = append(b, kind.String()...)
+		b = append(b, " ("...)
+		b = appendHerdCondition(b, t, prop)
+		b = append(b, ")\nObservation "...)
+		b = append(b, name...)
+		b = append(b, ' ')
+		b = append(b, observation(pos, neg)...)
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, int64(pos), 10)
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, int64(neg), 10)
+		b = append(b, '\n')
 	}
-	fmt.Fprintf(w, "Time %s %.2f\n", name, r.Elapsed.Seconds())
+	b = append(b, "Time "...)
+	b = append(b, name...)
+	b = append(b, ' ')
+	b = strconv.AppendFloat(b, r.Elapsed.Seconds(), 'f', 2, 64)
+	b = append(b, '\n')
 	if o.Candidates {
-		fmt.Fprintf(w, "Candidates %s %d\n", name, r.Candidates)
+		b = append(b, "Candidates "...)
+		b = append(b, name...)
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, int64(r.Candidates), 10)
+		b = append(b, '\n')
 	}
-	fmt.Fprintf(w, "Hash=%s\n", litmus.Hash(t))
+	b = append(b, "Hash="...)
+	b = append(b, litmus.Hash(t)...)
+	b = append(b, '\n')
+	w.Write(b)
 	richLines(w, r, name, order)
 	fmt.Fprintln(w)
 }

@@ -2,7 +2,7 @@ package report
 
 import (
 	"fmt"
-	"strings"
+	"strconv"
 
 	"github.com/ptxmm/ptxmm/litmus"
 )
@@ -14,10 +14,16 @@ import (
 // not (x=1)), true and false.
 // Registers are named by the test's threads (herdThread).
 func herdCondition(t *litmus.Test, e litmus.Expr) string {
-	return condPrinter{thread: herdThread(t)}.prop(e, opTop)
+	return string(appendHerdCondition(nil, t, e))
 }
 
-// condPrinter prints propositions, naming thread i thread(i).
+// appendHerdCondition appends herdCondition's text to b.
+func appendHerdCondition(b []byte, t *litmus.Test, e litmus.Expr) []byte {
+	return condPrinter{thread: herdThread(t)}.prop(b, e, opTop)
+}
+
+// condPrinter prints propositions, naming thread i thread(i). It appends
+// to a buffer: the herd log prints a condition per test.
 type condPrinter struct{ thread func(i int) string }
 
 type propLevel int
@@ -28,68 +34,89 @@ const (
 	opOr
 )
 
-func (p condPrinter) prop(e litmus.Expr, above propLevel) string {
+func (p condPrinter) prop(b []byte, e litmus.Expr, above propLevel) []byte {
 	switch e := e.(type) {
 	case *litmus.And:
-		return paren(above, opAnd, strings.Join(p.flatten(e, opAnd), ` /\ `))
+		return p.junction(b, e, above, opAnd, ` /\ `)
 	case *litmus.Or:
-		return paren(above, opOr, strings.Join(p.flatten(e, opOr), ` \/ `))
+		return p.junction(b, e, above, opOr, ` \/ `)
 	case *litmus.Not:
-		return "not (" + p.prop(e.X, opTop) + ")"
+		b = append(b, "not ("...)
+		b = p.prop(b, e.X, opTop)
+		return append(b, ')')
 	case *litmus.BoolLit:
 		if e.Value {
-			return "true"
+			return append(b, "true"...)
 		}
-		return "false"
+		return append(b, "false"...)
 	case *litmus.Cmp:
-		atom := p.atom(e)
 		if e.Op == "!=" {
-			return "not (" + atom + ")"
+			b = append(b, "not ("...)
+			b = p.atom(b, e)
+			return append(b, ')')
 		}
-		return atom
+		return p.atom(b, e)
 	}
-	return fmt.Sprintf("<%T>", e)
+	return fmt.Appendf(b, "<%T>", e)
 }
 
-// flatten lists the operands of nested conjunctions (or disjunctions).
-func (p condPrinter) flatten(e litmus.Expr, level propLevel) []string {
+// junction prints a conjunction (or disjunction) with its nested
+// conjunctions (disjunctions) flattened, parenthesised as herd does: a
+// conjunction inside a disjunction, or the other way round, is; at the
+// top nothing is.
+func (p condPrinter) junction(b []byte, e litmus.Expr, above, here propLevel, sep string) []byte {
+	open := above != opTop && above != here
+	if open {
+		b = append(b, '(')
+	}
+	b = p.flatten(b, e, here, sep)
+	if open {
+		b = append(b, ')')
+	}
+	return b
+}
+
+// flatten prints the operands of nested conjunctions (or disjunctions),
+// separated by sep.
+func (p condPrinter) flatten(b []byte, e litmus.Expr, level propLevel, sep string) []byte {
+	var l, r litmus.Expr
 	switch x := e.(type) {
 	case *litmus.And:
 		if level == opAnd {
-			return append(p.flatten(x.L, level), p.flatten(x.R, level)...)
+			l, r = x.L, x.R
 		}
 	case *litmus.Or:
 		if level == opOr {
-			return append(p.flatten(x.L, level), p.flatten(x.R, level)...)
+			l, r = x.L, x.R
 		}
 	}
-	return []string{p.prop(e, level)}
-}
-
-// paren follows herd: a conjunction inside a disjunction, or the other way
-// round, is parenthesised; at the top nothing is.
-func paren(above, here propLevel, s string) string {
-	if above == opTop || above == here {
-		return s
+	if l == nil {
+		return p.prop(b, e, level)
 	}
-	return "(" + s + ")"
+	b = p.flatten(b, l, level, sep)
+	b = append(b, sep...)
+	return p.flatten(b, r, level, sep)
 }
 
-// herdAtom prints "loc=v", putting the location first.
-func (p condPrinter) atom(c *litmus.Cmp) string {
+// atom prints "loc=v", putting the location first.
+func (p condPrinter) atom(b []byte, c *litmus.Cmp) []byte {
 	l, r := c.L, c.R
 	if l.Kind == litmus.TermConst && r.Kind != litmus.TermConst {
 		l, r = r, l
 	}
-	return p.term(l) + "=" + p.term(r)
+	b = p.term(b, l)
+	b = append(b, '=')
+	return p.term(b, r)
 }
 
-func (p condPrinter) term(t litmus.Term) string {
+func (p condPrinter) term(b []byte, t litmus.Term) []byte {
 	switch t.Kind {
 	case litmus.TermReg:
-		return p.thread(t.Thread) + ":" + regName(t.Reg)
+		b = append(b, p.thread(t.Thread)...)
+		b = append(b, ':')
+		return append(b, regName(t.Reg)...)
 	case litmus.TermLoc:
-		return t.Loc
+		return append(b, t.Loc...)
 	}
-	return fmt.Sprint(t.Value)
+	return strconv.AppendInt(b, t.Value, 10)
 }
