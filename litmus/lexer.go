@@ -111,13 +111,13 @@ func (lx *lexer) skipSpaceAndComments() {
 		switch {
 		case isSpace(c):
 			lx.off++
-		case lx.hasPrefix("//"):
+		case c == '/' && lx.hasPrefix("//"):
 			for lx.off < len(lx.src) && lx.src[lx.off] != '\n' {
 				lx.off++
 			}
-		case lx.format == FormatHerd && lx.hasPrefix("(*"):
+		case c == '(' && lx.format == FormatHerd && lx.hasPrefix("(*"):
 			lx.skipHerdComment()
-		case lx.format == FormatNV && lx.hasPrefix("/*"):
+		case c == '/' && lx.format == FormatNV && lx.hasPrefix("/*"):
 			start := lx.off
 			end := bytes.Index(lx.src[lx.off+2:], []byte("*/"))
 			if end < 0 {
@@ -218,16 +218,23 @@ func (lx *lexer) hasPrefix(s string) bool {
 	return bytes.HasPrefix(lx.src[lx.off:], []byte(s))
 }
 
-// operators lists the multi-byte operators of each format, longest first.
-func (lx *lexer) operators() []string {
-	// Each format also lexes the other's "and" ("&&" in herd, "/\" in
-	// .test files, and "\/" there), which is never valid, so that the
-	// condition parser can say which spelling to use. A herd "||" stays two
-	// '|': it may be an empty cell in a thread row.
-	if lx.format == FormatHerd {
-		return []string{`/\`, `\/`, "==", "!=", "&&"}
+// isOperator reports whether a multi-byte operator starts at off. Every
+// one is two bytes: /\ \/ == != && in both formats, and || in .test
+// files. Each format also lexes the other's "and" ("&&" in herd, "/\" in
+// .test files, and "\/" there), which is never valid, so that the
+// condition parser can say which spelling to use. A herd "||" stays two
+// '|': it may be an empty cell in a thread row.
+func (lx *lexer) isOperator(off int) bool {
+	if off+2 > len(lx.src) {
+		return false
 	}
-	return []string{"&&", "||", "==", "!=", `/\`, `\/`}
+	switch string(lx.src[off : off+2]) {
+	case `/\`, `\/`, "==", "!=", "&&":
+		return true
+	case "||":
+		return lx.format == FormatNV
+	}
+	return false
 }
 
 const singlePunct = "{}[]();|,:@=~!-+"
@@ -276,11 +283,9 @@ func (lx *lexer) next() token {
 			lx.off = end + 1
 			return lx.tok(tokString, start)
 		}
-		for _, op := range lx.operators() {
-			if lx.hasPrefix(op) {
-				lx.off += len(op)
-				return lx.tok(tokPunct, start)
-			}
+		if lx.isOperator(start) {
+			lx.off += 2
+			return lx.tok(tokPunct, start)
 		}
 		if strings.IndexByte(singlePunct, c) >= 0 {
 			lx.off++

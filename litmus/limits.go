@@ -64,18 +64,24 @@ func ParseFileLimits(path string, lim ParseLimits) ([]*Test, error) {
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.Background(), context.CancelFunc(func() {})
+	// The time limit is a deadline the parse reads the clock against, not
+	// a context with a timer: a suite of small tests would start and stop
+	// a timer per file.
+	stop := &parseStop{}
 	if lim.Timeout > 0 {
-		ctx, cancel = context.WithTimeoutCause(ctx, lim.Timeout, &ParseTimeoutError{lim.Timeout})
+		stop.limit, stop.deadline = lim.Timeout, time.Now().Add(lim.Timeout)
 	}
-	defer cancel()
-	return ParseContext(ctx, path, src, f)
+	return parseStopping(path, src, f, stop)
 }
 
 // ParseContext is Parse under a context: parsing stops soon after ctx is
 // done, with ctx's cause (or error), and what was read is dropped.
 func ParseContext(ctx context.Context, file string, src []byte, f Format) ([]*Test, error) {
-	stop := &parseStop{ctx: ctx}
+	return parseStopping(file, src, f, &parseStop{ctx: ctx})
+}
+
+// parseStopping parses until stop says to stop, then returns the reason.
+func parseStopping(file string, src []byte, f Format, stop *parseStop) ([]*Test, error) {
 	var tests []*Test
 	var err error
 	if f == FormatNV {
@@ -87,21 +93,23 @@ func ParseContext(ctx context.Context, file string, src []byte, f Format) ([]*Te
 		}
 	}
 	if stop.done {
-		if cause := context.Cause(ctx); cause != nil {
-			return nil, cause
-		}
-		return nil, ctx.Err()
+		return nil, stop.reason()
 	}
 	return tests, err
 }
 
-// parseStop ends a parse early once its context is done: the loops over
-// tokens, rows, cells and statements ask it every step, and it looks at
-// the context every 256 of them. A nil *parseStop never stops.
+// parseStop ends a parse early once its context is done or its deadline
+// has passed: the loops over tokens, rows, cells and statements ask it
+// every step, and it looks at the context and the clock every 256 of
+// them. A nil *parseStop never stops.
 type parseStop struct {
-	ctx   context.Context
-	steps int
-	done  bool
+	ctx context.Context // nil: no context
+	// deadline, when not zero, ends the parse with a ParseTimeoutError
+	// naming limit.
+	deadline time.Time
+	limit    time.Duration
+	steps    int
+	done     bool
 }
 
 // stopped reports whether the parse is to end now.
@@ -111,9 +119,28 @@ func (s *parseStop) stopped() bool {
 	}
 	if !s.done {
 		s.steps++
-		if s.steps&255 == 0 && s.ctx.Err() != nil {
+		if s.steps&255 == 0 && s.expired() {
 			s.done = true
 		}
 	}
 	return s.done
+}
+
+// expired reports whether the context is done or the deadline passed.
+func (s *parseStop) expired() bool {
+	if s.ctx != nil && s.ctx.Err() != nil {
+		return true
+	}
+	return !s.deadline.IsZero() && !time.Now().Before(s.deadline)
+}
+
+// reason is the error of a parse that stopped: the context's cause (or
+// error), or the time limit.
+func (s *parseStop) reason() error {
+	if s.ctx != nil {
+		if cause := context.Cause(s.ctx); cause != nil {
+			return cause
+		}
+	}
+	return &ParseTimeoutError{s.limit}
 }

@@ -50,4 +50,10 @@ func TestParseLimits(t *testing.T) {
 	tests, err := ParseFileLimits(path, ParseLimits{MaxMemory: 64 << 20, Timeout: time.Minute})
 	require.NoError(t, err)
 	assert.Len(t, tests[0].Threads[0].Instrs, 5000)
+	// A time limit that has passed stops the parse with the error that
+	// names it and the flag that raises it.
+	_, err = ParseFileLimits(path, ParseLimits{Timeout: time.Nanosecond})
+	var timeout *ParseTimeoutError
+	require.ErrorAs(t, err, &timeout)
+	assert.Equal(t, "parsing took longer than the time limit of 1ns; raise it with -timeout", err.Error())
 }
