@@ -1,7 +1,7 @@
 package litmus
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/ptxmm/ptxmm/source"
@@ -146,7 +146,7 @@ func splitCells(row []token, stop token) []cellToks {
 // device thread.
 func (p *parser) parseThreadCell(toks []token, stop token, i, k int, t *Test) {
 	c := newCursor(toks, stop)
-	want := fmt.Sprintf("P%d", k)
+	want := "P" + strconv.Itoa(k)
 	name := c.peek()
 	th := &Thread{Name: want, Index: i, Pos: p.pos(name.off)}
 	t.Threads = append(t.Threads, th)
