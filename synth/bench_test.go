@@ -59,6 +59,9 @@ func BenchmarkSearch(b *testing.B) {
 				rep := Search(context.Background(), o)
 				b.ReportMetric(float64(len(rep.Tests)), "tests")
 				b.ReportMetric(float64(rep.Programs), "programs")
+				b.ReportMetric(float64(rep.Checked.Corners), "corners")
+				b.ReportMetric(float64(rep.Checked.Probes), "probes")
+				b.ReportMetric(float64(rep.Checked.Removals), "removals")
 			}
 		})
 		b.Run(name+"/diff-examples", func(b *testing.B) {

@@ -50,6 +50,11 @@ type evaluator struct {
 	// evals counts the programs checked, for the progress line (shared by
 	// the workers).
 	evals *atomic.Int64
+	// why, when set, counts the programs checked by the reason they were
+	// checked first (shared by the workers); purpose is the reason of the
+	// checks asked now.
+	why     *[numPurposes]atomic.Int64
+	purpose purpose
 	// thin, when set, counts the programs on which the models disagree
 	// about executions out of thin air (shared by the workers).
 	thin *atomic.Int64
@@ -61,6 +66,31 @@ type evaluator struct {
 	// merged program, which evaluates each candidate once for both
 	// (checker.CheckPair): the outcomes are the same.
 	pair func() *checker.Pair
+}
+
+// purpose is why the search checks a program: a program checked for
+// several is counted once, under the first.
+type purpose int
+
+const (
+	// forCorner: the weakest or strongest point of a box of a skeleton's
+	// lattice (lattice.go).
+	forCorner purpose = iota
+	// forProbe: a point next to a corner, checked to choose the dimension
+	// a box is split on (latticeSearch.pick).
+	forProbe
+	// forRemoval: a separating program with one instruction removed, to
+	// tell whether it is minimal (searcher.eventMinimal).
+	forRemoval
+	numPurposes
+)
+
+// withPurpose checks programs for a purpose and restores the previous.
+func (e *evaluator) withPurpose(p purpose, f func()) {
+	prev := e.purpose
+	e.purpose = p
+	defer func() { e.purpose = prev }()
+	f()
 }
 
 // parse reads a program back as package litmus does.
@@ -86,6 +116,9 @@ func (e *evaluator) outcomes(t *program.Test) *outcomes {
 		return o
 	}
 	e.evals.Add(1)
+	if e.why != nil {
+		e.why[e.purpose].Add(1)
+	}
 	models := e.models
 	if e.agree != nil && e.agree(t) {
 		models = models[:1]

@@ -16,8 +16,11 @@ import "sort"
 
 // latticeSearch finds the minimal separating points of one skeleton.
 type latticeSearch struct {
-	ds    []dim
-	eval  func(point) *outcomes
+	ds   []dim
+	eval func(point) *outcomes
+	// probe, when set, checks the points pick looks at (eval when nil):
+	// the same outcomes, counted apart.
+	probe func(point) *outcomes
 	found []point
 	err   error
 	// stop, when it returns true, abandons the search (a time budget).
@@ -105,6 +108,10 @@ func (l *latticeSearch) pick(lo, hi point, ol, oh *outcomes) int {
 		order[i] = i
 	}
 	sort.SliceStable(order, func(i, j int) bool { return l.hits[order[i]] > l.hits[order[j]] })
+	eval := l.eval
+	if l.probe != nil {
+		eval = l.probe
+	}
 	first := -1
 	for _, k := range order {
 		if lo[k] == hi[k] {
@@ -115,7 +122,7 @@ func (l *latticeSearch) pick(lo, hi point, ol, oh *outcomes) int {
 		}
 		h := append(point(nil), hi...)
 		h[k] = lo[k]
-		if o := l.eval(h); o.err == nil && !o.same(oh) {
+		if o := eval(h); o.err == nil && !o.same(oh) {
 			l.hits[k]++
 			return k
 		}
@@ -126,7 +133,7 @@ func (l *latticeSearch) pick(lo, hi point, ol, oh *outcomes) int {
 		}
 		w := append(point(nil), lo...)
 		w[k] = hi[k]
-		if o := l.eval(w); o.err == nil && !o.same(ol) {
+		if o := eval(w); o.err == nil && !o.same(ol) {
 			l.hits[k]++
 			return k
 		}

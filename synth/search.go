@@ -50,6 +50,20 @@ type Progress struct {
 	SkeletonsAllSizes int
 }
 
+// Checked counts the programs a search checked by why it checked each
+// first: where the checks of a search go (docs/benchmarks.md).
+type Checked struct {
+	// Corners are the weakest and strongest points of the boxes the
+	// lattice of each skeleton is split into (lattice.go).
+	Corners int
+	// Probes are points next to a corner, checked to choose the
+	// dimension a box is split on.
+	Probes int
+	// Removals are separating programs with one instruction removed,
+	// checked to tell whether they are minimal.
+	Removals int
+}
+
 // Found is one separating test.
 type Found struct {
 	Test *program.Test
@@ -72,6 +86,8 @@ type Report struct {
 	// execution through every access that sequential consistency forbids,
 	// Programs the programs checked with both models.
 	Skeletons, Critical, Programs int
+	// Checked breaks Programs down by why each program was first checked.
+	Checked Checked
 	// Screened counts the shapes left out because the models' rules
 	// agree on every program with their features (screen.go).
 	Screened int
@@ -142,6 +158,7 @@ func Search(ctx context.Context, o Options) *Report {
 	}
 	sort.Strings(rep.NotMonotone)
 	rep.Programs = int(s.evals.Load())
+	rep.Checked = Checked{Corners: int(s.why[forCorner].Load()), Probes: int(s.why[forProbe].Load()), Removals: int(s.why[forRemoval].Load())}
 	rep.ThinAir = int(s.thin.Load())
 	rep.Elapsed = time.Since(start)
 	return rep
@@ -168,6 +185,8 @@ type searcher struct {
 	o     Options
 	rep   *Report
 	evals *atomic.Int64
+	// why counts the programs checked by purpose (Report.Checked).
+	why   [numPurposes]atomic.Int64
 	thin  *atomic.Int64
 	start time.Time
 	// mu guards the report's counters, notMonotone and the tests found
@@ -312,7 +331,7 @@ func (s *searcher) skeleton(sk *skeleton) []*Found {
 		s.mu.Unlock()
 		return nil
 	}
-	ev := &evaluator{ctx: s.ctx, models: []*checker.Model{s.o.A, s.o.B}, opts: s.o.Check, cache: map[string]*outcomes{}, evals: s.evals, thin: s.thin,
+	ev := &evaluator{ctx: s.ctx, models: []*checker.Model{s.o.A, s.o.B}, opts: s.o.Check, cache: map[string]*outcomes{}, evals: s.evals, why: &s.why, thin: s.thin,
 		agree: s.screen.agree, pair: s.pair}
 	var out []*Found
 	seen := map[string]bool{}
@@ -337,8 +356,12 @@ func (s *searcher) skeleton(sk *skeleton) []*Found {
 func (s *searcher) lattice(sk *skeleton, ev *evaluator, ds []dim) []*program.Test {
 	v := s.o.Vocabulary
 	eval := func(p point) *outcomes { return ev.outcomes(sk.test(v, ds, p)) }
+	probe := func(p point) (o *outcomes) {
+		ev.withPurpose(forProbe, func() { o = eval(p) })
+		return o
+	}
 	screened := func(lo, hi point) bool { return !s.screen.separable(sk.features(ds, lo, hi)) }
-	ls := &latticeSearch{ds: ds, eval: eval, stop: func() bool { return s.ctx.Err() != nil }, screened: screened,
+	ls := &latticeSearch{ds: ds, eval: eval, probe: probe, stop: func() bool { return s.ctx.Err() != nil }, screened: screened,
 		monotone: func(_, _ point, w, st *outcomes) { s.monotone(w, st) }}
 	points := ls.run()
 	if ls.err != nil {
@@ -418,15 +441,19 @@ func (s *searcher) monotone(weak, strong *outcomes) bool {
 
 // eventMinimal reports whether no test made by removing one instruction
 // still separates the models.
-func (s *searcher) eventMinimal(ev *evaluator, t *program.Test) bool {
-	for th, thr := range t.Threads {
-		for k := range thr.Ops {
-			if o := ev.outcomes(without(t, th, k)); o.err == nil && o.separates() {
-				return false
+func (s *searcher) eventMinimal(ev *evaluator, t *program.Test) (minimal bool) {
+	minimal = true
+	ev.withPurpose(forRemoval, func() {
+		for th, thr := range t.Threads {
+			for k := range thr.Ops {
+				if o := ev.outcomes(without(t, th, k)); o.err == nil && o.separates() {
+					minimal = false
+					return
+				}
 			}
 		}
-	}
-	return true
+	})
+	return minimal
 }
 
 // tests turns a separating program into one test per outcome the models

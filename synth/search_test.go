@@ -111,11 +111,17 @@ func TestSearch(t *testing.T) {
 			assert.Empty(t, rep.Unconfirmed)
 			assert.Empty(t, rep.NotMonotone)
 			assert.Equal(t, tc.events, rep.Complete)
+			// Every program checked is counted once, under one purpose.
+			c := rep.Checked
+			assert.Equal(t, rep.Programs, c.Corners+c.Probes+c.Removals)
 			if tc.wantSmallest == 0 {
 				assert.Empty(t, rep.Tests)
 				return
 			}
 			require.GreaterOrEqual(t, len(rep.Tests), tc.wantAtLeast)
+			// A separating program's removals are smaller programs, which
+			// no point of its lattice is.
+			assert.Positive(t, c.Removals)
 			assert.Equal(t, tc.wantSmallest, rep.Tests[0].Size)
 			assert.True(t, sort.SliceIsSorted(rep.Tests, func(i, j int) bool { return rep.Tests[i].Size < rep.Tests[j].Size }))
 			seen := map[string]bool{}
