@@ -1,10 +1,10 @@
 package fill
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/ptxmm/ptxmm/catalog"
 	"github.com/ptxmm/ptxmm/datalog"
@@ -25,6 +25,11 @@ type Filler struct {
 	inputs []string // the model's .input relations
 	arity  []int    // the catalog arity of each input
 	host   []bool   // whether each input is a host relation (catalog.HostInput)
+	// sets holds the filler of each input of arity 1, made once here
+	// rather than looking the name up for every event of every fill.
+	sets []*setFiller
+	// rels holds the filler of each other input, made once as sets.
+	rels []relFiller
 	// all and choice list the positions in inputs of every input and of
 	// the choice relations (choiceRelation): a candidate of the same
 	// combination of runs as the last refills only the latter, and looking
@@ -82,6 +87,15 @@ func New(m *datalog.Model) *Filler {
 		e, _ := catalog.Lookup(name)
 		f.arity = append(f.arity, e.Arity)
 		f.host = append(f.host, catalog.HostInput(name))
+		// put fills an input of arity 1 as a set, any other as a relation.
+		var sf *setFiller
+		var rf relFiller
+		if e.Arity == 1 {
+			sf = setFillerOf(name)
+		} else {
+			rf = relFillerOf(name)
+		}
+		f.sets, f.rels = append(f.sets, sf), append(f.rels, rf)
 		f.all = append(f.all, k)
 		if choiceRelation(name) {
 			f.choice = append(f.choice, k)
@@ -262,7 +276,7 @@ func (f *Filler) put(ctx context.Context, inst *rules.Instance, x *execution.Exe
 		if f.arity[k] == 1 {
 			s := f.set(k, n)
 			if !blank(name) {
-				fillSet(s, name, x)
+				f.sets[k].fill(s, x)
 			}
 			if insert {
 				err = inst.InsertSetAt(f.ids[k], s)
@@ -272,7 +286,7 @@ func (f *Filler) put(ctx context.Context, inst *rules.Instance, x *execution.Exe
 		} else {
 			r := f.rel(k, n)
 			if !blank(name) {
-				if err := fillRelContext(ctx, r, name, x); err != nil {
+				if err := f.rels[k](ctx, r, x); err != nil {
 					return err
 				}
 			}
@@ -351,431 +365,109 @@ func (f *Filler) rel(k, n int) *relations.Rel {
 	return r
 }
 
-// fillSet computes a catalog set.
-func fillSet(s *relations.Set, name string, x *execution.Execution) {
-	if name == "OUTSIDE_SPACE" {
-		fillOutsideSpace(s, x)
-		return
-	}
-	switch name {
-	case "HOST", "HOST_NATIVE_ATOMIC", "TASK_START", "TASK_END":
-		for i := range x.Events {
-			if hostExecSet(name, x, i) {
-				s.Add(i)
-			}
-		}
-		return
-	case "MBAR_UNINIT":
-		// Filled for every candidate: straight to its test, rather than
-		// through the name tests of every other set.
-		for i := range x.Events {
-			if readsUninitMBar(&x.Events[i]) {
-				s.Add(i)
-			}
-		}
-		return
-	}
-	// Which of the deciders knows the name is the same for every event:
-	// it is found at the first event that is not an initial write, and
-	// only that one is asked for the rest (the others' switches on the
-	// name, for every event, were most of a static fill).
-	loc := isLocationSet(name)
-	var decide func(string, *execution.Event) bool
-	for i := range x.Events {
-		ev := &x.Events[i]
-		in := false
-		switch {
-		case ev.IsInit():
-			in = inSet(name, ev)
-		case decide != nil:
-			in = decide(name, ev)
-		default:
-			decide = deciderOf(name, ev)
-			in = decide(name, ev)
-		}
-		if in || (loc && locationSet(name, ev, x.Layout)) {
-			s.Add(i)
-		}
-	}
-}
-
-// isLocationSet reports whether locationSet decides a set for memory
-// events: the names its switch lists.
-func isLocationSet(name string) bool {
-	switch name {
-	case "SHARED", "GLOBAL", "TMEM", "MBAR", "MULTIMEM_ADDR":
-		return true
-	}
-	return false
-}
-
-// locationSet decides the sets that depend on the location a memory event
-// accesses.
-func locationSet(name string, ev *execution.Event, l *execution.Layout) bool {
-	if !ev.IsMemory() {
-		return false
-	}
-	info := &l.Locs[ev.Loc]
-	switch name {
-	case "SHARED":
-		return info.Space == litmus.SpaceShared
-	case "GLOBAL":
-		return info.Space == litmus.SpaceGlobal
-	case "TMEM":
-		return info.Space == litmus.SpaceTensor
-	case "MBAR":
-		return ev.IsInit() && info.MBarrier > 0
-	case "MULTIMEM_ADDR":
-		return !ev.IsInit() && len(l.Addrs[ev.Addr].Multimem) > 0
-	}
-	return false
-}
-
-// accessesMBar reports whether a non-initial event is an mbarrier operation
-// or one of the accesses to an mbarrier that asynchronous operations make.
-func accessesMBar(ev *execution.Event) bool {
-	return ev.Instr.Op == litmus.OpMBarrier || (ev.IsMemory() && (ev.Role == execution.RoleCompleteTx ||
-		ev.Role == execution.RoleAsyncArrive || ev.Role == execution.RolePendingInc))
-}
-
-// readsUninitMBar decides MBAR_UNINIT: a read of an mbarrier that returns
-// a value no mbarrier.init wrote.
-func readsUninitMBar(ev *execution.Event) bool {
-	return !ev.IsInit() && accessesMBar(ev) && ev.Kind == execution.KindRead && !ev.Value.IsMBar
-}
-
-// deciderOf returns the function inSet asks about a set for an event
-// that is not an initial write: whether instrSet, asyncSet or hostSet
-// knows a name depends on the name alone, so the one that knows it for
-// ev knows it for every such event.
-func deciderOf(name string, ev *execution.Event) func(string, *execution.Event) bool {
-	if _, ok := instrSet(name, ev); ok {
-		return func(name string, ev *execution.Event) bool { in, _ := instrSet(name, ev); return in }
-	}
-	if _, ok := asyncSet(name, ev); ok {
-		return func(name string, ev *execution.Event) bool { in, _ := asyncSet(name, ev); return in }
-	}
-	if _, ok := hostSet(name, ev); ok {
-		return func(name string, ev *execution.Event) bool { in, _ := hostSet(name, ev); return in }
-	}
-	return qualifierSet
-}
-
-// inSet decides membership of one event in a catalog set.
-func inSet(name string, ev *execution.Event) bool {
-	if ev.IsInit() {
-		switch name {
-		case "E", "IW", "M", "W", "GEN":
-			return true
-		case "GLOBAL", "SHARED", "TMEM", "MBAR":
-			return false // decided by fillSet, which knows the location
-		}
-		return false
-	}
-	if in, ok := instrSet(name, ev); ok {
-		return in
-	}
-	if in, ok := asyncSet(name, ev); ok {
-		return in
-	}
-	if in, ok := hostSet(name, ev); ok {
-		return in
-	}
-	return qualifierSet(name, ev)
-}
-
-// instrSet decides the sets about what kind of event and instruction ev is.
-func instrSet(name string, ev *execution.Event) (bool, bool) {
-	in := ev.Instr
-	switch name {
-	case "E":
-		return true, true
-	case "IW":
-		return false, true
-	case "M":
-		return ev.IsMemory(), true
-	case "R":
-		return ev.Kind == execution.KindRead, true
-	case "W":
-		return ev.Kind == execution.KindWrite, true
-	case "F":
-		return ev.Kind == execution.KindFence && in.Op == litmus.OpFence, true
-	case "PF":
-		return ev.Kind == execution.KindProxyFence, true
-	case "BAR", "BAR_SYNC", "BAR_ARRIVE", "BAR_RED":
-		if ev.Kind != execution.KindBarrier || in.Op != litmus.OpBarrier {
-			return false, true
-		}
-		if name == "BAR_RED" {
-			return in.BarRed != litmus.BarRedNone, true
-		}
-		return name == "BAR" || (name == "BAR_SYNC") == ev.BarSync, true
-	case "LD":
-		return in.Op == litmus.OpLoad, true
-	case "ST":
-		return in.Op == litmus.OpStore, true
-	case "ATOM":
-		return in.Op == litmus.OpAtom, true
-	case "RED":
-		return in.Op == litmus.OpRed, true
-	case "MULTIMEM":
-		return in.Multimem, true
-	case "GEN":
-		return (ev.IsMemory() || ev.Kind == execution.KindFence || ev.Kind == execution.KindBarrier) && ev.Proxy == litmus.ProxyGeneric, true
-	case "SUR", "TEX", "CON", "ASYNC_PROXY":
-		want := map[string]litmus.Proxy{"SUR": litmus.ProxySurface, "TEX": litmus.ProxyTexture, "CON": litmus.ProxyConstant, "ASYNC_PROXY": litmus.ProxyAsync}[name]
-		return (ev.IsMemory() || (ev.Kind == execution.KindProxyFence && !in.Alias)) && ev.Proxy == want, true
-	case "ALIAS":
-		return ev.Kind == execution.KindProxyFence && in.Alias, true
-	}
-	return false, false
-}
-
-// asyncSet decides the sets about asynchronous operations, mbarriers and
-// cluster barriers.
-func asyncSet(name string, ev *execution.Event) (bool, bool) {
-	in := ev.Instr
-	family := func(f litmus.GroupFamily) bool {
-		switch in.Op {
-		case litmus.OpAsyncGroup:
-			return in.Family == f
-		case litmus.OpCopy:
-			return in.Copy.Bulk() == (f == litmus.GroupBulk) && f != litmus.GroupWgmma
-		case litmus.OpWgmma, litmus.OpWgmmaFence:
-			return f == litmus.GroupWgmma
-		}
-		return false
-	}
-	group := func(op litmus.GroupOp) bool { return in.Op == litmus.OpAsyncGroup && in.GroupOp == op }
-	mbar := accessesMBar(ev)
-	switch name {
-	case "ASYNC":
-		return ev.Async, true
-	case "ISSUE":
-		return ev.Kind == execution.KindIssue, true
-	case "CP_ASYNC":
-		return family(litmus.GroupCpAsync), true
-	case "BULK":
-		return family(litmus.GroupBulk), true
-	case "BULK_REDUCE":
-		return in.Op == litmus.OpCopy && in.Copy == litmus.CopyBulkReduce, true
-	case "BULK_BAD_SIZE":
-		return ev.BadSize, true
-	case "WGMMA":
-		return family(litmus.GroupWgmma), true
-	case "CP_MBAR_ARRIVE":
-		return in.Op == litmus.OpCopyArrive, true
-	case "COMMIT":
-		return group(litmus.GroupCommit), true
-	case "WAIT_GROUP":
-		return group(litmus.GroupWait), true
-	case "WAIT_READ":
-		return group(litmus.GroupWait) && in.ReadOnly, true
-	case "WAIT_ALL":
-		return group(litmus.GroupWaitAll), true
-	case "WGMMA_FENCE":
-		return in.Op == litmus.OpWgmmaFence, true
-	case "MBAR":
-		return mbar, true
-	case "MBAR_INIT":
-		return in.Op == litmus.OpMBarrier && in.MBarOp == litmus.MBarInit, true
-	case "MBAR_WAIT":
-		return in.Op == litmus.OpMBarrier && in.MBarOp.IsWait(), true
-	case "MBAR_UNINIT":
-		return readsUninitMBar(ev), true
-	case "MBAR_INIT_FENCE":
-		return in.Op == litmus.OpMBarInitFence, true
-	case "CBAR_ARRIVE", "CBAR_WAIT":
-		return in.Op == litmus.OpClusterBarrier && ev.BarSync == (name == "CBAR_WAIT"), true
-	case "TC":
-		return in.Op == litmus.OpTcgen05, true
-	case "TC_MMA", "TC_CP", "TC_SHIFT", "TC_LD", "TC_ST", "TC_COMMIT", "TC_WAIT_LD", "TC_WAIT_ST", "TC_BEFORE", "TC_AFTER":
-		return in.Op == litmus.OpTcgen05 && in.Tc == tcOpOf(name), true
-	case "TC_CP_4X256B":
-		return in.Op == litmus.OpTcgen05 && in.Tc == litmus.TcCp && strings.Contains("."+in.Shape+".", ".4x256b."), true
-	case "SHARED", "GLOBAL", "TMEM":
-		if name == "TMEM" {
-			return false, true // memory events: decided by fillSet
-		}
-		if ev.Kind != execution.KindProxyFence {
-			return false, true // memory events: decided by fillSet
-		}
-		if name == "GLOBAL" {
-			return in.SpaceQ == litmus.SpaceQGlobal, true
-		}
-		return in.SpaceQ == litmus.SpaceQShared || in.SpaceQ == litmus.SpaceQCluster, true
-	}
-	return false, false
-}
-
-// tcOpOf returns the tcgen05 operation a TC_ set names. A switch, not a
-// map: it runs for every event of every candidate's static fill, and
-// building the map each time made most of a small test's garbage.
-func tcOpOf(name string) litmus.TcOp {
-	switch name {
-	case "TC_MMA":
-		return litmus.TcMma
-	case "TC_CP":
-		return litmus.TcCp
-	case "TC_SHIFT":
-		return litmus.TcShift
-	case "TC_LD":
-		return litmus.TcLd
-	case "TC_ST":
-		return litmus.TcSt
-	case "TC_COMMIT":
-		return litmus.TcCommit
-	case "TC_WAIT_LD":
-		return litmus.TcWaitLd
-	case "TC_WAIT_ST":
-		return litmus.TcWaitSt
-	case "TC_BEFORE":
-		return litmus.TcFenceBefore
-	}
-	return litmus.TcFenceAfter
-}
-
-// qualifierSet decides the sets about memory orders and scopes.
-func qualifierSet(name string, ev *execution.Event) bool {
-	if ev.Kind == execution.KindProxyFence || ev.Kind == execution.KindIssue || ev.Kind == execution.KindControl {
-		return false
-	}
-	if ev.Kind == execution.KindBarrier && ev.Instr.Op == litmus.OpBarrier {
-		return false
-	}
-	switch name {
-	case "WEAK":
-		return ev.IsMemory() && ev.Sem == litmus.SemWeak
-	case "RLX":
-		return ev.Sem == litmus.SemRelaxed
-	case "ACQ":
-		return ev.Sem == litmus.SemAcquire
-	case "REL":
-		return ev.Sem == litmus.SemRelease
-	case "ACQ_REL":
-		return ev.Sem == litmus.SemAcqRel
-	case "SC":
-		return ev.Sem == litmus.SemSC
-	case "VOL":
-		return ev.Sem == litmus.SemVolatile
-	case "MMIO":
-		return ev.Sem == litmus.SemMMIO
-	case "CTA":
-		return ev.Scope == litmus.ScopeCTA
-	case "CLUSTER":
-		return ev.Scope == litmus.ScopeCluster
-	case "GPU":
-		return ev.Scope == litmus.ScopeGPU
-	case "SYS":
-		return ev.Scope == litmus.ScopeSys
-	}
-	return false
-}
-
-// fillRel computes a catalog binary relation.
-// fillRel fills r from x.
+// fillRel fills r, a catalog binary relation, from x.
 func fillRel(r *relations.Rel, name string, x *execution.Execution) {
-	_ = fillRelContext(context.Background(), r, name, x) // fails only when ctx does
+	_ = relFillerOf(name)(context.Background(), r, x) // fails only when ctx does
 }
 
 // fillRelContext is fillRel under a context: the relations over pairs of
 // events look at ctx once per event.
 func fillRelContext(ctx context.Context, r *relations.Rel, name string, x *execution.Execution) error {
-	evs := x.Events
-	pairs := func(ps [][2]int) {
-		for _, p := range ps {
-			r.Add(p[0], p[1])
+	return relFillerOf(name)(ctx, r, x)
+}
+
+// relFiller fills a catalog binary relation under a context.
+type relFiller func(ctx context.Context, r *relations.Rel, x *execution.Execution) error
+
+// relFillerOf returns the filler of the catalog relation name. The
+// Filler makes it once per relation, rather than looking the name up at
+// every fill.
+func relFillerOf(name string) relFiller {
+	pairs := func(of func(x *execution.Execution) [][2]int) relFiller {
+		return func(_ context.Context, r *relations.Rel, x *execution.Execution) error {
+			for _, p := range of(x) {
+				r.Add(p[0], p[1])
+			}
+			return nil
+		}
+	}
+	whole := func(fill func(r *relations.Rel, x *execution.Execution)) relFiller {
+		return func(_ context.Context, r *relations.Rel, x *execution.Execution) error {
+			fill(r, x)
+			return nil
 		}
 	}
 	switch name {
 	case "po":
-		// Asynchronous operations are in no program order (8.9.1.1), and
-		// neither are the operations of one multimem instruction on its
-		// different locations among themselves, the elements of a vector
-		// or packed access (8.2.4, 8.2.5) or the pieces of one read
-		// (execution/bytes.go).
-		for t, run := range x.Runs {
-			base := x.ThreadStart[t]
-			for i := range run.Events {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				if run.Events[i].Async {
-					continue
-				}
-				for j := i + 1; j < len(run.Events); j++ {
-					if !run.Events[j].Async && !multimemSiblings(&run.Events[i], &run.Events[j]) && !execution.Unordered(&run.Events[i], &run.Events[j]) {
-						r.Add(base+i, base+j)
-					}
-				}
-			}
-		}
+		return fillPO
 	case "cbar":
-		for _, ph := range x.ClusterPhases {
-			for _, a := range ph.Arrives {
-				for _, w := range ph.Waits {
-					r.Add(a, w)
-				}
-			}
-		}
-	case "pf_window":
-		fillProxyFenceWindow(r, x)
-	case "wait_pending":
-		fillWaitPending(r, x)
-	case "group_commit":
-		fillGroupCommit(r, x)
-	case "rf":
-		for i, w := range x.RF {
-			if w >= 0 {
-				r.Add(w, i)
-			}
-		}
-	case "rmw":
-		pairs(x.RMW)
-	case "addr":
-		pairs(x.Addr)
-	case "data":
-		pairs(x.Data)
-	case "ctrl":
-		pairs(x.Ctrl)
-	case "stream_next", "event_wait", "barrier_wait", "kernel_thread", "graph_node", "graph_dep", "api_wait", "device_task":
-		fillHostRel(r, name, x)
-	case "bar":
-		for _, g := range x.BarGroups {
-			for _, a := range g {
-				for _, b := range g {
-					if a != b {
-						r.Add(a, b)
+		return whole(func(r *relations.Rel, x *execution.Execution) {
+			for _, ph := range x.ClusterPhases {
+				for _, a := range ph.Arrives {
+					for _, w := range ph.Waits {
+						r.Add(a, w)
 					}
 				}
 			}
-		}
-	default:
-		// Only events of one part (sameKey) may be related: each part is
-		// compared within itself, not every pair of events.
-		same, key := sameFunc(name, x), sameKey(name, x)
-		parts := map[int][]int{}
-		var order []int
-		for i := range evs {
-			k, ok := key(&evs[i])
-			if !ok {
+		})
+	case "pf_window":
+		return whole(fillProxyFenceWindow)
+	case "wait_pending":
+		return whole(fillWaitPending)
+	case "group_commit":
+		return whole(fillGroupCommit)
+	case "rf":
+		return whole(func(r *relations.Rel, x *execution.Execution) {
+			for i, w := range x.RF {
+				if w >= 0 {
+					r.Add(w, i)
+				}
+			}
+		})
+	case "rmw":
+		return pairs(func(x *execution.Execution) [][2]int { return x.RMW })
+	case "addr":
+		return pairs(func(x *execution.Execution) [][2]int { return x.Addr })
+	case "data":
+		return pairs(func(x *execution.Execution) [][2]int { return x.Data })
+	case "ctrl":
+		return pairs(func(x *execution.Execution) [][2]int { return x.Ctrl })
+	case "stream_next", "event_wait", "barrier_wait", "kernel_thread", "graph_node", "graph_dep", "api_wait", "device_task":
+		return whole(func(r *relations.Rel, x *execution.Execution) { fillHostRel(r, name, x) })
+	case "bar":
+		return whole(func(r *relations.Rel, x *execution.Execution) {
+			for _, g := range x.BarGroups {
+				for _, a := range g {
+					for _, b := range g {
+						if a != b {
+							r.Add(a, b)
+						}
+					}
+				}
+			}
+		})
+	}
+	return sameFiller(sameFunc(name), sameKey(name))
+}
+
+// fillPO fills po. Asynchronous operations are in no program order
+// (8.9.1.1), and neither are the operations of one multimem instruction
+// on its different locations among themselves, the elements of a vector
+// or packed access (8.2.4, 8.2.5) or the pieces of one read
+// (execution/bytes.go).
+func fillPO(ctx context.Context, r *relations.Rel, x *execution.Execution) error {
+	for t, run := range x.Runs {
+		base := x.ThreadStart[t]
+		for i := range run.Events {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if run.Events[i].Async {
 				continue
 			}
-			if _, seen := parts[k]; !seen {
-				order = append(order, k)
-			}
-			parts[k] = append(parts[k], i)
-		}
-		for _, k := range order {
-			part := parts[k]
-			for _, i := range part {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				for _, j := range part {
-					if same(&evs[i], &evs[j]) {
-						r.Add(i, j)
-					}
+			for j := i + 1; j < len(run.Events); j++ {
+				if !run.Events[j].Async && !multimemSiblings(&run.Events[i], &run.Events[j]) && !execution.Unordered(&run.Events[i], &run.Events[j]) {
+					r.Add(base+i, base+j)
 				}
 			}
 		}
@@ -783,96 +475,149 @@ func fillRelContext(ctx context.Context, r *relations.Rel, name string, x *execu
 	return nil
 }
 
-// sameKey returns, for the equivalence sameFunc returns, a part of the
-// events that holds every event an event is related to: events of
+// sameFiller returns the filler of a "same ..." relation: only events of
+// one part (key) may be related, so each part is compared within itself,
+// not every pair of events.
+func sameFiller(same sameTest, key partKey) relFiller {
+	return func(ctx context.Context, r *relations.Rel, x *execution.Execution) error {
+		evs := x.Events
+		// The events with a part, ordered by part (and by event within
+		// one: sorting is stable), are compared a part at a time.
+		keyed := make([]keyedEvent, 0, len(evs))
+		for i := range evs {
+			if k, ok := key(x, &evs[i]); ok {
+				keyed = append(keyed, keyedEvent{k, i})
+			}
+		}
+		slices.SortStableFunc(keyed, func(a, b keyedEvent) int { return cmp.Compare(a.key, b.key) })
+		for lo := 0; lo < len(keyed); {
+			hi := lo + 1
+			for hi < len(keyed) && keyed[hi].key == keyed[lo].key {
+				hi++
+			}
+			for _, a := range keyed[lo:hi] {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				for _, b := range keyed[lo:hi] {
+					if same(x, &evs[a.event], &evs[b.event]) {
+						r.Add(a.event, b.event)
+					}
+				}
+			}
+			lo = hi
+		}
+		return nil
+	}
+}
+
+// keyedEvent is an event with its part, for sameFiller.
+type keyedEvent struct{ key, event int }
+
+// partKey gives, for the equivalence of a "same ..." relation, a part of
+// the events that holds every event an event is related to: events of
 // different parts are never related, and an event with no part (false)
 // is related to none.
-func sameKey(name string, x *execution.Execution) func(e *execution.Event) (int, bool) {
-	threads := x.Test.Threads
+type partKey func(x *execution.Execution, e *execution.Event) (int, bool)
+
+// sameKey returns the parts of the equivalence sameFunc returns.
+func sameKey(name string) partKey {
 	switch name {
 	case "loc", "vaddr", "gaddr", "same_bytes":
-		return func(e *execution.Event) (int, bool) { return e.Loc, e.IsMemory() }
+		return func(_ *execution.Execution, e *execution.Event) (int, bool) { return e.Loc, e.IsMemory() }
 	case "sthd", "same_instr":
-		return func(e *execution.Event) (int, bool) { return e.Thread, e.Thread >= 0 }
+		return func(_ *execution.Execution, e *execution.Event) (int, bool) { return e.Thread, e.Thread >= 0 }
 	case "same_cta_group", "same_shape":
-		return func(e *execution.Event) (int, bool) {
+		return func(_ *execution.Execution, e *execution.Event) (int, bool) {
 			return 0, e.Thread >= 0 && e.Instr.Op == litmus.OpTcgen05
 		}
 	case "scta", "sclu", "sgpu":
-		return func(e *execution.Event) (int, bool) {
+		return func(x *execution.Execution, e *execution.Event) (int, bool) {
+			threads := x.Test.Threads
 			if e.Thread < 0 || threads[e.Thread].Host {
 				return 0, false
 			}
 			return threads[e.Thread].GPU, true
 		}
 	}
-	return func(e *execution.Event) (int, bool) { return 0, true }
+	return func(*execution.Execution, *execution.Event) (int, bool) { return 0, true }
 }
 
+// sameTest decides whether two events of x are related by a "same ..."
+// relation.
+type sameTest func(x *execution.Execution, a, b *execution.Event) bool
+
 // sameFunc returns the equivalence a "same ..." relation is made of.
-func sameFunc(name string, x *execution.Execution) func(a, b *execution.Event) bool {
+func sameFunc(name string) sameTest {
 	isMem := func(e *execution.Event) bool {
 		return e.Kind == execution.KindRead || e.Kind == execution.KindWrite
 	}
-	threads := x.Test.Threads
-	l := x.Layout
 	bothThreads := func(a, b *execution.Event) bool { return a.Thread >= 0 && b.Thread >= 0 }
 	// Host threads are in no CTA, cluster or GPU.
-	bothDevice := func(a, b *execution.Event) bool {
+	bothDevice := func(x *execution.Execution, a, b *execution.Event) bool {
+		threads := x.Test.Threads
 		return bothThreads(a, b) && !threads[a.Thread].Host && !threads[b.Thread].Host
 	}
 	switch name {
 	case "loc":
-		return func(a, b *execution.Event) bool { return isMem(a) && isMem(b) && execution.Overlap(a, b) }
+		return func(_ *execution.Execution, a, b *execution.Event) bool {
+			return isMem(a) && isMem(b) && execution.Overlap(a, b)
+		}
 	case "vaddr":
-		return func(a, b *execution.Event) bool {
+		return func(_ *execution.Execution, a, b *execution.Event) bool {
 			return isMem(a) && isMem(b) && execution.Overlap(a, b) && a.Addr == b.Addr
 		}
 	case "gaddr":
-		return func(a, b *execution.Event) bool {
+		return func(x *execution.Execution, a, b *execution.Event) bool {
+			l := x.Layout
 			return isMem(a) && isMem(b) && execution.Overlap(a, b) && l.Addrs[a.Addr].Generic == l.Addrs[b.Addr].Generic
 		}
 	case "same_bytes":
-		return func(a, b *execution.Event) bool {
+		return func(_ *execution.Execution, a, b *execution.Event) bool {
 			return isMem(a) && isMem(b) && a.Loc == b.Loc && a.OpOff == b.OpOff && a.OpSize == b.OpSize
 		}
 	case "sthd":
-		return func(a, b *execution.Event) bool { return bothThreads(a, b) && a.Thread == b.Thread }
+		return func(_ *execution.Execution, a, b *execution.Event) bool {
+			return bothThreads(a, b) && a.Thread == b.Thread
+		}
 	case "same_instr":
-		return func(a, b *execution.Event) bool { return bothThreads(a, b) && a.Thread == b.Thread && a.Step == b.Step }
+		return func(_ *execution.Execution, a, b *execution.Event) bool {
+			return bothThreads(a, b) && a.Thread == b.Thread && a.Step == b.Step
+		}
 	case "same_cta_group", "same_shape":
-		return func(a, b *execution.Event) bool {
+		shape := name == "same_shape"
+		return func(_ *execution.Execution, a, b *execution.Event) bool {
 			if !bothThreads(a, b) || a.Instr.Op != litmus.OpTcgen05 || b.Instr.Op != litmus.OpTcgen05 {
 				return false
 			}
-			if name == "same_shape" {
+			if shape {
 				return a.Instr.Shape == b.Instr.Shape
 			}
 			return a.Instr.CtaGroup == b.Instr.CtaGroup
 		}
 	case "scta":
-		return func(a, b *execution.Event) bool {
-			if !bothDevice(a, b) {
+		return func(x *execution.Execution, a, b *execution.Event) bool {
+			if !bothDevice(x, a, b) {
 				return false
 			}
-			ta, tb := threads[a.Thread], threads[b.Thread]
+			ta, tb := x.Test.Threads[a.Thread], x.Test.Threads[b.Thread]
 			return ta.GPU == tb.GPU && ta.Launch == tb.Launch && ta.CTA == tb.CTA
 		}
 	case "sclu":
 		// CTA and cluster numbers are per kernel launch (Table 21, 8.3).
-		return func(a, b *execution.Event) bool {
-			if !bothDevice(a, b) {
+		return func(x *execution.Execution, a, b *execution.Event) bool {
+			if !bothDevice(x, a, b) {
 				return false
 			}
-			ta, tb := threads[a.Thread], threads[b.Thread]
+			ta, tb := x.Test.Threads[a.Thread], x.Test.Threads[b.Thread]
 			return ta.GPU == tb.GPU && ta.Launch == tb.Launch && ta.Cluster == tb.Cluster
 		}
 	case "sgpu":
-		return func(a, b *execution.Event) bool {
-			return bothDevice(a, b) && threads[a.Thread].GPU == threads[b.Thread].GPU
+		return func(x *execution.Execution, a, b *execution.Event) bool {
+			return bothDevice(x, a, b) && x.Test.Threads[a.Thread].GPU == x.Test.Threads[b.Thread].GPU
 		}
 	}
-	return func(a, b *execution.Event) bool { return false }
+	return func(*execution.Execution, *execution.Event, *execution.Event) bool { return false }
 }
 
 // fillWaitPending relates each wait_group N to the N most recent

@@ -11,36 +11,47 @@ import (
 // are ordered and matched (execution.HostRun); kernels are tied to their
 // device threads by name.
 
-// hostSet decides the sets about host threads; ok is false for other
-// names.
-func hostSet(name string, ev *execution.Event) (in, ok bool) {
-	h := ev.Host
+// hostTest returns the test of a set about host-side events, or nil when
+// name is not one.
+func hostTest(name string) eventTest {
 	switch name {
 	case "HOST", "HOST_NATIVE_ATOMIC", "TASK_START", "TASK_END":
-		return false, true // decided by hostExecSet, which knows the execution
+		return func(*execution.Event) bool { return false } // decided by hostExecSet, which knows the execution
 	case "API":
-		return ev.Kind == execution.KindAPI, true
+		return func(ev *execution.Event) bool { return ev.Kind == execution.KindAPI }
 	case "SYNC_CALL":
-		if ev.Kind != execution.KindAPI {
-			return false, true
+		return func(ev *execution.Event) bool {
+			if ev.Kind != execution.KindAPI {
+				return false
+			}
+			switch ev.Instr.API.Fn {
+			case litmus.APIStreamSynchronize, litmus.APIEventSynchronize, litmus.APIDeviceSynchronize:
+				return true
+			}
+			return false
 		}
-		switch ev.Instr.API.Fn {
-		case litmus.APIStreamSynchronize, litmus.APIEventSynchronize, litmus.APIDeviceSynchronize:
-			return true, true
-		}
-		return false, true
 	case "QUERY_OK":
-		return ev.Kind == execution.KindAPI && h != nil && h.Success, true
+		return func(ev *execution.Event) bool {
+			return ev.Kind == execution.KindAPI && ev.Host != nil && ev.Host.Success
+		}
 	case "GRAPH_SOURCE":
-		return ev.Kind == execution.KindTask && h != nil && h.IsNode() && h.Source, true
+		return func(ev *execution.Event) bool {
+			return ev.Kind == execution.KindTask && ev.Host != nil && ev.Host.IsNode() && ev.Host.Source
+		}
 	case "GRAPH_SINK":
-		return ev.Kind == execution.KindTask && h != nil && h.IsNode() && h.Sink, true
+		return func(ev *execution.Event) bool {
+			return ev.Kind == execution.KindTask && ev.Host != nil && ev.Host.IsNode() && ev.Host.Sink
+		}
 	case "THREAD_START":
-		return ev.Kind == execution.KindTask && ev.Role == execution.RoleThreadStart, true
+		return func(ev *execution.Event) bool {
+			return ev.Kind == execution.KindTask && ev.Role == execution.RoleThreadStart
+		}
 	case "THREAD_END":
-		return ev.Kind == execution.KindTask && ev.Role == execution.RoleThreadEnd, true
+		return func(ev *execution.Event) bool {
+			return ev.Kind == execution.KindTask && ev.Role == execution.RoleThreadEnd
+		}
 	}
-	return false, false
+	return nil
 }
 
 // hostExecSet decides whether event i of x is in HOST, HOST_NATIVE_ATOMIC

@@ -1,0 +1,358 @@
+package fill
+
+import (
+	"strings"
+
+	"github.com/ptxmm/ptxmm/execution"
+	"github.com/ptxmm/ptxmm/litmus"
+	"github.com/ptxmm/ptxmm/relations"
+)
+
+// eventTest decides whether an event that is not an initial write is in a
+// catalog set.
+type eventTest func(ev *execution.Event) bool
+
+// setFiller fills one catalog set. It is made once per set name
+// (setFillerOf), so that filling asks each event only the test of that
+// name: looking the name up among every set's names for every event was
+// most of a small test's static fill.
+type setFiller struct {
+	// whole fills the sets decided over the whole execution (those that
+	// depend on other events, the host's tasks or the state spaces); the
+	// fields below are then unused.
+	whole func(s *relations.Set, x *execution.Execution)
+	// init says whether initial writes are in the set, before their
+	// location is looked at.
+	init bool
+	// event decides the events that are not initial writes.
+	event eventTest
+	// loc, for the sets that depend on the location a memory event
+	// accesses, decides memory events (initial writes included) by it.
+	loc func(ev *execution.Event, l *execution.Layout) bool
+}
+
+// fill adds to s the events of x in the set.
+func (c *setFiller) fill(s *relations.Set, x *execution.Execution) {
+	if c.whole != nil {
+		c.whole(s, x)
+		return
+	}
+	for i := range x.Events {
+		ev := &x.Events[i]
+		in := c.init
+		if !ev.IsInit() {
+			in = c.event(ev)
+		}
+		if in || (c.loc != nil && ev.IsMemory() && c.loc(ev, x.Layout)) {
+			s.Add(i)
+		}
+	}
+}
+
+// fillSet computes a catalog set.
+func fillSet(s *relations.Set, name string, x *execution.Execution) {
+	c := setFillerOf(name)
+	c.fill(s, x)
+}
+
+// setFillerOf returns the filler of the catalog set name.
+func setFillerOf(name string) *setFiller {
+	switch name {
+	case "OUTSIDE_SPACE":
+		return &setFiller{whole: fillOutsideSpace}
+	case "HOST", "HOST_NATIVE_ATOMIC", "TASK_START", "TASK_END":
+		return &setFiller{whole: func(s *relations.Set, x *execution.Execution) {
+			for i := range x.Events {
+				if hostExecSet(name, x, i) {
+					s.Add(i)
+				}
+			}
+		}}
+	case "MBAR_UNINIT":
+		// Filled for every candidate: straight to its test.
+		return &setFiller{whole: func(s *relations.Set, x *execution.Execution) {
+			for i := range x.Events {
+				if readsUninitMBar(&x.Events[i]) {
+					s.Add(i)
+				}
+			}
+		}}
+	}
+	c := &setFiller{loc: locationTest(name)}
+	switch name {
+	case "E", "IW", "M", "W", "GEN":
+		c.init = true
+	}
+	for _, of := range []func(string) eventTest{instrTest, asyncTest, hostTest} {
+		if c.event = of(name); c.event != nil {
+			return c
+		}
+	}
+	c.event = qualifierTest(name)
+	return c
+}
+
+// locationTest returns the test of the sets that depend on the location a
+// memory event accesses, or nil for the other sets.
+func locationTest(name string) func(ev *execution.Event, l *execution.Layout) bool {
+	space := func(sp litmus.Space) func(ev *execution.Event, l *execution.Layout) bool {
+		return func(ev *execution.Event, l *execution.Layout) bool { return l.Locs[ev.Loc].Space == sp }
+	}
+	switch name {
+	case "SHARED":
+		return space(litmus.SpaceShared)
+	case "GLOBAL":
+		return space(litmus.SpaceGlobal)
+	case "TMEM":
+		return space(litmus.SpaceTensor)
+	case "MBAR":
+		return func(ev *execution.Event, l *execution.Layout) bool {
+			return ev.IsInit() && l.Locs[ev.Loc].MBarrier > 0
+		}
+	case "MULTIMEM_ADDR":
+		return func(ev *execution.Event, l *execution.Layout) bool {
+			return !ev.IsInit() && len(l.Addrs[ev.Addr].Multimem) > 0
+		}
+	}
+	return nil
+}
+
+// accessesMBar reports whether a non-initial event is an mbarrier operation
+// or one of the accesses to an mbarrier that asynchronous operations make.
+func accessesMBar(ev *execution.Event) bool {
+	return ev.Instr.Op == litmus.OpMBarrier || (ev.IsMemory() && (ev.Role == execution.RoleCompleteTx ||
+		ev.Role == execution.RoleAsyncArrive || ev.Role == execution.RolePendingInc))
+}
+
+// readsUninitMBar decides MBAR_UNINIT: a read of an mbarrier that returns
+// a value no mbarrier.init wrote.
+func readsUninitMBar(ev *execution.Event) bool {
+	return !ev.IsInit() && accessesMBar(ev) && ev.Kind == execution.KindRead && !ev.Value.IsMBar
+}
+
+// instrTest returns the test of a set about what kind of event and
+// instruction an event is, or nil when name is not one.
+func instrTest(name string) eventTest {
+	op := func(o litmus.Op) eventTest {
+		return func(ev *execution.Event) bool { return ev.Instr.Op == o }
+	}
+	barrier := func(ev *execution.Event) bool {
+		return ev.Kind == execution.KindBarrier && ev.Instr.Op == litmus.OpBarrier
+	}
+	switch name {
+	case "E":
+		return func(*execution.Event) bool { return true }
+	case "IW":
+		return func(*execution.Event) bool { return false }
+	case "M":
+		return (*execution.Event).IsMemory
+	case "R":
+		return func(ev *execution.Event) bool { return ev.Kind == execution.KindRead }
+	case "W":
+		return func(ev *execution.Event) bool { return ev.Kind == execution.KindWrite }
+	case "F":
+		return func(ev *execution.Event) bool { return ev.Kind == execution.KindFence && ev.Instr.Op == litmus.OpFence }
+	case "PF":
+		return func(ev *execution.Event) bool { return ev.Kind == execution.KindProxyFence }
+	case "BAR":
+		return barrier
+	case "BAR_SYNC":
+		return func(ev *execution.Event) bool { return barrier(ev) && ev.BarSync }
+	case "BAR_ARRIVE":
+		return func(ev *execution.Event) bool { return barrier(ev) && !ev.BarSync }
+	case "BAR_RED":
+		return func(ev *execution.Event) bool { return barrier(ev) && ev.Instr.BarRed != litmus.BarRedNone }
+	case "LD":
+		return op(litmus.OpLoad)
+	case "ST":
+		return op(litmus.OpStore)
+	case "ATOM":
+		return op(litmus.OpAtom)
+	case "RED":
+		return op(litmus.OpRed)
+	case "MULTIMEM":
+		return func(ev *execution.Event) bool { return ev.Instr.Multimem }
+	case "GEN":
+		return func(ev *execution.Event) bool {
+			return (ev.IsMemory() || ev.Kind == execution.KindFence || ev.Kind == execution.KindBarrier) && ev.Proxy == litmus.ProxyGeneric
+		}
+	case "SUR", "TEX", "CON", "ASYNC_PROXY":
+		want := map[string]litmus.Proxy{"SUR": litmus.ProxySurface, "TEX": litmus.ProxyTexture, "CON": litmus.ProxyConstant, "ASYNC_PROXY": litmus.ProxyAsync}[name]
+		return func(ev *execution.Event) bool {
+			return (ev.IsMemory() || (ev.Kind == execution.KindProxyFence && !ev.Instr.Alias)) && ev.Proxy == want
+		}
+	case "ALIAS":
+		return func(ev *execution.Event) bool { return ev.Kind == execution.KindProxyFence && ev.Instr.Alias }
+	}
+	return nil
+}
+
+// inFamily reports whether instruction in belongs to the asynchronous
+// operations of group family f.
+func inFamily(in *litmus.Instr, f litmus.GroupFamily) bool {
+	switch in.Op {
+	case litmus.OpAsyncGroup:
+		return in.Family == f
+	case litmus.OpCopy:
+		return in.Copy.Bulk() == (f == litmus.GroupBulk) && f != litmus.GroupWgmma
+	case litmus.OpWgmma, litmus.OpWgmmaFence:
+		return f == litmus.GroupWgmma
+	}
+	return false
+}
+
+// asyncTest returns the test of a set about asynchronous operations,
+// mbarriers and cluster barriers, or nil when name is not one.
+func asyncTest(name string) eventTest {
+	op := func(o litmus.Op) eventTest {
+		return func(ev *execution.Event) bool { return ev.Instr.Op == o }
+	}
+	family := func(f litmus.GroupFamily) eventTest {
+		return func(ev *execution.Event) bool { return inFamily(ev.Instr, f) }
+	}
+	group := func(g litmus.GroupOp) eventTest {
+		return func(ev *execution.Event) bool { return ev.Instr.Op == litmus.OpAsyncGroup && ev.Instr.GroupOp == g }
+	}
+	switch name {
+	case "ASYNC":
+		return func(ev *execution.Event) bool { return ev.Async }
+	case "ISSUE":
+		return func(ev *execution.Event) bool { return ev.Kind == execution.KindIssue }
+	case "CP_ASYNC":
+		return family(litmus.GroupCpAsync)
+	case "BULK":
+		return family(litmus.GroupBulk)
+	case "BULK_REDUCE":
+		return func(ev *execution.Event) bool {
+			return ev.Instr.Op == litmus.OpCopy && ev.Instr.Copy == litmus.CopyBulkReduce
+		}
+	case "BULK_BAD_SIZE":
+		return func(ev *execution.Event) bool { return ev.BadSize }
+	case "WGMMA":
+		return family(litmus.GroupWgmma)
+	case "CP_MBAR_ARRIVE":
+		return op(litmus.OpCopyArrive)
+	case "COMMIT":
+		return group(litmus.GroupCommit)
+	case "WAIT_GROUP":
+		return group(litmus.GroupWait)
+	case "WAIT_READ":
+		wait := group(litmus.GroupWait)
+		return func(ev *execution.Event) bool { return wait(ev) && ev.Instr.ReadOnly }
+	case "WAIT_ALL":
+		return group(litmus.GroupWaitAll)
+	case "WGMMA_FENCE":
+		return op(litmus.OpWgmmaFence)
+	case "MBAR":
+		return accessesMBar
+	case "MBAR_INIT":
+		return func(ev *execution.Event) bool {
+			return ev.Instr.Op == litmus.OpMBarrier && ev.Instr.MBarOp == litmus.MBarInit
+		}
+	case "MBAR_WAIT":
+		return func(ev *execution.Event) bool { return ev.Instr.Op == litmus.OpMBarrier && ev.Instr.MBarOp.IsWait() }
+	case "MBAR_UNINIT":
+		return readsUninitMBar
+	case "MBAR_INIT_FENCE":
+		return op(litmus.OpMBarInitFence)
+	case "CBAR_ARRIVE", "CBAR_WAIT":
+		wait := name == "CBAR_WAIT"
+		return func(ev *execution.Event) bool { return ev.Instr.Op == litmus.OpClusterBarrier && ev.BarSync == wait }
+	case "TC":
+		return op(litmus.OpTcgen05)
+	case "TC_MMA", "TC_CP", "TC_SHIFT", "TC_LD", "TC_ST", "TC_COMMIT", "TC_WAIT_LD", "TC_WAIT_ST", "TC_BEFORE", "TC_AFTER":
+		tc := tcOpOf(name)
+		return func(ev *execution.Event) bool { return ev.Instr.Op == litmus.OpTcgen05 && ev.Instr.Tc == tc }
+	case "TC_CP_4X256B":
+		return func(ev *execution.Event) bool {
+			in := ev.Instr
+			return in.Op == litmus.OpTcgen05 && in.Tc == litmus.TcCp && strings.Contains("."+in.Shape+".", ".4x256b.")
+		}
+	case "TMEM":
+		return func(*execution.Event) bool { return false } // memory events: decided by the location
+	case "SHARED", "GLOBAL":
+		// Memory events are decided by the location; a proxy fence by the
+		// state space it names.
+		global := name == "GLOBAL"
+		return func(ev *execution.Event) bool {
+			if ev.Kind != execution.KindProxyFence {
+				return false
+			}
+			if global {
+				return ev.Instr.SpaceQ == litmus.SpaceQGlobal
+			}
+			return ev.Instr.SpaceQ == litmus.SpaceQShared || ev.Instr.SpaceQ == litmus.SpaceQCluster
+		}
+	}
+	return nil
+}
+
+// tcOpOf returns the tcgen05 operation a TC_ set names.
+func tcOpOf(name string) litmus.TcOp {
+	switch name {
+	case "TC_MMA":
+		return litmus.TcMma
+	case "TC_CP":
+		return litmus.TcCp
+	case "TC_SHIFT":
+		return litmus.TcShift
+	case "TC_LD":
+		return litmus.TcLd
+	case "TC_ST":
+		return litmus.TcSt
+	case "TC_COMMIT":
+		return litmus.TcCommit
+	case "TC_WAIT_LD":
+		return litmus.TcWaitLd
+	case "TC_WAIT_ST":
+		return litmus.TcWaitSt
+	case "TC_BEFORE":
+		return litmus.TcFenceBefore
+	}
+	return litmus.TcFenceAfter
+}
+
+// qualifierTest returns the test of a set about memory orders and scopes;
+// a name no test knows gives an empty set.
+func qualifierTest(name string) eventTest {
+	var test eventTest
+	sem := func(s litmus.Sem) eventTest { return func(ev *execution.Event) bool { return ev.Sem == s } }
+	scope := func(s litmus.Scope) eventTest { return func(ev *execution.Event) bool { return ev.Scope == s } }
+	switch name {
+	case "WEAK":
+		test = func(ev *execution.Event) bool { return ev.IsMemory() && ev.Sem == litmus.SemWeak }
+	case "RLX":
+		test = sem(litmus.SemRelaxed)
+	case "ACQ":
+		test = sem(litmus.SemAcquire)
+	case "REL":
+		test = sem(litmus.SemRelease)
+	case "ACQ_REL":
+		test = sem(litmus.SemAcqRel)
+	case "SC":
+		test = sem(litmus.SemSC)
+	case "VOL":
+		test = sem(litmus.SemVolatile)
+	case "MMIO":
+		test = sem(litmus.SemMMIO)
+	case "CTA":
+		test = scope(litmus.ScopeCTA)
+	case "CLUSTER":
+		test = scope(litmus.ScopeCluster)
+	case "GPU":
+		test = scope(litmus.ScopeGPU)
+	case "SYS":
+		test = scope(litmus.ScopeSys)
+	default:
+		return func(*execution.Event) bool { return false }
+	}
+	return func(ev *execution.Event) bool {
+		if ev.Kind == execution.KindProxyFence || ev.Kind == execution.KindIssue || ev.Kind == execution.KindControl {
+			return false
+		}
+		if ev.Kind == execution.KindBarrier && ev.Instr.Op == litmus.OpBarrier {
+			return false
+		}
+		return test(ev)
+	}
+}
