@@ -479,25 +479,32 @@ func fillPO(ctx context.Context, r *relations.Rel, x *execution.Execution) error
 // one part (key) may be related, so each part is compared within itself,
 // not every pair of events.
 func sameFiller(same sameTest, key partKey) relFiller {
+	// keyed is kept from one fill to the next: a Filler fills one
+	// execution at a time.
+	var keyed []keyedEvent
 	return func(ctx context.Context, r *relations.Rel, x *execution.Execution) error {
 		evs := x.Events
 		// The events with a part, ordered by part (and by event within
 		// one: sorting is stable), are compared a part at a time.
-		keyed := make([]keyedEvent, 0, len(evs))
+		keyed = keyed[:0]
 		for i := range evs {
 			if k, ok := key(x, &evs[i]); ok {
 				keyed = append(keyed, keyedEvent{k, i})
 			}
 		}
 		slices.SortStableFunc(keyed, func(a, b keyedEvent) int { return cmp.Compare(a.key, b.key) })
+		looked := 0
 		for lo := 0; lo < len(keyed); {
 			hi := lo + 1
 			for hi < len(keyed) && keyed[hi].key == keyed[lo].key {
 				hi++
 			}
 			for _, a := range keyed[lo:hi] {
-				if err := ctx.Err(); err != nil {
-					return err
+				// ctx is looked at every ctxEvery events of a part.
+				if looked++; looked%ctxEvery == 0 {
+					if err := ctx.Err(); err != nil {
+						return err
+					}
 				}
 				for _, b := range keyed[lo:hi] {
 					if same(x, &evs[a.event], &evs[b.event]) {
@@ -510,6 +517,11 @@ func sameFiller(same sameTest, key partKey) relFiller {
 		return nil
 	}
 }
+
+// ctxEvery is how many events of a part sameFiller relates between two
+// looks at its context: a look costs more than relating an event of a
+// small test (put looks before each relation too).
+const ctxEvery = 16
 
 // keyedEvent is an event with its part, for sameFiller.
 type keyedEvent struct{ key, event int }
