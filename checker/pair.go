@@ -35,6 +35,9 @@ type Pair struct {
 	// orderFree those that read no order.
 	shared *Model
 	own    [2][]ownAxiom
+	// undefined is set when shared also holds both models' .undefined
+	// tests (NewDiffPair).
+	undefined bool
 }
 
 // ownAxiom is an axiom of one model of a pair that the other has not.
@@ -45,8 +48,15 @@ type ownAxiom struct {
 }
 
 // NewPair merges two models for CheckPair.
-func NewPair(a, b *Model) *Pair {
-	p := &Pair{A: a, B: b}
+func NewPair(a, b *Model) *Pair { return newPair(a, b, false) }
+
+// NewDiffPair merges two models for DiffPair: as NewPair, and the merged
+// program also holds both models' .undefined tests, which decide whether
+// a verdict is Undef.
+func NewDiffPair(a, b *Model) *Pair { return newPair(a, b, true) }
+
+func newPair(a, b *Model, undefined bool) *Pair {
+	p := &Pair{A: a, B: b, undefined: undefined}
 	m := datalog.Merge(a.Syntax, b.Syntax)
 	switch {
 	case m.OrdersDiffer != "":
@@ -59,9 +69,11 @@ func NewPair(a, b *Model) *Pair {
 	if p.Why != "" {
 		return p
 	}
-	var axioms []string
+	var axioms, tests []string
 	for _, c := range m.Model.Checks {
 		switch {
+		case c.Mode == datalog.ModeUndefined && undefined:
+			tests = append(tests, c.Name)
 		case c.Mode != datalog.ModeAxiom:
 		case slices.Contains(m.Shared, c.Name):
 			axioms = append(axioms, c.Name)
@@ -79,7 +91,7 @@ func NewPair(a, b *Model) *Pair {
 		p.Why = fmt.Sprintf("the models share %d axioms and have %d and %d of their own", len(axioms), len(p.own[0]), len(p.own[1]))
 		return p
 	}
-	syntax := m.WithChecks(axioms)
+	syntax := m.WithChecks(append(axioms, tests...))
 	prog, errs := rules.Compile(syntax)
 	if errs.HasErrors() {
 		p.Why = fmt.Sprintf("internal error: the merged program does not compile: %v", errs)
@@ -93,15 +105,24 @@ func NewPair(a, b *Model) *Pair {
 }
 
 // CheckPair checks one test against both models of the pair and returns
-// their results with the final states of their consistent executions and
-// their counts of executions out of thin air, as CheckAll finds them, and
-// the test's layout and candidate count; through the merged program, the
-// results carry no flags, verdicts, explanations or assertion counts
-// (with Options.Explain it checks as CheckAll does).
+// their results with the final states of their consistent executions,
+// their counts of consistent executions (of those out of thin air, of
+// hangs, of those that satisfy the condition and each assertion or not),
+// as CheckAll finds them, and the test's layout and candidate count;
+// through the merged program, the results carry no flags, verdicts or
+// explanations (with Options.Explain it checks as CheckAll does).
 func CheckPair(ctx context.Context, p *Pair, t *litmus.Test, opts Options) []*Result {
 	if p.shared == nil || opts.Explain {
 		return CheckAllContext(ctx, []*Model{p.A, p.B}, t, opts)
 	}
+	out, _ := checkPair(ctx, p, t, opts)
+	return out
+}
+
+// checkPair is CheckPair through the merged program; it also returns the
+// merged program's own result, whose flags are those its tests raise on
+// the candidates consistent with the shared axioms.
+func checkPair(ctx context.Context, p *Pair, t *litmus.Test, opts Options) ([]*Result, *Result) {
 	// A split search's forks would evaluate candidates without telling
 	// the models apart: the merged program's search is not split.
 	opts.Cores = nil
@@ -126,7 +147,7 @@ func CheckPair(ctx context.Context, p *Pair, t *litmus.Test, opts Options) []*Re
 		}
 		out[k] = res
 	}
-	return out
+	return out, r
 }
 
 // pairState is a session's record of the two models of a pair.
@@ -156,13 +177,30 @@ func (p *pairState) record(s *session, r *modelRun, x *execution.Execution, stat
 		if flagsOnly {
 			continue
 		}
-		if stuck := x.Stuck(); len(stuck) > 0 && !x.Settled() {
-			continue
+		if stuck := x.Stuck(); len(stuck) > 0 {
+			res.Hangs++
+			if res.Stuck == nil {
+				res.Stuck = stuck
+			}
+			if !x.Settled() {
+				res.Consistent++
+				res.Unjudged++
+				continue
+			}
+		}
+		res.Consistent++
+		if s.t.Condition != nil {
+			if evalExpr(s.t.Condition.Expr, s.obs, state) {
+				res.Positive++
+			} else {
+				res.Negative++
+			}
 		}
 		if key := string(s.keyBuf); !p.seen[k][key] {
 			p.seen[k][key] = true
 			res.States = append(res.States, state.clone())
 		}
+		(&modelRun{res: res}).assertionCounts(s.t, s.obs, state)
 	}
 }
 

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 
@@ -51,8 +52,14 @@ func Diff(cfg DiffConfig, stdout, stderr io.Writer) int {
 	warnHostModel(stderr, cfg.A, tests)
 	warnHostModel(stderr, cfg.B, tests)
 	opts := sharedLimits(cfg.Options)
+	// Each candidate is evaluated once for both models where they can be
+	// paired (checker.DiffPair); the models are merged once for all tests.
+	var pair *checker.Pair
+	if len(items) > 0 {
+		pair = checker.NewDiffPair(cfg.A, cfg.B)
+	}
 	parallel(len(items), workerCount(cfg.Workers, len(items)), func(i int) {
-		items[i].res = checker.Diff(cfg.A, cfg.B, items[i].test, opts)
+		items[i].res = checker.DiffPair(context.Background(), pair, items[i].test, opts)
 	})
 	differ := 0
 	for _, it := range items {
