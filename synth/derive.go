@@ -26,6 +26,29 @@ import (
 // dependency, which nta-data-only's axiom reads) adds nothing the default
 // cannot show, and stays out.
 
+// neverFilled lists the inputs no program of the search fills, whatever
+// its vocabulary: it writes no address dependency, no reduction, volatile
+// or MMIO access, no cp.async, wgmma, tcgen05, multimem or host operation,
+// no mbarrier.init (mbarriers are declared initialised) and no access
+// outside its state space. TestNeverFilled samples every feature of every
+// part and checks this list against what they fill.
+var neverFilled = setOf("BAR_RED", "RED", "VOL", "MMIO", "CP_ASYNC", "BULK_REDUCE", "BULK_BAD_SIZE",
+	"WGMMA", "CP_MBAR_ARRIVE", "WAIT_READ", "WAIT_ALL", "WGMMA_FENCE", "MBAR_INIT", "MBAR_UNINIT",
+	"MBAR_INIT_FENCE", "TC", "TC_MMA", "TC_CP", "TC_CP_4X256B", "TC_SHIFT", "TC_LD", "TC_ST",
+	"TC_COMMIT", "TC_WAIT_LD", "TC_WAIT_ST", "TC_BEFORE", "TC_AFTER", "TMEM", "OUTSIDE_SPACE",
+	"MULTIMEM", "MULTIMEM_ADDR", "addr", "wait_pending", "same_cta_group", "same_shape", "HOST",
+	"HOST_NATIVE_ATOMIC", "API", "SYNC_CALL", "QUERY_OK", "TASK_START", "TASK_END", "GRAPH_SOURCE",
+	"GRAPH_SINK", "THREAD_START", "THREAD_END", "stream_next", "event_wait", "barrier_wait",
+	"kernel_thread", "graph_node", "graph_dep", "api_wait", "device_task")
+
+func setOf(names ...string) map[string]bool {
+	out := make(map[string]bool, len(names))
+	for _, n := range names {
+		out[n] = true
+	}
+	return out
+}
+
 // optPart is an opt-in part of the vocabulary: its name in -vocab, how it
 // extends a vocabulary, and the features its operations have.
 type optPart struct {
@@ -73,18 +96,40 @@ func addProxy(ps []program.Proxy, p program.Proxy) []program.Proxy {
 // (see above), and returns the extended vocabulary and the names of the
 // parts it added, in -vocab's order (none: v itself).
 func DeriveVocabulary(a, b *checker.Model, v Vocabulary, check checker.Options) (Vocabulary, []string) {
+	v, added, _ := derive(Options{A: a, B: b, Vocabulary: v, Check: check})
+	return v, added
+}
+
+// Derive returns o with the vocabulary DeriveVocabulary derives from
+// o's and First naming the parts it added; where none is added, it keeps
+// what it sampled of the models' inputs for o's search, which then does
+// not sample the same programs again.
+func Derive(o Options) Options {
+	v, added, sc := derive(o)
+	o.Vocabulary, o.First = v, added
+	if len(added) == 0 {
+		o.screen = sc
+	}
+	return o
+}
+
+// derive is DeriveVocabulary with the screen it sampled for v (nil when
+// none).
+func derive(o Options) (Vocabulary, []string, *screen) {
+	a, b, v, check := o.A, o.B, o.Vocabulary, o.Check
 	if equivalent(a.Syntax, b.Syntax, map[string]bool{}) {
 		// The models agree on every execution: nothing to reach.
-		return v, nil
+		return v, nil, nil
 	}
-	o := Options{A: a, B: b, Vocabulary: v, Check: check}
-	if newPlainScreen(o).separable(0) {
+	o = Options{A: a, B: b, Vocabulary: v, Check: check}
+	base := newPlainScreen(o)
+	if base.separable(0) {
 		// Loads and stores alone may tell the models apart: every
 		// shape is in reach of the difference, and a larger vocabulary
 		// would only lengthen the search.
-		return v, nil
+		return v, nil, base
 	}
-	base := newScreen(o)
+	base.withFeatures()
 	// The inputs v's programs may fill.
 	filled := map[string]bool{}
 	for in := range base.base {
@@ -103,10 +148,13 @@ func DeriveVocabulary(a, b *checker.Model, v Vocabulary, check checker.Options) 
 		return empty
 	}
 	before := emptyWithout(nil)
-	if !reachesRoots(a, b, before, map[string]bool{}) {
-		// Not even every input filled changes a differing definition:
-		// no part can.
-		return v, nil
+	if !reachesRoots(a, b, before, neverFilled) {
+		// Not even every input some program of the search may fill
+		// changes a differing definition: no part can (nta-data-only's
+		// axiom reads addr, which none fills). Filling more inputs
+		// only brings more rules to life, so this decides without
+		// sampling the parts.
+		return v, nil, base
 	}
 	// The catalog fills the same inputs for either model; with the same
 	// inputs declared, one model's samples tell what both see.
@@ -145,7 +193,7 @@ func DeriveVocabulary(a, b *checker.Model, v Vocabulary, check checker.Options) 
 			added = append(added, p.name)
 		}
 	}
-	return out, added
+	return out, added, base
 }
 
 // has reports whether v already holds the part.
@@ -153,7 +201,8 @@ func (p optPart) has(v Vocabulary) bool {
 	w := v
 	p.add(&w)
 	return len(w.Fences) == len(v.Fences) && len(w.Proxies) == len(v.Proxies) && w.Barrier == v.Barrier &&
-		w.ClusterBarrier == v.ClusterBarrier && w.Async == v.Async
+		w.ClusterBarrier == v.ClusterBarrier && w.Async == v.Async && w.TwoArrivals == v.TwoArrivals &&
+		w.Remote == v.Remote && w.BulkStore == v.BulkStore && w.AsyncFence == v.AsyncFence
 }
 
 // reachesRoots reports whether emptying fewer inputs (after rather than

@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"reflect"
 	"sync"
 
 	"github.com/ptxmm/ptxmm/checker"
@@ -60,11 +61,29 @@ type screen struct {
 	all    []string
 	mu     sync.Mutex
 	cache  map[feature]bool
+	// sampled is set once the features are sampled (withFeatures).
+	sampled bool
 }
 
 // newScreen samples the inputs each feature fills.
-func newScreen(o Options) *screen {
-	sc := newPlainScreen(o)
+func newScreen(o Options) *screen { return newPlainScreen(o).withFeatures() }
+
+// reuse returns sc, with its features sampled, when it was sampled for
+// o's models and vocabulary (Derive's), and else a new screen for o.
+func (sc *screen) reuse(o Options) *screen {
+	if sc == nil || sc.o.A != o.A || sc.o.B != o.B || !reflect.DeepEqual(sc.o.Vocabulary, o.Vocabulary) {
+		return newScreen(o)
+	}
+	if !sc.sampled {
+		sc.withFeatures()
+	}
+	return sc
+}
+
+// withFeatures samples, on a plain screen, the inputs each feature of its
+// vocabulary fills.
+func (sc *screen) withFeatures() *screen {
+	o := sc.o
 	fs := []feature{featRMW, featFence, featAcqFence, featRelFence, featAliasFence, featAlias, featCtrl, featData}
 	for _, f := range []program.Sem{program.AcqRel, program.SC} {
 		if hasSem(o.Vocabulary.Fences, f) {
@@ -103,6 +122,7 @@ func newScreen(o Options) *screen {
 		}
 		sc.inputs[f] = in
 	}
+	sc.sampled = true
 	return sc
 }
 

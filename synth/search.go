@@ -35,6 +35,9 @@ type Options struct {
 	// reach where the models differ. The tests found are the same; only
 	// their order within a size changes.
 	First []string
+	// screen is what Derive sampled of the models' inputs, which the
+	// search reuses when its models and vocabulary are the same.
+	screen *screen
 }
 
 // Progress says how far a search is.
@@ -171,7 +174,7 @@ func newSearcher(ctx context.Context, o Options) *searcher {
 	if o.Workers < 1 {
 		s.o.Workers = 1
 	}
-	s.screen = newScreen(s.o)
+	s.screen = o.screen.reuse(s.o)
 	s.mono = newMonotonicity(s.o)
 	s.prefer = partFeatures(o.First)
 	s.oneThreadLast = !s.screen.separable(0)

@@ -93,12 +93,13 @@ Flags:
 		fmt.Fprintln(os.Stderr, err)
 		return cli.ExitError
 	}
-	var added []string
+	so := synth.Options{A: loaded[0], B: loaded[1], Vocabulary: v, Check: opts, Workers: *workers,
+		Bounds: synth.Bounds{Events: *events, Threads: *threads, Locations: *locations}}
 	if !flagGiven(fs, "vocab") {
 		// The default extended by the opt-in parts that reach where the
 		// models differ, whose shapes are searched first (docs/generate.md).
-		v, added = synth.DeriveVocabulary(loaded[0], loaded[1], v, opts)
-		if len(added) > 0 && !quiet(fs) {
+		so = synth.Derive(so)
+		if added := so.First; len(added) > 0 && !quiet(fs) {
 			fmt.Fprintf(os.Stderr, "ptxmm diff -synth: vocabulary %s: the default and %s, which reach rules where the models differ (-vocab sets the vocabulary)\n",
 				synth.DefaultFeatures+","+strings.Join(added, ","), strings.Join(added, ", "))
 		}
@@ -106,9 +107,8 @@ Flags:
 	ctx, stop := interruptContext()
 	defer stop()
 	cfg := cli.SynthConfig{
-		Options: synth.Options{A: loaded[0], B: loaded[1], Vocabulary: v, First: added, Check: opts, Workers: *workers,
-			Bounds: synth.Bounds{Events: *events, Threads: *threads, Locations: *locations}},
-		NameA: names[0], NameB: names[1], Budget: *budget, Context: ctx, Explain: *explain, Dir: *dir,
+		Options: so,
+		NameA:   names[0], NameB: names[1], Budget: *budget, Context: ctx, Explain: *explain, Dir: *dir,
 		Terminal: stderrTerminal(), Quiet: quiet(fs),
 	}
 	return cli.Synth(cfg, out, os.Stderr)
