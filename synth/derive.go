@@ -1,8 +1,10 @@
 package synth
 
 import (
+	"context"
 	"fmt"
 	"sort"
+	"sync/atomic"
 
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/datalog"
@@ -24,7 +26,13 @@ import (
 // A part whose inputs reach the differing definitions only through
 // relations that are already live (a wait's branch is a control
 // dependency, which nta-data-only's axiom reads) adds nothing the default
-// cannot show, and stays out.
+// cannot show, and stays out. Two arrivals, remote arrives and
+// fence.proxy.async fill no input their base part (async, or a bulk store)
+// does not fill: where the base reaches a root, each joins when the models
+// tell apart one of its samples and none of the base's own
+// (testdata/synth/mbarrier-sync-in-cta.dl, whose models agree within a
+// CTA, gains mbarrier.remote; obs-one-step, which async's samples separate
+// already, gains nothing more).
 
 // neverFilled lists the inputs no program of the search fills, whatever
 // its vocabulary: it writes no address dependency, no reduction, volatile
@@ -56,6 +64,13 @@ type optPart struct {
 	add   func(*Vocabulary)
 	feats []feature
 	proxy program.Proxy
+	// base names the part this one refines (mbarrier.two and
+	// mbarrier.remote refine async, fence.proxy.async goes with a bulk
+	// store), whose inputs it shares: it joins, where its base does, when
+	// the models tell apart some sample of the features shows and none of
+	// the base's own samples.
+	base  string
+	shows []feature
 }
 
 // optParts are the parts the default vocabulary leaves out, in -vocab's
@@ -69,6 +84,20 @@ var optParts = []optPart{
 	{name: "texture", add: func(v *Vocabulary) { v.Proxies = addProxy(v.Proxies, program.Texture) }, feats: []feature{featProxy, featProxyFence}, proxy: program.Texture},
 	{name: "constant", add: func(v *Vocabulary) { v.Proxies = addProxy(v.Proxies, program.Constant) }, feats: []feature{featProxy, featProxyFence}, proxy: program.Constant},
 	{name: "async", add: func(v *Vocabulary) { v.Async = true }, feats: []feature{featMbar, featBulk}},
+	{name: "mbarrier.two", add: func(v *Vocabulary) { v.Async, v.TwoArrivals = true, true }, base: "async", shows: []feature{featMbar}},
+	{name: "mbarrier.remote", add: func(v *Vocabulary) { v.Async, v.Remote = true, true }, base: "async", shows: []feature{featRemote}},
+	{name: "bulk.store", add: func(v *Vocabulary) { v.BulkStore = true }, feats: []feature{featBulkStore}},
+	{name: "fence.proxy.async", add: func(v *Vocabulary) { v.AsyncFence = true }, base: "bulk.store", shows: []feature{featAsyncFence}},
+}
+
+// optPartNamed returns the opt-in part called name.
+func optPartNamed(name string) optPart {
+	for _, p := range optParts {
+		if p.name == name {
+			return p
+		}
+	}
+	panic("synth: no opt-in part " + name)
 }
 
 func addSem(ss []program.Sem, s program.Sem) []program.Sem {
@@ -164,8 +193,32 @@ func derive(o Options) (Vocabulary, []string, *screen) {
 	}
 	out := v
 	var added []string
+	// baseShows holds, per base part, whether the models tell apart one
+	// of its samples.
+	baseShows := map[string]bool{}
 	for _, p := range optParts {
 		if p.has(v) {
+			continue
+		}
+		if p.base != "" {
+			bp := optPartNamed(p.base)
+			if !bp.has(out) {
+				// Its base reaches no root: neither does it.
+				continue
+			}
+			shows, ok := baseShows[bp.name]
+			if !ok {
+				w := v
+				bp.add(&w)
+				shows = samplesSeparate(a, b, w, check, bp.feats)
+				baseShows[bp.name] = shows
+			}
+			w := out
+			p.add(&w)
+			if !shows && samplesSeparate(a, b, w, check, p.shows) {
+				p.add(&out)
+				added = append(added, p.name)
+			}
 			continue
 		}
 		w := v
@@ -194,6 +247,21 @@ func derive(o Options) (Vocabulary, []string, *screen) {
 		}
 	}
 	return out, added, base
+}
+
+// samplesSeparate reports whether the models disagree on an outcome of
+// some sample of the features fs under vocabulary v.
+func samplesSeparate(a, b *checker.Model, v Vocabulary, check checker.Options, fs []feature) bool {
+	sc := &screen{o: Options{A: a, B: b, Vocabulary: v, Check: check}}
+	e := &evaluator{ctx: context.Background(), models: []*checker.Model{a, b}, opts: check, cache: map[string]*outcomes{}, evals: &atomic.Int64{}}
+	for _, f := range fs {
+		for _, t := range sc.samples(f) {
+			if o := e.outcomes(t); o.err == nil && o.separates() {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // has reports whether v already holds the part.
@@ -297,7 +365,7 @@ func partFeatures(names []string) feature {
 	for _, n := range names {
 		for _, p := range optParts {
 			if p.name == n {
-				for _, x := range p.feats {
+				for _, x := range append(p.feats, p.shows...) {
 					f |= x
 				}
 			}

@@ -18,7 +18,8 @@ import (
 // others: fence-sc-not-acq-rel differs on fences the default has,
 // nta-data-only's axiom reads dependencies a wait's branch only repeats,
 // and ptx-v6.0 differs on loads and stores already. no-barrier-sync's sync
-// drops spec.dl's barrier synchronization: bar.sync joins.
+// drops spec.dl's barrier synchronization: bar.sync joins. The variants of
+// testdata/synth that only the asynchronous items separate get them.
 func TestDeriveVocabulary(t *testing.T) {
 	spec := fileModel(t, "../spec.dl")
 	def, err := ParseVocabulary(DefaultFeatures, "gpu")
@@ -41,10 +42,14 @@ func TestDeriveVocabulary(t *testing.T) {
 		{"../testdata/synth/acquire-not-strong.dl", nil},
 		{"../testdata/synth/cta-scope-own-thread.dl", []string{"async"}},
 		{"../testdata/synth/no-mbarrier-sync.dl", []string{"async"}},
-		{"../testdata/synth/mbarrier-arrivals-unchained.dl", []string{"async"}},
-		{"../testdata/synth/mbarrier-sync-in-cta.dl", []string{"async"}},
-		{"../testdata/synth/no-async-proxy-fence.dl", []string{"async"}},
-		{"../testdata/synth/bulk-store-no-wait.dl", nil},
+		// Two arrivals, remote arrives and fence.proxy.async fill no
+		// input their base parts do not: they join where a sample of
+		// theirs tells the models apart and none of the base's does.
+		{"../testdata/synth/mbarrier-arrivals-unchained.dl", []string{"async", "mbarrier.two"}},
+		{"../testdata/synth/mbarrier-sync-in-cta.dl", []string{"async", "mbarrier.remote"}},
+		{"../testdata/synth/no-async-proxy-fence.dl", []string{"async", "bulk.store", "fence.proxy.async"}},
+		// A bulk store's samples separate it already: no fence.
+		{"../testdata/synth/bulk-store-no-wait.dl", []string{"bulk.store"}},
 		{"../spec.dl", nil},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
