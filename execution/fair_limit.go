@@ -565,9 +565,13 @@ func (l *limitProgram) possible(limit []locLimit, forever int) bool {
 			return false
 		}
 	}
-	for k := range limit {
-		if !l.sequenced(k, limit, forever, others, late, paths) {
-			return false
+	// The runs with one location's accesses in order, first without
+	// the writes of the others (fewer states), then with them.
+	for _, writes := range []bool{false, true} {
+		for k := range limit {
+			if !l.sequenced(k, limit, forever, others, late, paths, writes) {
+				return false
+			}
 		}
 	}
 	return true

@@ -41,7 +41,7 @@ type sequencedEdge struct {
 // limit) and the states on each thread's paths to its targets. It says
 // the limit survives when the runs have more states than are left of the
 // bound on all such runs of the program (sequencedLeft).
-func (l *limitProgram) sequenced(k int, limit []locLimit, forever int, others, late [][]uint64, paths [][]bool) bool {
+func (l *limitProgram) sequenced(k int, limit []locLimit, forever int, others, late [][]uint64, paths [][]bool, writes bool) bool {
 	nth := len(l.threads)
 	ok := make([]func(limitEdge) bool, nth)
 	stay := make([]func(limitEdge) bool, nth)
@@ -49,7 +49,15 @@ func (l *limitProgram) sequenced(k int, limit []locLimit, forever int, others, l
 		ok[i] = l.readable(others[i])
 		stay[i] = inLimit(limit, ok[i], late[i])
 	}
-	// A state is each thread's local state, then k's current value.
+	// A state is each thread's local state, then k's current value, then
+	// for each thread and location other than k the values it wrote
+	// (bits 0 to 7) and those it read that its own writes do not explain
+	// (bits 8 to 15), so far on the run.
+	nloc := 0
+	if writes {
+		nloc = len(limit)
+	}
+	marks := func(s []int64, i, j int) *int64 { return &s[nth+1+i*nloc+j] }
 	var states [][]int64
 	var edges [][]sequencedEdge
 	var index stateIndex
@@ -61,7 +69,7 @@ func (l *limitProgram) sequenced(k int, limit []locLimit, forever int, others, l
 		}
 		return j
 	}
-	add(make([]int64, nth+1))
+	add(make([]int64, nth+1+nth*nloc))
 	for at := 0; at < len(states); at++ {
 		s := states[at]
 		for i, lt := range l.threads {
@@ -83,6 +91,12 @@ func (l *limitProgram) sequenced(k int, limit []locLimit, forever int, others, l
 				}
 				n := slices.Clone(s)
 				n[i], n[nth] = int64(e.to), kv
+				if writes && e.wloc >= 0 && e.wloc != k {
+					*marks(n, i, e.wloc) |= 1 << e.wval
+				}
+				if writes && e.rloc >= 0 && e.rloc != k && !e.own {
+					*marks(n, i, e.rloc) |= 1 << (maxLimitValues + e.rval)
+				}
 				to := add(n)
 				edges[at] = append(edges[at], sequencedEdge{to: to, thread: i, stays: forever>>i&1 != 0 && stay[i](e), writes: e.wloc == k})
 				if len(states) > l.sequencedLeft {
@@ -134,7 +148,45 @@ func (l *limitProgram) sequenced(k int, limit []locLimit, forever int, others, l
 		if !lim.forever && states[comp[0]][nth] != int64(lim.last) {
 			continue
 		}
+		if writes && !l.runWrites(states[comp[0]], k, limit, marks) {
+			continue
+		}
 		return true
 	}
 	return false
+}
+
+// runWrites reports whether the writes of locations other than k made on
+// a run that has reached s (in the limit, all the execution's writes: each
+// event of the execution is a step of the run) explain what it read and
+// the limit: each value a thread read that its own writes do not explain
+// is written by another thread, and a location written finitely often
+// ends with a value written, or with its initial value when nothing
+// writes it.
+func (l *limitProgram) runWrites(s []int64, k int, limit []locLimit, marks func([]int64, int, int) *int64) bool {
+	const low = 1<<maxLimitValues - 1
+	for j, lim := range limit {
+		if j == k {
+			continue
+		}
+		var all int64
+		for i := range l.threads {
+			all |= *marks(s, i, j) & low
+		}
+		for i := range l.threads {
+			var others int64
+			for o := range l.threads {
+				if o != i {
+					others |= *marks(s, o, j) & low
+				}
+			}
+			if *marks(s, i, j)>>maxLimitValues&^others != 0 {
+				return false
+			}
+		}
+		if !lim.forever && (all == 0 && lim.last != 0 || all != 0 && all>>lim.last&1 == 0) {
+			return false
+		}
+	}
+	return true
 }

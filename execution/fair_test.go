@@ -303,6 +303,23 @@ func TestFairTermination(t *testing.T) {
 				"N: ; ld.relaxed.gpu r0, x ; bne r0, 0, E ; atom.relaxed.gpu.exch r1, x, 0 ; beq r1, 1, N ; atom.relaxed.gpu.exch r2, y, 0 ; E:"},
 		},
 		{
+			// P2 swaps 1 into x while it takes a 0, then goes round
+			// again while it reads y non-zero; y's only 1s are P1's
+			// swaps at M, which P1 reaches only after its first swap of
+			// x took a 0. With x's accesses in coherence order, x's
+			// first 0 is P1's first swap (P0 stores 0 only after its
+			// swap took one), which takes a 1: P1 then ends without
+			// writing y, so no run that P2 keeps going round has
+			// written the 1 of y that P2 reads. The runs with x's
+			// accesses in order alone left "P2 runs for ever while x is
+			// written 1 for ever and y's last value is 1" open: they
+			// let P2 read any 1 some path of P1 writes.
+			name: "run-writes", init: "x=1; y=0;",
+			threads: []string{"atom.relaxed.gpu.exch r0, x, 1 ; beq r0, 1, E ; st.relaxed.gpu x, 0 ; E:",
+				"L: ; atom.relaxed.gpu.exch r0, x, 0 ; beq r0, 1, F ; M: ; atom.relaxed.gpu.exch r1, y, 1 ; bne r1, 1, L ; ld.relaxed.gpu r2, y ; bne r2, 0, M ; F:",
+				"N: ; atom.relaxed.gpu.exch r0, x, 1 ; beq r0, 0, N ; ld.relaxed.gpu r1, y ; bne r1, 0, N"},
+		},
+		{
 			// P0 waits for y to be 1, swaps 0 in and ends if it took a 1,
 			// waiting again otherwise; P1 stores x, swaps 1 into y until
 			// it takes a 1, then stores 1. P1's last write of y is a 1,
