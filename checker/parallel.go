@@ -45,7 +45,7 @@ func (s *session) searchAll() (execution.Stats, error) {
 	if s.opts.splitMin > 0 {
 		least = s.opts.splitMin
 	}
-	if !s.prune || s.opts.StopAtWitness || cores.Size() < 2 || s.a.Choices(least) < least || !cores.TryTake() {
+	if !s.prune || s.opts.StopAtWitness || cores.Size() < 2 || s.a.ChoicesBelow(least) || !cores.TryTake() {
 		return s.enumerate(nil, nil)
 	}
 	if !s.opts.Budget.TryReserve(s.reserved) {

@@ -46,7 +46,7 @@ func (s *session) pruning() bool {
 	if s.opts.pruneMin > 0 {
 		least = s.opts.pruneMin
 	}
-	return least <= 1 || s.a.Choices(least) >= least
+	return least <= 1 || !s.a.ChoicesBelow(least)
 }
 
 // pruneMin is the fewest candidates (as Analysis.Choices bounds them, the

@@ -421,6 +421,67 @@ func (a *Analysis) Choices(limit int) int {
 	return min(total, limit)
 }
 
+// ChoicesBelow reports whether Choices(limit) < limit. Most tests are
+// decided without building any combination's events: a read reads from
+// the initial write of its location or from a write of that location in
+// some run, so the number of combinations times, for each thread, the
+// largest product over its runs of those counts bounds Choices from
+// above. Only when that bound reaches limit are the combinations built.
+// (Choices built every combination of a small test again before its
+// search: a twentieth of what the 243-test small suite allocates.)
+func (a *Analysis) ChoicesBelow(limit int) bool {
+	if a.choicesBound(limit) < limit {
+		return true
+	}
+	return a.Choices(limit) < limit
+}
+
+// choicesBound is the bound of ChoicesBelow, computed up to limit: limit
+// when it is at least limit, or when an event is not on a location of the
+// layout.
+func (a *Analysis) choicesBound(limit int) int {
+	locs := len(a.Layout.Locs)
+	var buf [16]int
+	writes := buf[:0]
+	if locs > len(buf) {
+		writes = make([]int, 0, locs)
+	}
+	for range locs {
+		writes = append(writes, 1) // the initial write
+	}
+	for _, runs := range a.Runs {
+		for _, r := range runs {
+			for i := range r.Events {
+				if ev := &r.Events[i]; ev.Kind == KindWrite {
+					if ev.Loc < 0 || ev.Loc >= locs {
+						return limit
+					}
+					writes[ev.Loc]++
+				}
+			}
+		}
+	}
+	bound := 1
+	for _, runs := range a.Runs {
+		most := 0
+		for _, r := range runs {
+			n := 1
+			for i := range r.Events {
+				if ev := &r.Events[i]; ev.Kind == KindRead {
+					if ev.Loc < 0 || ev.Loc >= locs {
+						return limit
+					}
+					n = min(n*writes[ev.Loc], limit)
+				}
+			}
+			most = max(most, n)
+		}
+		bound = min(bound*len(runs), limit)
+		bound = min(bound*most, limit)
+	}
+	return bound
+}
+
 // eachCombo builds the events and reads of every combination of runs in
 // enumeration order, with its index, until f returns false; it leaves out
 // the combinations that are no candidate's, among them, without building
