@@ -47,6 +47,7 @@ func checkCommand(args []string, out io.Writer) int {
 		fmt.Fprintf(os.Stderr, "ptxmm %s: %v\n", "check", err)
 		return cli.ExitError
 	}
+	applyWorkers(*workers)
 	cfg := cli.CheckConfig{Options: opts, JSON: *jsonOut, Expect: *expect, Workers: *workers, Files: pos}
 	if cfg.Shard, err = cli.ResolveShard(*shard, *shardCount, os.Getenv); err != nil {
 		fmt.Fprintln(os.Stderr, "ptxmm check:", err)

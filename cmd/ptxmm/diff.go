@@ -69,6 +69,7 @@ func diffCommand(args []string, out io.Writer) int {
 		fmt.Fprintf(os.Stderr, "ptxmm %s: %v\n", "diff", err)
 		return cli.ExitError
 	}
+	applyWorkers(*workers)
 	if len(models) == 0 || len(models) > 2 {
 		fmt.Fprintln(os.Stderr, "ptxmm diff: give -model once (compared with the embedded model) or twice")
 		return cli.ExitError

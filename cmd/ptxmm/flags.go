@@ -117,7 +117,7 @@ func checkLimitFlags(opts checker.Options) error {
 
 // addWorkersFlag registers -j, the number of tests checked in parallel.
 func addWorkersFlag(fs *flag.FlagSet) *int {
-	return fs.Int("j", runtime.GOMAXPROCS(0), "tests checked in parallel (at least 1; never more than there are tests)")
+	return fs.Int("j", runtime.GOMAXPROCS(0), "tests checked in parallel (at least 1; never more than there are tests); below the CPUs, also the Go runtime's processors (GOMAXPROCS, unless set)")
 }
 
 // checkWorkers rejects a -j below 1.
@@ -126,6 +126,19 @@ func checkWorkers(j int) error {
 		return fmt.Errorf("-j %d: at least one test must be checked at a time (the default is one per CPU, %d here)", j, runtime.GOMAXPROCS(0))
 	}
 	return nil
+}
+
+// applyWorkers holds the Go runtime to j processors (GOMAXPROCS) when -j
+// asks for fewer than it has, unless GOMAXPROCS is set in the environment.
+// -j bounds the cores checking keeps busy (limits.Cores: with -j 1 not even
+// a big test's search splits), but an idle processor's scheduler still
+// spins looking for work each time a goroutine wakes: a sixth of the CPU
+// of ../shared/perf/suite-ptx at -j 1 (docs/benchmarks.md, "Tenth round").
+func applyWorkers(j int) {
+	if os.Getenv("GOMAXPROCS") != "" || j < 1 || j >= runtime.GOMAXPROCS(0) {
+		return
+	}
+	runtime.GOMAXPROCS(j)
 }
 
 // applyMemoryLimit makes the Go runtime hold the process near -max-memory:

@@ -48,7 +48,7 @@ func synthCommand(args []string, out io.Writer) int {
 	budget := fs.Duration("budget", 0, "time the whole search may take (0: no limit); the tests found by then are printed")
 	explain := fs.Bool("explain", false, "show, for each test, the execution one model allows and the checks with which the other forbids it")
 	dir := fs.String("o", "", "write each test to `DIR`/NAME.litmus and list them in DIR/@all")
-	workers := fs.Int("j", runtime.GOMAXPROCS(0), "shapes searched in parallel (at least 1)")
+	workers := fs.Int("j", runtime.GOMAXPROCS(0), "shapes searched in parallel (at least 1); below the CPUs, also the Go runtime's processors (GOMAXPROCS, unless set)")
 	addQuietFlag(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), `Usage: ptxmm diff -synth -model A.dl [-model B.dl] [-events N] [-o DIR]
@@ -75,6 +75,7 @@ Flags:
 		fmt.Fprintln(os.Stderr, "ptxmm diff -synth:", err)
 		return cli.ExitError
 	}
+	applyWorkers(*workers)
 	if len(pos) > 0 {
 		fmt.Fprintf(os.Stderr, "ptxmm diff -synth: unexpected argument %q: -synth searches for tests instead of reading them\n", pos[0])
 		return cli.ExitError
