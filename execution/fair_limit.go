@@ -712,26 +712,16 @@ func (l *limitProgram) entered(k int, often uint64, others [][]uint64, targets, 
 	if !in(0) && l.entriesOnce(k, often, others, targets, paths) && l.lastReadsSet(k, often, others, targets, paths) {
 		return false
 	}
-	for i, lt := range l.threads {
-		ok := l.readable(others[i])
+	// Some entry into often reaches its thread's target.
+	return !l.pathWritesOf(k, others, paths, func(i, _ int, e limitEdge, ok func(limitEdge) bool) bool {
+		if !entry(e, k, often) {
+			return true
+		}
 		after := func(f limitEdge) bool {
 			return ok(f) && (f.rloc != k || in(f.rval)) && (f.wloc != k || in(f.wval))
 		}
-		for v, es := range lt.edges {
-			for _, e := range es {
-				if !paths[i][v] || !paths[i][e.to] || !ok(e) || e.wloc != k || !in(e.wval) {
-					continue
-				}
-				if e.rmw && (e.rloc != k || in(e.rval)) {
-					continue
-				}
-				if anyBoth(lt.reach(e.to, after), targets[i]) {
-					return true
-				}
-			}
-		}
-	}
-	return false
+		return !anyBoth(l.threads[i].reach(e.to, after), targets[i])
+	})
 }
 
 // lastWrite reports whether value v (an index) can be location k's last
@@ -774,30 +764,22 @@ func (l *limitProgram) lastWrite(k, v int, targets [][]bool) bool {
 // is made by one and the same instruction, which lies on no cycle of its
 // thread's control flow, so that the execution has at most one entry.
 func (l *limitProgram) entriesOnce(k int, often uint64, others [][]uint64, targets, paths [][]bool) bool {
-	in := func(v int) bool { return often>>v&1 != 0 }
 	thread, pc := -1, -1
-	for i, lt := range l.threads {
-		ok := l.readable(others[i])
-		for v, es := range lt.edges {
-			for _, e := range es {
-				if !paths[i][v] || !paths[i][e.to] || !ok(e) || e.wloc != k || !in(e.wval) {
-					continue
-				}
-				if e.rmw && (e.rloc != k || in(e.rval)) {
-					continue
-				}
-				switch {
-				case !lt.once[v]:
-					return false
-				case thread < 0:
-					thread, pc = i, lt.pc[v]
-				case thread != i || pc != lt.pc[v]:
-					return false
-				}
-			}
+	return l.pathWritesOf(k, others, paths, func(i, v int, e limitEdge, _ func(limitEdge) bool) bool {
+		if !entry(e, k, often) {
+			return true
 		}
-	}
-	return true
+		lt := &l.threads[i]
+		switch {
+		case !lt.once[v]:
+			return false
+		case thread < 0:
+			thread, pc = i, lt.pc[v]
+		case thread != i || pc != lt.pc[v]:
+			return false
+		}
+		return true
+	})
 }
 
 // lastReadsSet reports whether every write that can be the last one of a
@@ -808,25 +790,50 @@ func (l *limitProgram) entriesOnce(k int, often uint64, others [][]uint64, targe
 func (l *limitProgram) lastReadsSet(k int, often uint64, others [][]uint64, targets, paths [][]bool) bool {
 	in := func(v int) bool { return often>>v&1 != 0 }
 	found := false
+	all := l.pathWritesOf(k, others, paths, func(i, _ int, e limitEdge, ok func(limitEdge) bool) bool {
+		if in(e.wval) {
+			return true
+		}
+		after := func(f limitEdge) bool { return ok(f) && (f.wloc != k || in(f.wval)) }
+		if !anyBoth(l.threads[i].reach(e.to, after), targets[i]) {
+			return true
+		}
+		if !e.rmw || e.rloc != k || !in(e.rval) {
+			return false
+		}
+		found = true
+		return true
+	})
+	return all && found
+}
+
+// pathWritesOf calls f on each step of the threads' paths (paths) that
+// writes location k and that its thread may take given the values it may
+// read from the others' writes (others), with the thread, the state the
+// step leaves and the steps that thread may take, until f returns false;
+// it reports whether f never did.
+func (l *limitProgram) pathWritesOf(k int, others [][]uint64, paths [][]bool, f func(i, v int, e limitEdge, ok func(limitEdge) bool) bool) bool {
 	for i, lt := range l.threads {
 		ok := l.readable(others[i])
-		after := func(f limitEdge) bool { return ok(f) && (f.wloc != k || in(f.wval)) }
 		for v, es := range lt.edges {
 			for _, e := range es {
-				if !paths[i][v] || !paths[i][e.to] || !ok(e) || e.wloc != k || in(e.wval) {
+				if !paths[i][v] || !paths[i][e.to] || !ok(e) || e.wloc != k {
 					continue
 				}
-				if !anyBoth(lt.reach(e.to, after), targets[i]) {
-					continue
-				}
-				if !e.rmw || e.rloc != k || !in(e.rval) {
+				if !f(i, v, e, ok) {
 					return false
 				}
-				found = true
 			}
 		}
 	}
-	return found
+	return true
+}
+
+// entry reports whether e, a step writing location k, is an entry into
+// the values of often: it writes one of them, and is no read-modify-write
+// taking one of them (or reading elsewhere).
+func entry(e limitEdge, k int, often uint64) bool {
+	return often>>e.wval&1 != 0 && !(e.rmw && (e.rloc != k || often>>e.rval&1 != 0))
 }
 
 func anyBoth(a, b []bool) bool {
