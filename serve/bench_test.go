@@ -72,10 +72,12 @@ func BenchmarkServeCache(b *testing.B) {
 }
 
 // BenchmarkHandlers times the API's answers on a warm cache, JSON and
-// picture included: what stepping, clicking and querying cost.
+// picture included: what stepping, clicking, querying and diffing
+// against a variant (which includes spec.dl) cost.
 func BenchmarkHandlers(b *testing.B) {
 	s, _ := newTestServer(b, nil)
 	test, model := example(b, "MP.litmus"), specModel(b)
+	variant := ModelSource{Name: "variants/nta-data-only.dl", Text: library(b, "variants/nta-data-only.dl")}
 	if _, err := direct(s, func(c *apiCall) (any, error) { return s.handleRun(c, &RunRequest{Test: test, Model: model}) }); err != nil {
 		b.Fatal(err)
 	}
@@ -91,6 +93,7 @@ func BenchmarkHandlers(b *testing.B) {
 		{"query", func(c *apiCall) (any, error) {
 			return s.handleQuery(c, &QueryRequest{Test: test, Model: model, Exec: 3, Query: "?- cause(X, Y)."})
 		}},
+		{"diff", func(c *apiCall) (any, error) { return s.handleDiff(c, &DiffRequest{Test: test, A: model, B: variant}) }},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
