@@ -368,9 +368,34 @@ func TestFairTermination(t *testing.T) {
 			why:     "may hold more than the 8 values the limits decide (values its writes compute from registers",
 		},
 		{
+			// As without the fence: P0 takes P1's 1 at most once, then
+			// its own 0s. A thread fence only orders, so the program
+			// without it decides (withoutThreadFences).
 			name: "fence", init: "x=0;",
 			threads: []string{"L: ; atom.relaxed.gpu.exch r0, x, 0 ; fence.sc.gpu ; beq r0, 1, L", "st.relaxed.gpu x, 1"},
-			why:     `P0's "fence.sc.gpu" is outside the fragment`,
+		},
+		{
+			// exch-ping-pong with a fence in each loop: the interleaving
+			// that makes each take the other's value for ever is
+			// sequentially consistent, which fences do not forbid.
+			name: "fenced-ping-pong", init: "x=0;",
+			threads: []string{"L: ; atom.relaxed.gpu.exch r0, x, 0 ; fence.acq_rel.gpu ; beq r0, 1, L",
+				"L: ; membar.gl ; atom.relaxed.gpu.exch r1, x, 1 ; fence.sc.cta ; beq r1, 0, L"},
+			spins: true, where: []string{"P0: atom.relaxed.gpu.exch r0, x, 0", "P1: atom.relaxed.gpu.exch r1, x, 1"},
+		},
+		{
+			// Dartagnan's MICRO24-Fig4b shape over two locations: P1's CAS
+			// waits for P0's flag, which P0 sets after its add and a
+			// fence; the fences left out, every fair execution ends.
+			name: "fenced-two-locations", init: "x=0; y=0;",
+			threads: []string{"atom.relaxed.gpu.add r1, x, 1 ; fence.sc.gpu ; atom.relaxed.gpu.exch r2, y, 1",
+				"L: ; atom.relaxed.gpu.cas r1, y, 1, 0 ; bne r1, 1, L ; fence.sc.gpu ; atom.relaxed.gpu.add r2, x, 0"},
+		},
+		{
+			// A proxy fence stays outside the fragment.
+			name: "proxy-fence", init: "x=0;",
+			threads: []string{"L: ; atom.relaxed.gpu.exch r0, x, 0 ; fence.proxy.alias ; beq r0, 1, L", "st.relaxed.gpu x, 1"},
+			why:     `P0's "fence.proxy.alias" is outside the fragment`,
 		},
 		{
 			name: "weak", init: "x=0;",
