@@ -24,7 +24,7 @@ func TestDiffVariants(t *testing.T) {
 		{"fence-sc-not-acq-rel", []string{"MP+fence.sc+acquire"}},
 		// The arrive-on operations of an mbarrier phase read one another's
 		// updates: a one-step observation order loses the earlier arrives.
-		{"obs-one-step", []string{"BulkLoad+expect_tx", "BulkLoad-complete_tx-before-expect_tx", "BulkLoad-complete_tx-prior-store+arrive", "BulkLoad-size-register", "BulkLoad-size-register-unaligned", "CpAsync+mbarrier-inc", "CpAsync+mbarrier-inc-store+release", "MBar-local-plus-remote", "MBar-local-plus-remote-cta-wait", "MBar-two-arrivals", "MBar-two-arrivals+ctrl", "MBar-two-arrivals+try_wait-loop", "MP+rmw-chain",
+		{"obs-one-step", []string{"BulkLoad+expect_tx", "BulkLoad-complete_tx-before-expect_tx", "BulkLoad-complete_tx-prior-store+arrive", "BulkLoad-size-register", "BulkLoad-size-register-unaligned", "CpAsync+mbarrier-inc", "CpAsync+mbarrier-inc-store+release", "MBar-local-plus-remote", "MBar-local-plus-remote-cta-wait", "MBar-two-arrivals", "MBar-two-arrivals+ctrl", "MBar-two-arrivals+try_wait-loop", "MP+red-chain", "MP+rmw-chain",
 			"TMA-load-wait-consume", "TMA-load-wait-consume-short-tx", "TMA-remote-issuer-cluster-wait", "TMA-remote-loop-cluster-wait", "TMA-ring-2x3", "TMA-ring-2x3-no-empty-wait", "TMA-ring-2x3-read-before-wait",
 			"TMA-ring-2x3-wrong-parity", "TMA-ring-refill-after-write", "TMA-ring-refill-after-write-flag"}},
 		{"nta-data-only", []string{"LB+ctrl", "NTA+cas"}},
@@ -33,7 +33,7 @@ func TestDiffVariants(t *testing.T) {
 		// Without proxies, the missing proxy fences of the async-proxy
 		// tests make no difference; and a generic store or atom on a bulk
 		// reduction's destination is morally strong with it, so atomic.
-		{"ptx-v6.0", []string{"BulkReduce-atom-on-destination", "BulkReduce-store-to-destination", "BulkStore-no-proxy-fence", "CoWR+alias-nofence", "MBar-own-arrive-refill", "Multimem-alias-nofence", "ProxyFence-cta-space-remote-write", "ProxyFence-writer-other-cta-no-fence", "Smem-no-proxy-fence", "Surface-host-roundtrip", "Surface-nofence", "Surface-same-kernel",
+		{"ptx-v6.0", []string{"BulkReduce-atom-on-destination", "BulkReduce-store-to-destination", "BulkStore-no-proxy-fence", "CoWR+alias-nofence", "MBar-own-arrive-refill", "MP+alias-fence-before-write", "Multimem-alias-nofence", "ProxyFence-cta-space-remote-write", "ProxyFence-writer-other-cta-no-fence", "Smem-no-proxy-fence", "Surface-host-roundtrip", "Surface-nofence", "Surface-same-kernel",
 			"TMA-ring-refill-after-write-flag", "TMA-store-no-proxy-fence", "TMA-store[2]", "Texture-running-kernel", "Wgmma-no-proxy-fence"}},
 	}
 	for _, c := range cases {
