@@ -33,7 +33,7 @@ func TestDiffVariants(t *testing.T) {
 		// Without proxies, the missing proxy fences of the async-proxy
 		// tests make no difference; and a generic store or atom on a bulk
 		// reduction's destination is morally strong with it, so atomic.
-		{"ptx-v6.0", []string{"BulkReduce-atom-on-destination", "BulkReduce-store-to-destination", "BulkStore-no-proxy-fence", "CoWR+alias-nofence", "MBar-own-arrive-refill", "MP+alias-fence-before-write", "Multimem-alias-nofence", "ProxyFence-cta-space-remote-write", "ProxyFence-writer-other-cta-no-fence", "Smem-no-proxy-fence", "Surface-host-roundtrip", "Surface-nofence", "Surface-same-kernel",
+		{"ptx-v6.0", []string{"BulkReduce-atom-on-destination", "BulkReduce-store-to-destination", "BulkStore-no-proxy-fence", "CoWR+alias-nofence", "MBar-own-arrive-refill", "MP+alias-fence-before-write", "MP+alias-flag", "Multimem-alias-nofence", "ProxyFence-cta-space-remote-write", "ProxyFence-writer-other-cta-no-fence", "Smem-no-proxy-fence", "Surface-host-roundtrip", "Surface-nofence", "Surface-same-kernel",
 			"TMA-ring-refill-after-write-flag", "TMA-store-no-proxy-fence", "TMA-store[2]", "Texture-running-kernel", "Wgmma-no-proxy-fence"}},
 	}
 	for _, c := range cases {
