@@ -12,6 +12,10 @@ func (in *Instance) runStratum(s *stratum) {
 	case s.closure != nil && !in.prov.recording:
 		in.runClosure(s.closure)
 	case !s.recursive || in.recursionIdle(s):
+		if in.n <= flatMaxAtoms && !in.prov.recording && in.trace == nil {
+			in.runFlatStratum(s)
+			break
+		}
 		for k, rp := range s.rules {
 			in.evalRuleFull(s, k, in.stores[rp.head])
 		}

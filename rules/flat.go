@@ -55,7 +55,7 @@ func (in *Instance) evalRuleFull(s *stratum, k int, dst store) {
 	}
 	if len(rp.recOccs) == 0 {
 		// Every positive atom reads an earlier stratum or an input.
-		if _, ok := in.starterStarvedBy(rp); ok {
+		if in.starterStarved(rp) {
 			return
 		}
 	} else {
@@ -65,6 +65,29 @@ func (in *Instance) evalRuleFull(s *stratum, k int, dst store) {
 			}
 		}
 	}
+	in.runFlat(s, k, rp, &dst)
+}
+
+// runFlatStratum evaluates the rules of non-recursive stratum s (or of a
+// recursive one whose recursion is idle) over whole relations, flat,
+// into the stratum's stores: evalRuleFull for each rule, with the
+// starvation test of the rules that start the stratum made here, which
+// spares a call for each of the many rules starved on a small test.
+func (in *Instance) runFlatStratum(s *stratum) {
+	for k, rp := range s.rules {
+		if rp.join == nil && len(rp.recOccs) == 0 {
+			if !in.starterStarved(rp) {
+				in.runFlat(s, k, rp, &in.stores[rp.head])
+			}
+			continue
+		}
+		in.evalRuleFull(s, k, in.stores[rp.head])
+	}
+}
+
+// runFlat evaluates rule k of stratum s, rp, flat, adding its tuples to
+// dst; evalRuleFull has found that it may derive something.
+func (in *Instance) runFlat(s *stratum, k int, rp *rulePlan, dst *store) {
 	fr := in.flatRule(s, k)
 	ops := fr.ops
 	for i := 0; i < len(ops); i++ {
@@ -84,7 +107,7 @@ func (in *Instance) evalRuleFull(s *stratum, k int, dst store) {
 		dst.set.UnionWith(fr.set)
 	case dst.track != nil:
 		// The next relation of a recursive stratum, whose rows are listed.
-		in.unionRows(in.storeRows(rp.head, dst), value{rel: fr.rel}, dst.track)
+		in.unionRows(in.storeRows(rp.head, *dst), value{rel: fr.rel}, dst.track)
 	default:
 		dst.rel.UnionWith(fr.rel)
 	}

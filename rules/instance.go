@@ -17,8 +17,10 @@ type Instance struct {
 	dom    *Domain
 	n      int
 	stores []store
-	delta  []store // per relation of a recursive stratum, allocated on demand
-	next   []store
+	// block holds the sets and binary relations of stores.
+	block *relations.Block
+	delta []store // per relation of a recursive stratum, allocated on demand
+	next  []store
 	// sched says which strata to recompute and how (schedule.go).
 	sched stratumSchedule
 	pool  tempPool
@@ -39,7 +41,8 @@ type Instance struct {
 	spans    []*spanCache
 	// cur is the index of the stratum being evaluated.
 	cur int
-	// ruleConsts[s][r] maps rule r of stratum s's constants to atoms.
+	// ruleConsts[rp] maps rule rp's constants to atoms (rules without
+	// constants have no entry).
 	ruleConsts map[*rulePlan][]int
 	universe   relID
 	// prov records every derived tuple with its rule while
@@ -84,15 +87,13 @@ func (p *Program) NewInstance(dom *Domain) *Instance {
 	in.stores = make([]store, len(p.rels))
 	in.delta = make([]store, len(p.rels))
 	in.next = make([]store, len(p.rels))
-	for i, r := range p.rels {
-		in.stores[i] = newStore(r.arity, n)
-		if r.kind == datalog.RelUniverse {
-			in.stores[i].set = relations.FullSet(n)
-			in.universe = relID(i)
-		}
-	}
+	in.newStores()
 	for _, s := range p.strata {
 		for _, rp := range s.rules {
+			if len(rp.consts) == 0 {
+				// Most rules name no constant: nothing reads their entry.
+				continue
+			}
 			atoms := make([]int, len(rp.consts))
 			for i, c := range rp.consts {
 				atoms[i] = dom.Intern(c)
@@ -112,6 +113,38 @@ func (p *Program) NewInstance(dom *Domain) *Instance {
 	in.empty = make([]emptyCache, len(p.rels))
 	in.spans = make([]*spanCache, len(p.rels))
 	return in
+}
+
+// newStores makes the stores of every relation, those of one or two
+// columns in one block (which Reset empties at once), the universe full.
+func (in *Instance) newStores() {
+	sets, rels := 0, 0
+	for _, r := range in.p.rels {
+		switch r.arity {
+		case 1:
+			sets++
+		case 2:
+			rels++
+		}
+	}
+	block, rs, ss := relations.NewBlock(in.n, rels, sets)
+	in.block = block
+	for i, r := range in.p.rels {
+		switch r.arity {
+		case 1:
+			in.stores[i] = store{arity: 1, set: ss[0]}
+			ss = ss[1:]
+		case 2:
+			in.stores[i] = store{arity: 2, rel: rs[0]}
+			rs = rs[1:]
+		default:
+			in.stores[i] = newStore(r.arity, in.n)
+		}
+		if r.kind == datalog.RelUniverse {
+			in.stores[i].set.Complement()
+			in.universe = relID(i)
+		}
+	}
 }
 
 // Domain returns the instance's domain.

@@ -271,6 +271,21 @@ func (in *Instance) starterStarvedBy(rp *rulePlan) (relID, bool) {
 	return 0, false
 }
 
+// starterStarved is starterStarvedBy's answer alone, for the evaluation's
+// loops.
+func (in *Instance) starterStarved(rp *rulePlan) bool {
+	for _, r := range rp.positive {
+		c := &in.empty[r]
+		if v := in.versions[r] + 1; c.at != v {
+			c.at, c.is = v, in.stores[r].isEmpty()
+		}
+		if c.is {
+			return true
+		}
+	}
+	return false
+}
+
 // recursionIdle reports whether no rule of recursive stratum s that reads
 // the stratum's own relations can derive anything: one pass over the other
 // rules then computes the stratum, with no semi-naive rounds. A rule

@@ -17,10 +17,14 @@ import "github.com/ptxmm/ptxmm/datalog"
 // relation's version stay: every version moves on, which invalidates them.
 // The varying relations given to SetVarying stay set.
 func (in *Instance) Reset(l Limits) {
-	for i := range in.stores {
-		if in.p.rels[i].kind != datalog.RelUniverse {
-			in.stores[i].clearAll()
-		}
+	// The stores of one and two columns are the block's, and none is
+	// tracked; the universe is full again.
+	in.block.Clear()
+	if in.p.rels[in.universe].kind == datalog.RelUniverse {
+		in.stores[in.universe].set.Complement()
+	}
+	for _, r := range in.tupleRels {
+		in.stores[r].clearAll()
 	}
 	// Only the relations of recursive strata have delta and next stores.
 	for _, s := range in.p.strata {

@@ -1,0 +1,86 @@
+package relations
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestBlock fills the relations and sets of a block at random next to ones
+// made by NewRel and NewSet: each must hold what its twin holds (pairs,
+// rows, counts), none may touch its neighbours' words, and Clear must
+// empty them all.
+func TestBlock(t *testing.T) {
+	for _, tc := range []struct{ n, rels, sets int }{
+		{0, 2, 2},
+		{1, 3, 1},
+		{5, 4, 3},
+		{63, 2, 2},
+		{64, 3, 3},
+		{65, 2, 4},
+		{130, 2, 2},
+		{9, 0, 3},
+		{9, 3, 0},
+	} {
+		rng := rand.New(rand.NewPCG(uint64(tc.n), uint64(tc.rels*10+tc.sets)))
+		b, rs, ss := NewBlock(tc.n, tc.rels, tc.sets)
+		require.Len(t, rs, tc.rels)
+		require.Len(t, ss, tc.sets)
+		twinRels := make([]*Rel, tc.rels)
+		for k := range twinRels {
+			twinRels[k] = NewRel(tc.n)
+		}
+		twinSets := make([]*Set, tc.sets)
+		for k := range twinSets {
+			twinSets[k] = NewSet(tc.n)
+		}
+		for round := 0; round < 2; round++ {
+			if tc.n > 0 {
+				for range 4 * tc.n {
+					k, i, j := rng.IntN(max(tc.rels, 1)), rng.IntN(tc.n), rng.IntN(tc.n)
+					if tc.rels > 0 {
+						rs[k].Add(i, j)
+						twinRels[k].Add(i, j)
+					}
+					if tc.sets > 0 {
+						ss[k%tc.sets].Add(i)
+						twinSets[k%tc.sets].Add(i)
+					}
+				}
+				if tc.rels > 0 {
+					// A row view writes through to its relation only.
+					rs[0].Row(tc.n - 1).Set(0)
+					twinRels[0].Add(tc.n-1, 0)
+				}
+			}
+			for k, r := range rs {
+				assert.Equal(t, tc.n, r.N())
+				assert.True(t, r.Equal(twinRels[k]), "n=%d rel %d round %d: %v against %v", tc.n, k, round, r, twinRels[k])
+				assert.Equal(t, twinRels[k].Len(), r.Len())
+				for i := 0; i < tc.n; i++ {
+					assert.True(t, r.Row(i).Equal(twinRels[k].Row(i)), "n=%d rel %d row %d", tc.n, k, i)
+				}
+			}
+			for k, s := range ss {
+				assert.Equal(t, tc.n, s.N())
+				assert.True(t, s.Equal(twinSets[k]), "n=%d set %d round %d", tc.n, k, round)
+				assert.Equal(t, twinSets[k].Len(), s.Len())
+			}
+			b.Clear()
+			for _, r := range twinRels {
+				r.Clear()
+			}
+			for _, s := range twinSets {
+				s.Clear()
+			}
+			for _, r := range rs {
+				assert.True(t, r.IsEmpty())
+			}
+			for _, s := range ss {
+				assert.True(t, s.IsEmpty())
+			}
+		}
+	}
+}
