@@ -496,14 +496,21 @@ func (s *session) evaluate(x *execution.Execution) {
 		flagsOnly = true
 	}
 	s.keyBuf = state.appendKey(s.keyBuf[:0])
-	vs := make([]verdict, len(s.runs))
+	// The verdicts are for the host watching every candidate, if any.
+	var vs []verdict
+	if s.observe != nil && !s.probing {
+		vs = make([]verdict, len(s.runs))
+	}
 	for i, r := range s.runs {
-		vs[i] = r.evaluate(s, x, state, flagsOnly)
+		v := r.evaluate(s, x, state, flagsOnly)
 		if s.err != nil {
 			return
 		}
+		if vs != nil {
+			vs[i] = v
+		}
 	}
-	if s.observe != nil && !s.probing {
+	if vs != nil {
 		s.observe(x, state.clone(), vs)
 	}
 }

@@ -73,3 +73,37 @@ func TestWarmStart(t *testing.T) {
 	require.NoError(t, rs[0].Err)
 	assert.Zero(t, sess.runs[0].warm.tries, "the full search solves every candidate from scratch")
 }
+
+// TestWarmRelsKept: the relations a warm start saves orders in are kept by
+// the worker for the sizes of litmus tests and reused by its next check,
+// which starts with no saved orders all the same; a big test's are not
+// kept.
+func TestWarmRelsKept(t *testing.T) {
+	m := spec(t)
+	cases := []struct {
+		events int
+		kept   bool
+	}{
+		{5, true},
+		{maxKeptWarmEvents, true},
+		{maxKeptWarmEvents + 1, false},
+	}
+	for _, c := range cases {
+		w := newWorker(m)
+		first := newModelRun(m, &Result{}, 0)
+		first.w, first.warm.kept = w, w.warm
+		inst := m.Program.NewInstance(eventDomain(c.events))
+		first.warm.save(m, inst)
+		require.NotNil(t, first.warm.orders, "%d events", c.events)
+		next := &modelRun{m: m, w: w, warm: warmStart{kept: w.warm}}
+		assert.Nil(t, next.warm.orders, "a check starts with no saved orders")
+		assert.False(t, next.warm.try(m, inst, nil), "nothing to try before a save")
+		next.warm.save(m, inst)
+		if c.kept {
+			assert.Same(t, first.warm.orders[0], next.warm.orders[0], "%d events: the relations are reused", c.events)
+		} else {
+			assert.NotSame(t, first.warm.orders[0], next.warm.orders[0], "%d events: a big test's relations are not kept", c.events)
+			assert.Empty(t, w.warm)
+		}
+	}
+}

@@ -33,7 +33,24 @@ type warmStart struct {
 	// visits, tries and hits count the candidates seen, the warm starts
 	// tried and those that succeeded.
 	visits, tries, hits int
+	// kept holds, by number of events, the relations the worker's earlier
+	// checks saved orders in, for save to reuse (nil: none kept). What
+	// they hold is never read before save overwrites it: a check starts
+	// with no saved orders.
+	kept map[int]*warmRels
 }
+
+// warmRels are the relations a warm start saves orders in, for one number
+// of events.
+type warmRels struct {
+	orders, overs []*relations.Rel
+	phases        map[string]*relations.Rel
+}
+
+// maxKeptWarmEvents bounds the number of events of the orders a worker
+// keeps relations for between checks: litmus tests' sizes (one word a
+// row), not a big test's.
+const maxKeptWarmEvents = 64
 
 // worth reports whether to try the saved orders on the next candidate.
 func (w *warmStart) worth() bool {
@@ -87,12 +104,14 @@ func (w *warmStart) save(m *Model, inst *rules.Instance) {
 	}
 	n := inst.Domain().Len()
 	if w.orders == nil || w.orders[0].N() != n {
-		w.orders, w.overs = make([]*relations.Rel, len(orders)), make([]*relations.Rel, len(orders))
-		w.phases = make(map[string]*relations.Rel, len(orders))
-		for i, o := range orders {
-			w.orders[i], w.overs[i] = relations.NewRel(n), relations.NewRel(n)
-			w.phases[o.Name] = w.orders[i]
+		k := w.kept[n]
+		if k == nil {
+			k = newWarmRels(orders, n)
+			if w.kept != nil && n <= maxKeptWarmEvents {
+				w.kept[n] = k
+			}
 		}
+		w.orders, w.overs, w.phases = k.orders, k.overs, k.phases
 	}
 	for i, o := range orders {
 		rel, err1 := inst.Rel(o.Name)
@@ -104,6 +123,17 @@ func (w *warmStart) save(m *Model, inst *rules.Instance) {
 		w.orders[i].CopyFrom(rel)
 		w.overs[i].CopyFrom(over)
 	}
+}
+
+// newWarmRels makes the relations to save orders of n events in.
+func newWarmRels(orders []*datalog.Order, n int) *warmRels {
+	k := &warmRels{orders: make([]*relations.Rel, len(orders)), overs: make([]*relations.Rel, len(orders)),
+		phases: make(map[string]*relations.Rel, len(orders))}
+	for i, o := range orders {
+		k.orders[i], k.overs[i] = relations.NewRel(n), relations.NewRel(n)
+		k.phases[o.Name] = k.orders[i]
+	}
+	return k
 }
 
 // solve is Solve with a warm start: the saved orders first, the search

@@ -19,6 +19,9 @@ type worker struct {
 	// estimated memory.
 	insts map[int]*rules.Instance
 	bytes int64
+	// warm holds the relations warm starts saved orders in, by number
+	// of events (warmStart.kept).
+	warm map[int]*warmRels
 }
 
 // maxKeptBytes bounds the estimated memory of the instances a worker keeps
@@ -35,7 +38,7 @@ type workerPool struct {
 func newWorkerPool(m *Model) *workerPool {
 	wp := &workerPool{m: m}
 	wp.pool.New = func() any {
-		return &worker{filler: fill.New(m.Syntax), insts: map[int]*rules.Instance{}}
+		return newWorker(m)
 	}
 	return wp
 }
@@ -43,7 +46,7 @@ func newWorkerPool(m *Model) *workerPool {
 // worker returns an idle worker of the model, or a new one.
 func (m *Model) worker() *worker {
 	if m.workers == nil {
-		return &worker{filler: fill.New(m.Syntax), insts: map[int]*rules.Instance{}}
+		return newWorker(m)
 	}
 	return m.workers.pool.Get().(*worker)
 }
@@ -53,7 +56,11 @@ func newModelRun(m *Model, res *Result, maxBytes int64) *modelRun {
 	w := m.worker()
 	w.filler.Reset()
 	return &modelRun{m: m, w: w, filler: w.filler, insts: map[int]*rules.Instance{}, res: res,
-		seen: map[string]bool{}, forbid: map[string]bool{}, maxBytes: maxBytes}
+		seen: map[string]bool{}, forbid: map[string]bool{}, maxBytes: maxBytes, warm: warmStart{kept: w.warm}}
+}
+
+func newWorker(m *Model) *worker {
+	return &worker{filler: fill.New(m.Syntax), insts: map[int]*rules.Instance{}, warm: map[int]*warmRels{}}
 }
 
 // spare takes the worker's instance for n events, if it keeps one, reset

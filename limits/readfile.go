@@ -107,12 +107,7 @@ func (f File) ReadFileLooked(name string, look func(fs.FileInfo) error) ([]byte,
 	if err := f.check(name, info); err != nil {
 		return nil, err
 	}
-	file, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer file.Close()
-	return f.read(name, file)
+	return f.readRegular(name, info.Size())
 }
 
 // ReadFileFS is ReadFile for a file in fsys.

@@ -2,6 +2,7 @@ package limits
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -110,4 +111,53 @@ func TestReadFileLooked(t *testing.T) {
 	_, err = small.ReadFileLooked(filepath.Join(dir, "none.litmus"), look)
 	require.ErrorIs(t, err, os.ErrNotExist)
 	assert.Len(t, seen, 2, "a file that is not there is not looked at")
+}
+
+// TestReadRegular: a regular file is read whole whatever the size it was
+// looked at with (it may have changed since), up to the bound, with
+// os.Open's and os.File.Read's errors.
+func TestReadRegular(t *testing.T) {
+	dir := t.TempDir()
+	f := File{Kind: "test", MaxBytes: 600}
+	write := func(name string, n int) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(strings.Repeat("x", n)), 0o644))
+		return p
+	}
+	cases := []struct {
+		name      string
+		path      string
+		looked    int64 // the size the file was looked at with
+		wantBytes int
+		wantErr   string
+	}{
+		{"empty", write("empty", 0), 0, 0, ""},
+		{"one byte", write("one", 1), 1, 1, ""},
+		{"the bound", write("bound", 600), 600, 600, ""},
+		{"grew within the bound", write("grew", 599), 3, 599, ""},
+		{"shrank", write("shrank", 2), 500, 2, ""},
+		{"grew past the bound", write("past", 601), 10, 0, "more than the 600 B a test file may have"},
+		{"longer than its buffer", write("long", 1100), 0, 0, "more than the 600 B a test file may have"},
+		{"not there", filepath.Join(dir, "none"), 0, 0, "open " + filepath.Join(dir, "none") + ": no such file or directory"},
+		{"a folder", dir, 0, 0, "read " + dir + ": is a directory"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			data, err := f.readRegular(c.path, c.looked)
+			if c.wantErr != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), c.wantErr)
+				var pe *fs.PathError
+				require.ErrorAs(t, err, &pe)
+				assert.Equal(t, c.path, pe.Path)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, strings.Repeat("x", c.wantBytes), string(data))
+		})
+	}
+	big := File{Kind: "test", MaxBytes: 5000}
+	data, err := big.readRegular(write("bigger", 4000), 100)
+	require.NoError(t, err, "a file larger than its first buffer is read whole")
+	assert.Len(t, data, 4000)
 }

@@ -3,8 +3,8 @@ package cli
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"io"
+	"strconv"
 	"time"
 
 	"github.com/ptxmm/ptxmm/checker"
@@ -31,9 +31,9 @@ type unit struct {
 // needs it.
 type runPlan struct {
 	units []*unit
-	// digest identifies the list of tests, so that a merge tells the
-	// shards of one run from those of another.
-	digest string
+	// listed is the list of tests a digest identifies (digest): a file
+	// per line, and a template's row after "#".
+	listed []byte
 }
 
 // planRun lists the run's tests. A .test file is read by every shard (its
@@ -46,13 +46,12 @@ type runPlan struct {
 func planRun(files []string, shard Shard, all bool, lim litmus.ParseLimits, sel *Selection, stderr io.Writer) *runPlan {
 	p := &runPlan{}
 	all = all || sel.active()
-	h := sha256.New()
 	for _, f := range files {
 		k := len(p.units)
 		format, ferr := litmus.FormatForPath(f)
 		if ferr == nil && format == litmus.FormatHerd && !all && !shard.owns(k) {
 			p.units = append(p.units, &unit{file: f})
-			fmt.Fprintf(h, "%s\n", f)
+			p.list(f)
 			continue
 		}
 		start := time.Now()
@@ -60,7 +59,7 @@ func planRun(files []string, shard Shard, all bool, lim litmus.ParseLimits, sel 
 		parsed := time.Since(start)
 		if err != nil {
 			p.units = append(p.units, &unit{file: f, err: err})
-			fmt.Fprintf(h, "%s\n", f)
+			p.list(f)
 			continue
 		}
 		if shard.owns(k) {
@@ -74,15 +73,18 @@ func planRun(files []string, shard Shard, all bool, lim litmus.ParseLimits, sel 
 				}
 				if err != nil {
 					p.units = append(p.units, &unit{file: f, err: err})
-					fmt.Fprintf(h, "%s\n", f)
+					p.list(f)
 					continue
 				}
 			}
 			p.units = append(p.units, &unit{file: f, test: t, parsed: parsed})
 			if t.Format == litmus.FormatNV {
-				fmt.Fprintf(h, "%s#%d\n", f, t.Instance)
+				p.listed = append(p.listed, f...)
+				p.listed = append(p.listed, '#')
+				p.listed = strconv.AppendInt(p.listed, int64(t.Instance), 10)
+				p.listed = append(p.listed, '\n')
 			} else {
-				fmt.Fprintf(h, "%s\n", f)
+				p.list(f)
 			}
 		}
 	}
@@ -92,8 +94,21 @@ func planRun(files []string, shard Shard, all bool, lim litmus.ParseLimits, sel 
 			u.shard = k % shard.Count
 		}
 	}
-	p.digest = hex.EncodeToString(h.Sum(nil))[:16]
 	return p
+}
+
+// list adds file to the list of tests the digest identifies.
+func (p *runPlan) list(file string) {
+	p.listed = append(p.listed, file...)
+	p.listed = append(p.listed, '\n')
+}
+
+// digest identifies the list of tests, so that a merge tells the shards of
+// one run from those of another. Only a shard's header needs it: a run
+// that is not sharded does not compute it.
+func (p *runPlan) digest() string {
+	sum := sha256.Sum256(p.listed)
+	return hex.EncodeToString(sum[:])[:16]
 }
 
 // items are the tests this shard checks, in order.
@@ -115,7 +130,7 @@ func (p *runPlan) header(shard Shard, items []*item) herdlog.Shard {
 			logged++
 		}
 	}
-	return herdlog.Shard{Index: shard.Index, Count: shard.Count, Plan: p.digest,
+	return herdlog.Shard{Index: shard.Index, Count: shard.Count, Plan: p.digest(),
 		Taken: len(items), Total: len(p.units), Logged: logged}
 }
 
