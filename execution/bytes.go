@@ -83,7 +83,8 @@ func (z *sizing) add(root int, in *litmus.Instr) {
 	if z.cuts[root] == nil {
 		z.cuts[root] = map[int]bool{}
 	}
-	for _, el := range in.Elements() {
+	var buf [4]litmus.Element
+	for _, el := range in.AppendElements(buf[:0]) {
 		z.cuts[root][int(el.Off)] = true
 		z.cuts[root][int(el.Off)+el.Size] = true
 	}
@@ -174,7 +175,8 @@ func (l *Layout) reached(in *litmus.Instr, loc int, grow *sizing) error {
 	}
 	off, n := in.Extent()
 	need := int(off)+n > li.Size
-	for _, el := range in.Elements() {
+	var buf [4]litmus.Element
+	for _, el := range in.AppendElements(buf[:0]) {
 		for _, c := range []int{int(el.Off), int(el.Off) + el.Size} {
 			if c < li.Size && !slices.Contains(li.Cuts, c) {
 				need = true

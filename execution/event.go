@@ -84,9 +84,12 @@ type Event struct {
 	Thread int           // -1 for initial writes
 	Instr  *litmus.Instr // nil for initial writes
 	// Async marks an operation performed asynchronously to its thread:
-	// it is in no program order (8.9.1.1).
-	Async bool
-	Role  Role
+	// it is in no program order (8.9.1.1). The event's flags (Async,
+	// Signed, BarSync, BadSize) sit together, described with the fields
+	// they go with: an event of this size (248 bytes, not 272 with each
+	// flag padded to a word) is copied for every candidate combination.
+	Async, Signed, BarSync, BadSize bool
+	Role                            Role
 	// Sem, Scope and Proxy are the event's memory order, scope and proxy:
 	// those of its instruction, except where an instruction's events
 	// differ (a bulk copy's complete-tx is .release.cluster, its copy weak
@@ -106,7 +109,6 @@ type Event struct {
 	// elements of a vector or packed instruction (8.2.4, 8.2.5).
 	Off, Size     int
 	OpOff, OpSize int
-	Signed        bool
 	Elem          int
 	// Value is the value read or written, resolved for each candidate.
 	Value Value
@@ -118,14 +120,14 @@ type Event struct {
 	// as resolved for each candidate (Count < 0 when absent).
 	BarInstSym, BarIDSym, BarCountSym *Sym
 	BarInstance, BarID, BarCount      int64
-	BarSync                           bool
+	// BarSync (above, with the flags) marks an arrival that waits for its
+	// barrier to complete (litmus.BarSync), not one that only arrives.
 	// Host describes the tasks and calls of host threads (nil for every
 	// other event; see host.go).
 	Host *HostInfo
-	// BadSize marks the issue of a bulk copy (cp.async.bulk,
+	// BadSize (above, with the flags) marks the issue of a bulk copy (cp.async.bulk,
 	// cp.reduce.async.bulk) whose size is not a multiple of 16, which is
 	// undefined behaviour (the catalog's BULK_BAD_SIZE).
-	BadSize bool
 	// BarPredSym is a bar.red's predicate operand c as the thread computes
 	// it (nil for other events); the reduction's result is the event's
 	// Value (see reductionsHold).

@@ -276,7 +276,7 @@ func (e *explorer) start() (*state, error) {
 // initial returns the state before the thread's first instruction: its
 // registers as the init block sets them.
 func (e *explorer) initial() (*state, error) {
-	s := &state{regs: map[string]*Sym{}, marks: map[int][2]int{}}
+	s := &state{regs: map[string]*Sym{}, marks: map[int][2]int{}, events: make([]Event, 0, eventsHint(e.th))}
 	for _, ri := range e.t.RegInits {
 		if ri.Thread != e.th.Index {
 			continue
@@ -292,6 +292,24 @@ func (e *explorer) initial() (*state, error) {
 		}
 	}
 	return s, nil
+}
+
+// eventsHint is how many events a run of th makes when it executes each
+// instruction once: an atom a read and a write, a register operation or a
+// jump none, anything else (typically) one. The run's events are made
+// that many to start with, not grown by doubling: a run keeps them.
+func eventsHint(th *litmus.Thread) int {
+	n := 0
+	for _, in := range th.Instrs {
+		switch in.Op {
+		case litmus.OpAtom:
+			n += 2
+		case litmus.OpMov, litmus.OpArith, litmus.OpSetp, litmus.OpBranch, litmus.OpGoto, litmus.OpLabel:
+		default:
+			n++
+		}
+	}
+	return n
 }
 
 // operand returns the symbolic value of an operand; an unwritten register
@@ -645,7 +663,8 @@ func (e *explorer) memory(s *state, in *litmus.Instr, pl place, ataint []int) er
 	if typ.Size == 0 {
 		typ = litmus.DefaultType()
 	}
-	els := in.Elements()
+	var elBuf [4]litmus.Element
+	els := in.AppendElements(elBuf[:0])
 	switch in.Op {
 	case litmus.OpStore:
 		for k, el := range els {
@@ -722,7 +741,8 @@ func (e *explorer) readOp(s *state, in *litmus.Instr, pl place, k int, el litmus
 
 // atomic executes an atom or red: read, then (unless a cas fails) write.
 func (e *explorer) atomic(s *state, in *litmus.Instr, pl place, ataint []int, typ litmus.DataType) error {
-	el := in.Elements()[0]
+	var elBuf [4]litmus.Element
+	el := in.AppendElements(elBuf[:0])[0]
 	first := len(s.events)
 	old := e.readOp(s, in, pl, 0, el, typ.Signed, ataint)
 	pieces := make([]int, 0, 1)

@@ -62,7 +62,34 @@ func convValue(v Value, shift, size int, signed bool) (Value, error) {
 	return Int(truncate(v.N>>uint(shift), size, signed)), nil
 }
 
-func constSym(v Value) *Sym { return &Sym{kind: symConst, val: v} }
+// constSym is the known value v. The small integers and addresses,
+// which every thread's registers and operands start from, are shared
+// (Syms are immutable): a suite of small tests built about a thousand
+// equal constants per test.
+func constSym(v Value) *Sym {
+	if v.N >= 0 && v.N < smallConsts {
+		switch v {
+		case Int(v.N):
+			return &smallIntSyms[v.N]
+		case AddrValue(int(v.N)):
+			return &smallAddrSyms[v.N]
+		}
+	}
+	return &Sym{kind: symConst, val: v}
+}
+
+// smallConsts bounds the integers and address indices constSym shares.
+const smallConsts = 16
+
+// smallIntSyms and smallAddrSyms are the shared constants: Int(n) and
+// AddrValue(n) for n below smallConsts. They are never written.
+var smallIntSyms, smallAddrSyms = func() (ints, addrs [smallConsts]Sym) {
+	for n := range smallConsts {
+		ints[n] = Sym{kind: symConst, val: Int(int64(n))}
+		addrs[n] = Sym{kind: symConst, val: AddrValue(n)}
+	}
+	return ints, addrs
+}()
 
 // IsConst reports whether the value is known without any read.
 func (s *Sym) IsConst() bool { return s.kind == symConst }

@@ -14,7 +14,7 @@ import (
 // file, which a suite of small tests pays on every file. The errors are
 // os.Open's and os.File.Read's, and the file is read to its end as
 // io.ReadAll does: one call more finds the end of a file that did not
-// grow.
+// grow. A file that grows is read on, up to one byte past the bound.
 func (f File) readRegular(name string, size int64) ([]byte, error) {
 	var fd int
 	var err error
@@ -28,16 +28,16 @@ func (f File) readRegular(name string, size int64) ([]byte, error) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
 	defer syscall.Close(fd)
-	// Room for the whole file and a little more, so that the call that
-	// finds its end needs no larger buffer.
-	buf := make([]byte, 0, min(size, f.MaxBytes)+512)
+	// The buffer is made the size the file was looked at with; the call
+	// that finds its end reads into probe, whose bytes (a file that grew)
+	// are appended.
+	buf := make([]byte, 0, min(size, f.MaxBytes+1))
+	var probe [512]byte
 	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
+		room := buf[len(buf):cap(buf)]
+		if len(room) == 0 {
+			room = probe[:]
 		}
-		// Never more than one byte past the bound: a file that grew
-		// past it while read is refused, as read refuses a stream.
-		room := buf[len(buf):min(int64(cap(buf)), f.MaxBytes+1)]
 		n, err := syscall.Read(fd, room)
 		if err == syscall.EINTR {
 			continue
@@ -48,7 +48,13 @@ func (f File) readRegular(name string, size int64) ([]byte, error) {
 		if n <= 0 {
 			break
 		}
-		buf = buf[:len(buf)+n]
+		if len(buf) == cap(buf) {
+			buf = append(buf, probe[:n]...)
+		} else {
+			buf = buf[:len(buf)+n]
+		}
+		// A file that grew past the bound while read is refused, as
+		// read refuses a stream.
 		if int64(len(buf)) > f.MaxBytes {
 			return nil, &fs.PathError{Op: "read", Path: name, Err: &FileError{File: f}}
 		}

@@ -114,12 +114,15 @@ type Element struct {
 
 // Elements lists the scalar memory operations of a load, store, atom or
 // red, in element order.
-func (in *Instr) Elements() []Element {
+func (in *Instr) Elements() []Element { return in.AppendElements(nil) }
+
+// AppendElements appends Elements to out: a caller with a buffer of its
+// own (on its stack) builds them without allocating.
+func (in *Instr) AppendElements(out []Element) []Element {
 	t := in.Type
 	if t.Size == 0 {
 		t = DefaultType()
 	}
-	var out []Element
 	vec := max(in.Vec, 1)
 	for v := 0; v < vec; v++ {
 		reg, val := in.Dst, in.Src
