@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strconv"
@@ -122,7 +123,15 @@ func HerdLog(w io.Writer, r *checker.Result, o LogOptions) {
 		fmt.Fprintf(w, "Error %s: %v\n\n", name, r.Err)
 		return
 	}
-	b := make([]byte, 0, 512)
+	var b []byte
+	if buf, ok := w.(*bytes.Buffer); ok {
+		// Appended to in place: a buffer kept from test to test (the
+		// stream's) has the room already.
+		b = buf.AvailableBuffer()
+	}
+	if cap(b) < 512 {
+		b = make([]byte, 0, 512)
+	}
 	b = append(b, "Test "...)
 	b = append(b, name...)
 	if kind := testKind(t); kind != "" {

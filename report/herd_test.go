@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"errors"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -285,4 +286,38 @@ func TestHerdThreadNumbers(t *testing.T) {
 			assert.Equal(t, c.comment, threadsComment(tc))
 		})
 	}
+}
+
+// TestHerdLogIntoBuffer: the log is the same written to any writer and
+// appended in place to a bytes.Buffer, whatever it holds and has room for.
+func TestHerdLogIntoBuffer(t *testing.T) {
+	type plainWriter struct{ io.Writer }
+	m := spec(t)
+	checked := 0
+	for _, c := range herdCases {
+		if c.model != "" || c.unroll > 0 {
+			continue
+		}
+		for _, tc := range parse(t, c.file, c.src) {
+			checked++
+			r := m.Check(tc, checker.DefaultOptions())
+			require.NoError(t, r.Err)
+			var want bytes.Buffer
+			HerdLog(plainWriter{&want}, r, LogOptions{})
+			buffers := []struct {
+				name string
+				b    *bytes.Buffer
+			}{
+				{"empty", &bytes.Buffer{}},
+				{"small room", bytes.NewBuffer(make([]byte, 0, 16))},
+				{"kept with room", bytes.NewBuffer(append(make([]byte, 0, 1<<16), "before\n"...))},
+			}
+			for _, buf := range buffers {
+				prefix := buf.b.String()
+				HerdLog(buf.b, r, LogOptions{})
+				assert.Equal(t, prefix+want.String(), buf.b.String(), "%s: %s", c.name, buf.name)
+			}
+		}
+	}
+	assert.Greater(t, checked, 3)
 }

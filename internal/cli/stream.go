@@ -77,6 +77,9 @@ func (s *stream) run(check func(ctx context.Context, it *item, o checker.Options
 	}
 	status := ExitOK
 	var results []*checker.Result
+	// One block is written at a time, and a writer keeps nothing it is
+	// given: the buffers serve every item.
+	var out, errs bytes.Buffer
 	for i, it := range s.items {
 		if s.status != nil {
 			s.status.waitingFor(i, it)
@@ -86,7 +89,8 @@ func (s *stream) run(check func(ctx context.Context, it *item, o checker.Options
 			s.unfinished = append(s.unfinished, it)
 			continue
 		}
-		var out, errs bytes.Buffer
+		out.Reset()
+		errs.Reset()
 		if st := s.render(it, &out, &errs); st != ExitOK {
 			status = st
 		}
