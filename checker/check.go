@@ -142,7 +142,10 @@ type session struct {
 	// states were seen before.
 	stateBuf State
 	keyBuf   []byte
-	runs     []*modelRun
+	// solveBuf and flagBuf hold the options of a candidate's evaluation
+	// (modelRun.evaluate), kept from one candidate to the next.
+	solveBuf, flagBuf []rules.SolveOption
+	runs              []*modelRun
 	// stopped is set when StopAtWitness found its witness; halt when
 	// the search may end there (verdictsKnown).
 	stopped, halt bool
@@ -528,7 +531,7 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State, fla
 		r.res.Candidates++
 		r.res.Evaluated++
 	}
-	opts := []rules.SolveOption{s.withCtx}
+	opts := append(s.flagBuf[:0], s.withCtx)
 	var past func(*rules.Instance) bool
 	if len(s.slots) > 0 || len(x.LatestReads) > 0 {
 		past = pastFinal(r.m, x, s.slots, s.finalBuf)
@@ -537,8 +540,11 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State, fla
 	// The witnesses of the flags an execution is the first to raise are
 	// built in every mode.
 	flagOpts := opts
+	s.flagBuf = flagOpts
 	if s.witnessFree() {
-		opts = append(opts[:len(opts):len(opts)], rules.WithoutWitnesses())
+		// In a slice of its own: solve appends to it.
+		opts = append(append(s.solveBuf[:0], flagOpts...), rules.WithoutWitnesses())
+		s.solveBuf = opts
 	}
 	sol, warm := r.solve(s, inst, past, opts...)
 	s.cost.add(sol.Nodes)

@@ -21,7 +21,7 @@ var sessionWorkerFields = map[string]string{
 	// own, and the buffers of a candidate's final writes and registers
 	"runs": "fresh", "finalBuf": "fresh", "regs": "fresh",
 	// the state of this goroutine's search
-	"stateBuf": "zero", "keyBuf": "zero", "stopped": "zero", "halt": "zero", "partial": "zero",
+	"stateBuf": "zero", "keyBuf": "zero", "solveBuf": "zero", "flagBuf": "zero", "stopped": "zero", "halt": "zero", "partial": "zero",
 	"undefined": "zero", "err": "zero", "skipped": "zero", "payoff": "zero", "accepted": "zero",
 	"rfBuf": "zero", "learning": "zero", "leafConsistent": "zero", "cost": "zero", "probing": "zero",
 	// the memory the goroutine starting the check takes for all of them

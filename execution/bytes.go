@@ -74,12 +74,20 @@ type sizing struct {
 	widest map[int]litmus.DataType
 }
 
-func newSizing() *sizing {
-	return &sizing{cuts: map[int]map[int]bool{}, size: map[int]int{}, widest: map[int]litmus.DataType{}}
+// newSizing returns an empty sizing. Its maps are made by the first
+// access recorded: most explorers record none.
+func newSizing() *sizing { return &sizing{} }
+
+// makeMaps makes the sizing's maps if it has none yet.
+func (z *sizing) makeMaps() {
+	if z.cuts == nil {
+		z.cuts, z.size, z.widest = map[int]map[int]bool{}, map[int]int{}, map[int]litmus.DataType{}
+	}
 }
 
 // add records an access of in to the variable root.
 func (z *sizing) add(root int, in *litmus.Instr) {
+	z.makeMaps()
 	if z.cuts[root] == nil {
 		z.cuts[root] = map[int]bool{}
 	}
@@ -193,6 +201,7 @@ func (l *Layout) reached(in *litmus.Instr, loc int, grow *sizing) error {
 // sizing; it reports whether anything changed.
 func (l *Layout) grow(t *litmus.Test, more *sizing) (bool, error) {
 	changed := false
+	l.sizing.makeMaps()
 	for root, cs := range more.cuts {
 		if l.sizing.cuts[root] == nil {
 			l.sizing.cuts[root] = map[int]bool{}

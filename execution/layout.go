@@ -21,10 +21,13 @@ type Layout struct {
 	// per CTA of the test.
 	Locs   []LocInfo
 	byName map[string]int
-	// locOf[a][cta] is the location of address a seen from a CTA (global
-	// addresses have the same location in every CTA).
-	locOf []map[int]int
-	names []string
+	// globalLoc[a] is the location of address a when it is in no CTA's
+	// memory (-1 for a per-CTA address), the same seen from every CTA;
+	// ctaLoc[{a, cta}] is a per-CTA address's location seen from a CTA
+	// (nil when the test has none).
+	globalLoc []int
+	ctaLoc    map[[2]int]int
+	names     []string
 	// sizing is what the locations' sizes and segments come from
 	// (bytes.go).
 	sizing *sizing
@@ -164,10 +167,10 @@ func NewLayout(t *litmus.Test) (*Layout, error) {
 			kernelOf[k] = th.Kernel
 		}
 	}
-	l.locOf = make([]map[int]int, len(l.Addrs))
+	l.globalLoc = make([]int, len(l.Addrs))
 	rootLoc := map[[2]int]int{}
 	for i, a := range l.Addrs {
-		l.locOf[i] = map[int]int{}
+		l.globalLoc[i] = -1
 		if !a.Space.PerCTA() {
 			key := [2]int{a.Root, -1}
 			loc, ok := rootLoc[key]
@@ -176,7 +179,7 @@ func NewLayout(t *litmus.Test) (*Layout, error) {
 				l.Locs = append(l.Locs, LocInfo{Root: a.Root, CTA: -1, Init: a.Init, Name: l.Addrs[a.Root].Name, Space: a.Space, MBarrier: a.MBarrier})
 				rootLoc[key] = loc
 			}
-			l.locOf[i][-1] = loc
+			l.globalLoc[i] = loc
 			continue
 		}
 		for _, cta := range sortedKeys(ctas) {
@@ -196,7 +199,16 @@ func NewLayout(t *litmus.Test) (*Layout, error) {
 				l.Locs = append(l.Locs, LocInfo{Root: a.Root, CTA: cta, Init: a.Init, Name: name, Space: a.Space, MBarrier: a.MBarrier})
 				rootLoc[key] = loc
 			}
-			l.locOf[i][cta] = loc
+			switch {
+			case cta < 0:
+				// No CTA key is negative; were one, it would be seen
+				// from every CTA, as a global address is.
+				l.globalLoc[i] = loc
+			case l.ctaLoc == nil:
+				l.ctaLoc = map[[2]int]int{{i, cta}: loc}
+			default:
+				l.ctaLoc[[2]int{i, cta}] = loc
+			}
 		}
 	}
 	if err := l.measure(t); err != nil {
@@ -243,10 +255,10 @@ func (l *Layout) Loc(addr, cta int) int {
 // CTAKey); ok is false for a per-CTA address in a CTA that has no thread
 // in the test, whose memory is not modelled.
 func (l *Layout) LocOf(addr, cta int) (int, bool) {
-	if loc, ok := l.locOf[addr][-1]; ok {
+	if loc := l.globalLoc[addr]; loc >= 0 {
 		return loc, true
 	}
-	loc, ok := l.locOf[addr][cta]
+	loc, ok := l.ctaLoc[[2]int{addr, cta}]
 	return loc, ok
 }
 

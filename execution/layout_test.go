@@ -142,6 +142,14 @@ func TestLayoutSharedPerCTA(t *testing.T) {
 			assert.Equal(t, c.locs, got)
 			// One shared location per CTA, plus the global one.
 			assert.Len(t, l.Locs, len(ctas)+1)
+			// A CTA with no thread of the test has no shared memory
+			// modelled; the global address is seen from it all the same.
+			absent := ctaKeyOf(5, 0, 9)
+			_, ok := l.LocOf(sh, absent)
+			assert.False(t, ok, "the shared address from a CTA without threads")
+			loc, ok := l.LocOf(g, absent)
+			assert.True(t, ok)
+			assert.Equal(t, "g", l.Locs[loc].Name)
 		})
 	}
 }

@@ -107,7 +107,8 @@ func (p *parser) parseThreadHeader(c *cursor, t *Test) bool {
 		c.next()
 	}
 	var nDevice, nHost int
-	for i, cell := range splitCells(row, stop) {
+	p.cells = splitCells(p.cells[:0], row, stop)
+	for i, cell := range p.cells {
 		if p.stop.stopped() {
 			return false
 		}
@@ -128,9 +129,8 @@ type cellToks struct {
 	stop token
 }
 
-// splitCells splits a row's tokens at '|'.
-func splitCells(row []token, stop token) []cellToks {
-	var cells []cellToks
+// splitCells splits a row's tokens at '|', appending the cells to cells.
+func splitCells(cells []cellToks, row []token, stop token) []cellToks {
 	start := 0
 	for i, tk := range row {
 		if tk.kind == tokPunct && tk.text == "|" {
@@ -248,7 +248,8 @@ func (p *parser) parseRows(c *cursor, t *Test) {
 		} else {
 			p.errorf(stop.off, "expected ';' at the end of the row, found %s", stop.describe())
 		}
-		cells := splitCells(row, stop)
+		p.cells = splitCells(p.cells[:0], row, stop)
+		cells := p.cells
 		switch {
 		case len(cells) > len(t.Threads):
 			p.errorf(cells[len(t.Threads)-1].stop.off, "row has %d cells, expected %d (one per thread)", len(cells), len(t.Threads))

@@ -22,6 +22,9 @@ type parser struct {
 	refs []nameRef
 	// threads parallels Test.Threads with what resolution needs.
 	threads []*threadBuild
+	// cells holds the cells of the row being read, kept from row to row
+	// (splitCells).
+	cells []cellToks
 	// declared indexes the explicitly declared addresses by name.
 	declared map[string]*Address
 	// aliasTargets are the alias declarations, checked once all are known.
