@@ -124,7 +124,7 @@ func (f File) ReadFileFS(fsys fs.FS, name string) ([]byte, error) {
 		return nil, err
 	}
 	defer file.Close()
-	return f.read(name, file)
+	return f.readSized(name, file, info.Size())
 }
 
 // ReadAll reads r (standard input, say) to its end, refusing more than
@@ -142,6 +142,31 @@ func (f File) check(name string, info fs.FileInfo) error {
 		return &fs.PathError{Op: "read", Path: name, Err: &FileError{File: f, Size: info.Size()}}
 	}
 	return nil
+}
+
+// readSized is read into a buffer made for a file of size bytes (what
+// looking at it said), which io.ReadAll would grow from 512 bytes by
+// doubling: the loader reads the embedded spec.dl at every start.
+func (f File) readSized(name string, r io.Reader, size int64) ([]byte, error) {
+	r = io.LimitReader(r, f.MaxBytes+1)
+	b := make([]byte, 0, min(max(size, 0), f.MaxBytes)+1)
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+	}
+	if int64(len(b)) > f.MaxBytes {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: &FileError{File: f}}
+	}
+	return b, nil
 }
 
 // read reads at most MaxBytes, refusing a file that grew past the bound

@@ -161,3 +161,32 @@ func TestReadRegular(t *testing.T) {
 	require.NoError(t, err, "a file larger than its first buffer is read whole")
 	assert.Len(t, data, 4000)
 }
+
+// TestReadSized: a reader is read whole whatever size it was said to have,
+// up to the bound.
+func TestReadSized(t *testing.T) {
+	f := File{Kind: "model", MaxBytes: 1000}
+	cases := []struct {
+		name    string
+		text    string
+		size    int64
+		wantErr bool
+	}{
+		{"empty", "", 0, false},
+		{"as said", strings.Repeat("a", 700), 700, false},
+		{"more than said", strings.Repeat("b", 999), 10, false},
+		{"less than said", "c", 600, false},
+		{"no size", strings.Repeat("d", 1000), -1, false},
+		{"past the bound", strings.Repeat("e", 1001), 1001, true},
+		{"past the bound, said small", strings.Repeat("f", 5000), 3, true},
+	}
+	for _, c := range cases {
+		data, err := f.readSized("m.dl", strings.NewReader(c.text), c.size)
+		if c.wantErr {
+			assert.ErrorContains(t, err, "read m.dl: the file has more than the 0.98 KiB a model file may have", c.name)
+			continue
+		}
+		require.NoError(t, err, c.name)
+		assert.Equal(t, c.text, string(data), c.name)
+	}
+}
