@@ -11,22 +11,28 @@ import (
 // recordFlags counts the flags one consistent execution raises, keeping the
 // first witness of each. Result.Flags follows the model's order of tests.
 func (r *modelRun) recordFlags(x *execution.Execution, raised []rules.CheckResult) {
+	added := false
 	for _, f := range raised {
 		i := slices.IndexFunc(r.res.Flags, func(g FlagResult) bool { return g.Name == f.Name })
 		if i < 0 {
 			r.res.Flags = append(r.res.Flags, FlagResult{Name: f.Name, Undefined: r.flagMode(f.Name) == datalog.ModeUndefined,
 				Witness: f, Execution: x.Clone()})
 			i = len(r.res.Flags) - 1
+			added = true
 		}
 		r.res.Flags[i].Executions++
 	}
-	r.sortFlags()
+	if added {
+		// Flags already in order stay so: only a new one is placed.
+		r.sortFlags()
+	}
 }
 
 // sortFlags puts Result.Flags in the model's order of tests.
 func (r *modelRun) sortFlags() {
+	flags := r.m.Program.Flags()
 	order := func(name string) int {
-		return slices.IndexFunc(r.m.Program.Flags(), func(c *datalog.Check) bool { return c.Name == name })
+		return slices.IndexFunc(flags, func(c *datalog.Check) bool { return c.Name == name })
 	}
 	slices.SortStableFunc(r.res.Flags, func(a, b FlagResult) int { return order(a.Name) - order(b.Name) })
 }

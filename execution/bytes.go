@@ -69,7 +69,7 @@ func (l *Layout) wholeLocation(ev *Event) {
 // for a variable declared without a type, the type of its widest access at
 // byte 0, which decides how its final value reads.
 type sizing struct {
-	cuts   map[int]map[int]bool
+	cuts   map[int][]int // a set: each cut once, in no order
 	size   map[int]int
 	widest map[int]litmus.DataType
 }
@@ -81,20 +81,24 @@ func newSizing() *sizing { return &sizing{} }
 // makeMaps makes the sizing's maps if it has none yet.
 func (z *sizing) makeMaps() {
 	if z.cuts == nil {
-		z.cuts, z.size, z.widest = map[int]map[int]bool{}, map[int]int{}, map[int]litmus.DataType{}
+		z.cuts, z.size, z.widest = map[int][]int{}, map[int]int{}, map[int]litmus.DataType{}
 	}
+}
+
+// addCut adds c to the set of cuts.
+func addCut(cuts []int, c int) []int {
+	if slices.Contains(cuts, c) {
+		return cuts
+	}
+	return append(cuts, c)
 }
 
 // add records an access of in to the variable root.
 func (z *sizing) add(root int, in *litmus.Instr) {
 	z.makeMaps()
-	if z.cuts[root] == nil {
-		z.cuts[root] = map[int]bool{}
-	}
 	var buf [4]litmus.Element
 	for _, el := range in.AppendElements(buf[:0]) {
-		z.cuts[root][int(el.Off)] = true
-		z.cuts[root][int(el.Off)+el.Size] = true
+		z.cuts[root] = addCut(addCut(z.cuts[root], int(el.Off)), int(el.Off)+el.Size)
 	}
 	off, n := in.Extent()
 	z.size[root] = max(z.size[root], int(off)+n)
@@ -156,7 +160,7 @@ func (l *Layout) applySizing(t *litmus.Test) error {
 			}
 		}
 		cuts := []int{0}
-		for c := range z.cuts[li.Root] {
+		for _, c := range z.cuts[li.Root] {
 			if c > 0 && c < li.Size {
 				cuts = append(cuts, c)
 			}
@@ -203,12 +207,9 @@ func (l *Layout) grow(t *litmus.Test, more *sizing) (bool, error) {
 	changed := false
 	l.sizing.makeMaps()
 	for root, cs := range more.cuts {
-		if l.sizing.cuts[root] == nil {
-			l.sizing.cuts[root] = map[int]bool{}
-		}
-		for c := range cs {
-			if !l.sizing.cuts[root][c] {
-				l.sizing.cuts[root][c] = true
+		for _, c := range cs {
+			if !slices.Contains(l.sizing.cuts[root], c) {
+				l.sizing.cuts[root] = append(l.sizing.cuts[root], c)
 				changed = true
 			}
 		}
