@@ -1,9 +1,10 @@
 package checker
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/ptxmm/ptxmm/execution"
@@ -69,18 +70,25 @@ func (s State) appendKey(buf []byte) []byte {
 // then name), then locations (by name).
 func observables(t *litmus.Test, l *execution.Layout) ([]Observable, error) {
 	var obs []Observable
-	seen := map[string]bool{}
+	// seen holds the registers (by thread and name) and the locations (by
+	// name, thread -1) met so far.
+	type term struct {
+		loc    bool
+		thread int
+		name   string
+	}
+	seen := map[term]bool{}
 	var firstErr error
 	addTerm := func(tm litmus.Term) {
 		switch tm.Kind {
 		case litmus.TermReg:
-			k := fmt.Sprintf("r%d:%s", tm.Thread, tm.Reg)
+			k := term{thread: tm.Thread, name: tm.Reg}
 			if !seen[k] {
 				seen[k] = true
 				obs = append(obs, Observable{Thread: tm.Thread, Reg: tm.Reg})
 			}
 		case litmus.TermLoc:
-			k := "l:" + tm.Loc
+			k := term{loc: true, thread: -1, name: tm.Loc}
 			if seen[k] {
 				return
 			}
@@ -104,18 +112,19 @@ func observables(t *litmus.Test, l *execution.Layout) ([]Observable, error) {
 		}
 	}
 	t.EachTerm(addTerm)
-	sort.SliceStable(obs, func(i, j int) bool {
-		a, b := obs[i], obs[j]
-		if a.IsLoc != b.IsLoc {
-			return !a.IsLoc
+	slices.SortStableFunc(obs, func(a, b Observable) int {
+		switch {
+		case a.IsLoc != b.IsLoc:
+			if !a.IsLoc {
+				return -1
+			}
+			return 1
+		case a.IsLoc:
+			return strings.Compare(a.Name, b.Name)
+		case a.Thread != b.Thread:
+			return cmp.Compare(a.Thread, b.Thread)
 		}
-		if a.IsLoc {
-			return a.Name < b.Name
-		}
-		if a.Thread != b.Thread {
-			return a.Thread < b.Thread
-		}
-		return a.Reg < b.Reg
+		return strings.Compare(a.Reg, b.Reg)
 	})
 	return obs, firstErr
 }
