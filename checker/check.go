@@ -237,6 +237,7 @@ func (s *session) check(start time.Time) error {
 	eopts.MaxBytes = opts.MaxMemory
 	s.probeDepth = eopts.ProbeDepth
 	a, err := s.prepare(start, eopts)
+	defer s.preparedCancel()
 	if err != nil {
 		return err
 	}

@@ -29,8 +29,15 @@ func CheckAllContext(ctx context.Context, models []*Model, t *litmus.Test, opts 
 func (s *session) startClock(start time.Time) context.CancelFunc {
 	cancel := context.CancelFunc(func() {})
 	if s.opts.Timeout > 0 {
-		deadline := start.Add(s.opts.Timeout + s.waited)
-		s.ctx, cancel = context.WithDeadlineCause(s.ctx, deadline, errTimeout{s.opts.Timeout})
+		if s.waited == 0 && s.prepared != nil {
+			// No time went to waiting for memory: the deadline is
+			// the exploration's, from the same start, with the same
+			// cause.
+			s.ctx, cancel = s.prepared, s.preparedCancel
+		} else {
+			deadline := start.Add(s.opts.Timeout + s.waited)
+			s.ctx, cancel = context.WithDeadlineCause(s.ctx, deadline, errTimeout{s.opts.Timeout})
+		}
 	}
 	s.withCtx = rules.WithContext(s.ctx)
 	return cancel
@@ -38,13 +45,17 @@ func (s *session) startClock(start time.Time) context.CancelFunc {
 
 // prepare explores the test's paths (execution.PrepareContext) under the
 // time limit, counted from start, and the memory limit: before the first
-// candidate as after it.
+// candidate as after it. The deadline's context is kept (prepared) for the
+// search, which takes it when it waited for no memory (startClock): a
+// suite of small tests would make a second context and timer per test.
+// The caller calls preparedCancel once the check is done.
 func (s *session) prepare(start time.Time, eopts execution.Options) (*execution.Analysis, error) {
 	ctx, cancel := s.ctx, context.CancelFunc(func() {})
 	if s.opts.Timeout > 0 {
 		ctx, cancel = context.WithDeadlineCause(s.ctx, start.Add(s.opts.Timeout), errTimeout{s.opts.Timeout})
+		s.prepared = ctx
 	}
-	defer cancel()
+	s.preparedCancel = cancel
 	a, err := execution.PrepareContext(ctx, s.t, eopts)
 	if err != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
 		err = fmt.Errorf("checking stopped: %w", err)
@@ -95,11 +106,13 @@ func (s *session) reserveMemory() error {
 		// the estimates of the others leave.
 		r.maxBytes = limit - (need - r.m.Program.EstimateBytes(n))
 	}
-	waitStart := time.Now()
-	if err := s.opts.Budget.Reserve(s.ctx, need); err != nil {
-		return &limits.BusyError{What: fmt.Sprintf("the relations of its largest candidate execution (%d events)", n), Need: need, Err: err}
+	if !s.opts.Budget.TryReserve(need) {
+		waitStart := time.Now()
+		if err := s.opts.Budget.Reserve(s.ctx, need); err != nil {
+			return &limits.BusyError{What: fmt.Sprintf("the relations of its largest candidate execution (%d events)", n), Need: need, Err: err}
+		}
+		s.waited = time.Since(waitStart)
 	}
-	s.waited = time.Since(waitStart)
 	s.reserved = need
 	return nil
 }

@@ -201,3 +201,41 @@ func TestKeptCandidatesCountAgainstTheMemoryLimit(t *testing.T) {
 	_, r = spec(t).CheckKeep(tc, o, keep, 0)
 	require.ErrorAs(t, r.Err, &me, "pictures keep candidates too")
 }
+
+// TestStartClockTakesPrepared: the search's deadline is the exploration's
+// context when the check waited for no memory, and one of its own, later
+// by the wait, when it waited; without -timeout there is none.
+func TestStartClockTakesPrepared(t *testing.T) {
+	cases := []struct {
+		name            string
+		timeout, waited time.Duration
+		takes           bool
+	}{
+		{"no wait", time.Minute, 0, true},
+		{"waited for memory", time.Minute, 3 * time.Second, false},
+		{"no time limit", 0, 0, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			start := time.Now()
+			s := &session{plan: &plan{opts: Options{Timeout: c.timeout}, ctx: context.Background()}, waited: c.waited}
+			s.preparedCancel = func() {}
+			if c.timeout > 0 {
+				s.prepared, s.preparedCancel = context.WithDeadlineCause(s.ctx, start.Add(c.timeout), errTimeout{c.timeout})
+			}
+			defer s.preparedCancel()
+			cancel := s.startClock(start)
+			defer cancel()
+			if c.takes {
+				assert.Equal(t, s.prepared, s.ctx)
+			} else {
+				assert.NotEqual(t, s.prepared, s.ctx)
+			}
+			deadline, ok := s.ctx.Deadline()
+			assert.Equal(t, c.timeout > 0, ok)
+			if ok {
+				assert.Equal(t, start.Add(c.timeout+c.waited), deadline)
+			}
+		})
+	}
+}

@@ -36,6 +36,11 @@ type plan struct {
 	// withCtx is rules.WithContext(ctx), made once (limits.go).
 	ctx     context.Context
 	withCtx rules.SolveOption
+	// prepared is the context of the exploration's deadline (nil without
+	// -timeout), which the search takes when it waited for no memory;
+	// preparedCancel releases it (limits.go).
+	prepared       context.Context
+	preparedCancel context.CancelFunc
 	// prune is set when the search abandons the partial candidates the
 	// models reject, and nogoods then holds the choices of reads-from
 	// they reject, learned from rejected candidates (search.go); it is
