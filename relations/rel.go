@@ -114,7 +114,7 @@ func (r *Rel) Row(i int) *bitset.BitSet {
 func (r *Rel) Len() int { return int(r.all.Count()) }
 
 // IsEmpty reports whether the relation has no pair.
-func (r *Rel) IsEmpty() bool { return r.all.None() }
+func (r *Rel) IsEmpty() bool { return zeroWords(r.words) }
 
 // Clear removes every pair, keeping the storage.
 func (r *Rel) Clear() { clear(r.words) }

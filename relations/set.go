@@ -61,7 +61,7 @@ func (s *Set) Has(i int) bool {
 func (s *Set) Len() int { return int(s.view.Count()) }
 
 // IsEmpty reports whether the set has no member.
-func (s *Set) IsEmpty() bool { return s.view.None() }
+func (s *Set) IsEmpty() bool { return zeroWords(s.words) }
 
 // Clear removes every member, keeping the storage.
 func (s *Set) Clear() { clear(s.words) }

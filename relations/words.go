@@ -25,16 +25,30 @@ func orWords(dst, src []uint64) {
 }
 
 // orWordsChanged sets dst |= src and reports whether any bit was new. The
-// change is accumulated without branches to keep the loop tight.
+// change is accumulated without branches to keep the loop tight; ranging
+// over dst with src resliced to its length lets the compiler drop the
+// bounds checks of both.
 func orWordsChanged(dst, src []uint64) bool {
 	src = src[:len(dst)]
 	var fresh uint64
-	for k, x := range src {
-		d := dst[k]
+	for k, d := range dst {
+		x := src[k]
 		fresh |= x &^ d
 		dst[k] = d | x
 	}
 	return fresh != 0
+}
+
+// zeroWords reports whether every word of ws is zero. It is small enough
+// to be inlined where bitset's None is a call: emptiness is the
+// evaluator's most frequent question.
+func zeroWords(ws []uint64) bool {
+	for _, w := range ws {
+		if w != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // fillOnes sets the first n bits of ws and clears the rest.

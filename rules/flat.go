@@ -115,15 +115,28 @@ func (in *Instance) runFlat(s *stratum, k int, rp *rulePlan, dst *store) {
 
 // flatRule returns rule k of stratum s compiled flat.
 func (in *Instance) flatRule(s *stratum, k int) *flatRule {
+	if f := in.flat.rules; f != nil {
+		if fr := f[s.index][k]; fr != nil {
+			return fr
+		}
+	}
+	return in.compileFlat(s, k)
+}
+
+// compileFlat compiles rule k of stratum s flat and keeps it. The first
+// call makes room for every rule of every stratum, in one array.
+func (in *Instance) compileFlat(s *stratum, k int) *flatRule {
 	f := &in.flat
 	if f.rules == nil {
+		total := 0
+		for _, t := range in.p.strata {
+			total += len(t.rules)
+		}
+		all := make([]*flatRule, total)
 		f.rules = make([][]*flatRule, len(in.p.strata))
-	}
-	if f.rules[s.index] == nil {
-		f.rules[s.index] = make([]*flatRule, len(s.rules))
-	}
-	if fr := f.rules[s.index][k]; fr != nil {
-		return fr
+		for i, t := range in.p.strata {
+			f.rules[i], all = all[:len(t.rules):len(t.rules)], all[len(t.rules):]
+		}
 	}
 	rp := s.rules[k]
 	c := flatCompiler{in: in, rp: rp}

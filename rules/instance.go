@@ -70,8 +70,10 @@ type Instance struct {
 	trace *RuleTrace
 	// quiet holds the strata the evaluation passes over (quiet.go).
 	quiet quietStrata
-	// flat holds the rules compiled flat for small domains (flat.go).
-	flat flatRules
+	// flat holds the rules compiled flat for small domains (flat.go), and
+	// flatStrata the strata runDirtyFlat computes.
+	flat       flatRules
+	flatStrata strataBits
 }
 
 // NewInstance prepares an evaluation over dom. It adds the program's
@@ -108,6 +110,7 @@ func (p *Program) NewInstance(dom *Domain) *Instance {
 		}
 	}
 	in.sched = newStratumSchedule(p)
+	in.flatStrata = flatStrataOf(p, n)
 	in.inc = newIncremental(p, n)
 	in.versions = make([]uint64, len(p.rels))
 	in.empty = make([]emptyCache, len(p.rels))

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"math/bits"
 	"slices"
 
 	"github.com/ptxmm/ptxmm/datalog"
@@ -126,6 +127,10 @@ func (in *Instance) freshen(r relID) {
 // runDirty recomputes dirty stratum i and marks its readers dirty, unless
 // it holds what it held before.
 func (in *Instance) runDirty(i int) {
+	if in.flatStrata != nil && in.flatStrata.has(i) && !in.prov.recording && in.trace == nil {
+		in.runDirtyFlat(i)
+		return
+	}
 	s := in.p.strata[i]
 	changed := true
 	if in.derivesNothingWorth(i) && in.derivesNothing(s) {
@@ -154,6 +159,76 @@ func (in *Instance) runDirty(i int) {
 	if in.quiet.known && in.quiet.dead.has(i) {
 		in.markQuiet(i)
 	}
+}
+
+// runDirtyFlat is runDirty for a stratum of flatStrata. The test for
+// strata that derive nothing is there the starvation test of each rule,
+// which the run makes anyway: it is made first, always (counted as a try
+// of the shortcut), and its answers serve the run, which evaluates the
+// live rules alone. Their starvation cannot change meanwhile: they read
+// no relation of the stratum.
+func (in *Instance) runDirtyFlat(i int) {
+	s := in.p.strata[i]
+	in.cur = i
+	var live uint64
+	for k, rp := range s.rules {
+		if !in.starterStarved(rp) {
+			live |= 1 << uint(k)
+		}
+	}
+	in.sched.nothing.tries[i]++
+	changed := true
+	if live == 0 {
+		in.sched.nothing.hit(i)
+		in.intr.tick(strataWork)
+		changed = in.clearStratum(s)
+	} else {
+		cutoff := in.sched.readersClean(s) && in.cutoffWorth(i)
+		if cutoff {
+			for k, r := range s.rels {
+				in.beforeStore(k, in.p.rels[r].arity).copyFrom(in.stores[r])
+			}
+		}
+		in.intr.tick(strataWork)
+		for _, r := range s.rels {
+			in.stores[r].clear()
+			in.versions[r]++
+		}
+		for ; live != 0; live &= live - 1 {
+			k := bits.TrailingZeros64(live)
+			rp := s.rules[k]
+			if rp.join == nil {
+				in.runFlat(s, k, rp, &in.stores[rp.head])
+			} else {
+				in.evalRuleFull(s, k, in.stores[rp.head])
+			}
+		}
+		if cutoff && in.unchanged(s) {
+			in.sched.cutoff.hit(i)
+			changed = false
+		}
+	}
+	in.sched.ran(s, changed)
+	if in.quiet.known && in.quiet.dead.has(i) {
+		in.markQuiet(i)
+	}
+}
+
+// flatStrataOf returns the strata runDirtyFlat computes on a domain of n
+// atoms: those evaluated flat (n is at most flatMaxAtoms) whose rules, at
+// most 64, all start them (the stratum is not recursive), and that are not
+// closures; nil when there are none.
+func flatStrataOf(p *Program, n int) strataBits {
+	if n > flatMaxAtoms {
+		return nil
+	}
+	b := newStrataBits(len(p.strata))
+	for i, s := range p.strata {
+		if !s.recursive && s.closure == nil && len(s.rules) <= 64 && len(s.starters) == len(s.rules) {
+			b.set(i)
+		}
+	}
+	return b
 }
 
 // clearStratum empties the relations of stratum s and reports whether any

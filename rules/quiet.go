@@ -156,7 +156,7 @@ func (in *Instance) findDead() {
 			starved := false
 			for _, r := range rp.positive {
 				t := p.stratumOf[r]
-				if (t < 0 && in.emptyInput(r)) || (t >= 0 && q.dead.has(int(t))) {
+				if (t < 0 && (q.starved[r] || in.emptyInput(r))) || (t >= 0 && q.dead.has(int(t))) {
 					starved = true
 					break
 				}

@@ -86,7 +86,7 @@ func TestResetCoversEveryField(t *testing.T) {
 		"p", "dom", "n", "universe", "ruleConsts", "tupleRels",
 		// kept: the rules compiled flat over the same domain and stores, and
 		// their scratch, written before it is read
-		"flat",
+		"flat", "flatStrata",
 		// emptied or reset by Reset
 		"stores", "delta", "next", "sched", "rowMark", "cur", "prov",
 		"intr", "err", "search", "trace", "bounds", "inc",
