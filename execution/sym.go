@@ -42,13 +42,12 @@ type Sym struct {
 // convSym cuts v to a data type of size bytes from bit shift (a store's
 // value, an element of a packed value), folding constants.
 func convSym(v *Sym, shift, size int, signed bool) *Sym {
-	s := &Sym{kind: symConv, a: v, shift: shift, size: size, signed: signed}
 	if v.IsConst() {
 		if c, err := convValue(v.val, shift, size, signed); err == nil {
 			return constSym(c)
 		}
 	}
-	return s
+	return &Sym{kind: symConv, a: v, shift: shift, size: size, signed: signed}
 }
 
 // convValue is the value of a symConv.

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -159,8 +158,7 @@ func herdOrder(t *litmus.Test, obs []checker.Observable) []int {
 	for i := range idx {
 		idx[i] = i
 	}
-	sort.SliceStable(idx, func(a, b int) bool {
-		x, y := obs[idx[a]], obs[idx[b]]
+	less := func(x, y checker.Observable) bool {
 		if x.IsLoc != y.IsLoc {
 			return !x.IsLoc
 		}
@@ -171,6 +169,17 @@ func herdOrder(t *litmus.Test, obs []checker.Observable) []int {
 			return number(x.Thread) < number(y.Thread)
 		}
 		return naturalLess(regName(x.Reg), regName(y.Reg))
+	}
+	// The same stable order as sort.SliceStable with less, without its
+	// reflection.
+	slices.SortStableFunc(idx, func(a, b int) int {
+		switch {
+		case less(obs[a], obs[b]):
+			return -1
+		case less(obs[b], obs[a]):
+			return 1
+		}
+		return 0
 	})
 	return idx
 }
