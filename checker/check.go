@@ -114,6 +114,9 @@ type modelRun struct {
 	instBytes int64
 	// warm holds the orders of the last consistent choice (warm.go).
 	warm warmStart
+	// pruned is the constraint on final writes of the last candidate
+	// (finals.go).
+	pruned pastPrune
 	// probing lists, while the probe runs are searched, the flags they
 	// are searched for (probes.go).
 	probing []string
@@ -535,8 +538,9 @@ func (r *modelRun) evaluate(s *session, x *execution.Execution, state State, fla
 	opts := append(s.flagBuf[:0], s.withCtx)
 	var past func(*rules.Instance) bool
 	if len(s.slots) > 0 || len(x.LatestReads) > 0 {
-		past = pastFinal(r.m, x, s.slots, s.finalBuf)
-		opts = append(opts, rules.WithPrune(past))
+		var prune rules.SolveOption
+		past, prune = r.pruned.of(r.m, x, s.slots, s.finalBuf)
+		opts = append(opts, prune)
 	}
 	// The witnesses of the flags an execution is the first to raise are
 	// built in every mode.

@@ -83,6 +83,41 @@ func prunePastFinals(m *Model, x *execution.Execution, slots []finalSlot, finals
 	return rules.WithPrune(pastFinal(m, x, slots, finals))
 }
 
+// pastPrune keeps a candidate's pastFinal and its solve option for the
+// next candidate: they read the execution, the slots and the final writes
+// through what they were made with, so where those are the same (the
+// search fills one execution and one buffer of final writes from
+// candidate to candidate), they are the same test.
+type pastPrune struct {
+	x               *execution.Execution
+	slots           *finalSlot
+	finals          *int
+	nSlots, nFinals int
+	past            func(*rules.Instance) bool
+	opt             rules.SolveOption
+}
+
+// of returns pastFinal(m, x, slots, finals) and its rules.WithPrune,
+// made anew only when one of them is not what the last ones were made
+// with (m is the run's model, the same every time).
+func (p *pastPrune) of(m *Model, x *execution.Execution, slots []finalSlot, finals []int) (func(*rules.Instance) bool, rules.SolveOption) {
+	s, f := firstOf(slots), firstOf(finals)
+	if p.past == nil || p.x != x || p.slots != s || p.nSlots != len(slots) || p.finals != f || p.nFinals != len(finals) {
+		p.x, p.slots, p.nSlots, p.finals, p.nFinals = x, s, len(slots), f, len(finals)
+		p.past = pastFinal(m, x, slots, finals)
+		p.opt = rules.WithPrune(p.past)
+	}
+	return p.past, p.opt
+}
+
+// firstOf is the address of a slice's first element, nil for an empty one.
+func firstOf[T any](s []T) *T {
+	if len(s) == 0 {
+		return nil
+	}
+	return &s[0]
+}
+
 // pastFinal is prunePastFinals as a test of the instance's current orders,
 // for the first len(finals) slots, with model m's relation of final writes
 // (Model.finals). It also holds when a read of a

@@ -1,10 +1,14 @@
 package checker
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/ptxmm/ptxmm/execution"
+	"github.com/ptxmm/ptxmm/rules"
 )
 
 // TestFinalValues checks conditions on final memory values: the final
@@ -124,4 +128,37 @@ func TestFinalValueOfSharedMemory(t *testing.T) {
 	assert.Equal(t, []string{"s=1;", "s=2;"}, states(r))
 	assert.True(t, r.Assertions[0].Holds)
 	assert.True(t, r.Assertions[1].Holds)
+}
+
+// TestPastPruneKept: a candidate's constraint on final writes is made anew
+// only when the execution, the slots or the final writes' buffer differ
+// from those it was made with.
+func TestPastPruneKept(t *testing.T) {
+	m := spec(t)
+	x, y := &execution.Execution{}, &execution.Execution{}
+	slots := make([]finalSlot, 2)
+	finals, other := make([]int, 2), make([]int, 2)
+	kept := func(*rules.Instance) bool { return true }
+	code := func(f func(*rules.Instance) bool) uintptr { return reflect.ValueOf(f).Pointer() }
+	cases := []struct {
+		name   string
+		x      *execution.Execution
+		slots  []finalSlot
+		finals []int
+		kept   bool
+	}{
+		{"the same", x, slots, finals, true},
+		{"another execution", y, slots, finals, false},
+		{"another buffer of finals", x, slots, other, false},
+		{"fewer finals", x, slots, finals[:1], false},
+		{"fewer slots", x, slots[:1], finals, false},
+	}
+	for _, c := range cases {
+		var p pastPrune
+		p.of(m, x, slots, finals)
+		p.past = kept
+		got, opt := p.of(m, c.x, c.slots, c.finals)
+		assert.NotNil(t, opt, c.name)
+		assert.Equal(t, c.kept, code(got) == code(kept), c.name)
+	}
 }
