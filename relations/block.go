@@ -8,7 +8,11 @@ import "github.com/bits-and-blooms/bitset"
 // made one by one, each costs three allocations and each emptying a call,
 // where a block costs a handful of allocations in all and one pass over
 // memory.
-// The relations and sets of a block are ordinary ones in every other way.
+// A block's relation makes its row views (Rel.Row) at the first call, where
+// NewRel makes them at once: most of an evaluator's relations are never
+// read row by row, and their views took four times their words. So unlike
+// NewRel's, a block's relations must not be read from several goroutines
+// at once. They are ordinary relations in every other way.
 type Block struct {
 	words []uint64
 }
@@ -20,21 +24,13 @@ func NewBlock(n, rels, sets int) (*Block, []*Rel, []*Set) {
 	b := &Block{words: make([]uint64, rels*n*w+sets*w)}
 	words := b.words
 	rs := make([]Rel, rels)
-	views := make([]bitset.BitSet, rels*n)
 	outRels := make([]*Rel, rels)
 	for k := range rs {
 		r := &rs[k]
 		r.n, r.w = n, w
 		r.words = words[: n*w : n*w]
 		words = words[n*w:]
-		r.rows = views[:n:n]
-		views = views[n:]
 		r.all = *bitset.FromWithLength(uint(n*w*64), r.words)
-		for i := range r.rows {
-			// As in NewRel, the capacity keeps a view grown by mistake
-			// from spilling into the next row.
-			r.rows[i] = *bitset.FromWithLength(uint(n), r.words[i*w:(i+1)*w:(i+1)*w])
-		}
 		outRels[k] = r
 	}
 	ss := make([]Set, sets)

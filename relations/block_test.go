@@ -84,3 +84,26 @@ func TestBlock(t *testing.T) {
 		}
 	}
 }
+
+// TestNextInRow compares nextInRow, which cycle tests and strongly
+// connected components read rows with, against the row view's NextSet on
+// random relations of one, two and three words a row, from every start.
+func TestNextInRow(t *testing.T) {
+	for _, n := range []int{1, 7, 64, 65, 130} {
+		rng := rand.New(rand.NewPCG(uint64(n), 7))
+		r := NewRel(n)
+		for range 3 * n {
+			r.Add(rng.IntN(n), rng.IntN(n))
+		}
+		for i := range n {
+			for from := uint(0); from <= uint(n)+1; from++ {
+				wantJ, wantOK := r.Row(i).NextSet(from)
+				gotJ, gotOK := r.nextInRow(i, from)
+				require.Equal(t, wantOK, gotOK, "n=%d row %d from %d", n, i, from)
+				if wantOK {
+					require.Equal(t, wantJ, gotJ, "n=%d row %d from %d", n, i, from)
+				}
+			}
+		}
+	}
+}

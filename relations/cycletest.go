@@ -68,7 +68,7 @@ func (t *CycleTest) explore(r *Rel, root int) bool {
 	acyclic := true
 	for len(frames) > 0 && acyclic {
 		f := &frames[len(frames)-1]
-		u, ok := r.rows[f.v].NextSet(uint(f.next))
+		u, ok := r.nextInRow(int(f.v), uint(f.next))
 		if ok {
 			f.next = int32(u + 1)
 			switch state[u] {

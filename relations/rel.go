@@ -21,7 +21,8 @@ type Rel struct {
 	w     int
 	words []uint64
 	// rows are bitset views over the backing array, built once so that Row
-	// never allocates in the evaluator's loops.
+	// never allocates in the evaluator's loops (a block's relation builds
+	// them at its first Row: nil until then).
 	rows []bitset.BitSet
 	// all views the whole backing array, for the whole-relation counts and
 	// comparisons bitset provides (the bits past n in each row stay zero).
@@ -34,14 +35,39 @@ type Rel struct {
 // NewRel returns the empty relation over [0, n).
 func NewRel(n int) *Rel {
 	w := wordsFor(n)
-	r := &Rel{n: n, w: w, words: make([]uint64, n*w), rows: make([]bitset.BitSet, n)}
+	r := &Rel{n: n, w: w, words: make([]uint64, n*w)}
 	r.all = *bitset.FromWithLength(uint(n*w*64), r.words)
+	r.makeRows(make([]bitset.BitSet, n))
+	return r
+}
+
+// makeRows makes the row views of r in views, which holds n of them.
+func (r *Rel) makeRows(views []bitset.BitSet) {
+	r.rows = views
 	for i := range r.rows {
 		// The capacity limit keeps a view that is grown by mistake from
 		// spilling into the next row.
-		r.rows[i] = *bitset.FromWithLength(uint(n), r.words[i*w:(i+1)*w:(i+1)*w])
+		r.rows[i] = *bitset.FromWithLength(uint(r.n), r.words[i*r.w:(i+1)*r.w:(i+1)*r.w])
 	}
-	return r
+}
+
+// nextInRow returns the smallest j >= from with (i, j) in r, as the row
+// view's NextSet does, from the words.
+func (r *Rel) nextInRow(i int, from uint) (uint, bool) {
+	if from >= uint(r.n) {
+		return 0, false
+	}
+	row := r.row(i)
+	k := int(from >> 6)
+	if x := row[k] >> (from & 63); x != 0 {
+		return from + uint(bits.TrailingZeros64(x)), true
+	}
+	for k++; k < len(row); k++ {
+		if row[k] != 0 {
+			return uint(k<<6 + bits.TrailingZeros64(row[k])), true
+		}
+	}
+	return 0, false
 }
 
 // Identity returns [S] = {(i, i) | i in S} over the domain of s.
@@ -107,6 +133,10 @@ func (r *Rel) Has(i, j int) bool {
 // relation. Row panics if i is outside [0, n).
 func (r *Rel) Row(i int) *bitset.BitSet {
 	inDomain("Rel.Row", i, r.n)
+	if r.rows == nil {
+		// A block's relation makes its views on first use (NewBlock).
+		r.makeRows(make([]bitset.BitSet, r.n))
+	}
 	return &r.rows[i]
 }
 

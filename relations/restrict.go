@@ -27,7 +27,7 @@ func (r *Rel) DomainInto(dst *Set) {
 	sameN("Rel.DomainInto", r.n, dst.n)
 	dst.Clear()
 	for i := 0; i < r.n; i++ {
-		if r.rows[i].Any() {
+		if !zeroWords(r.row(i)) {
 			dst.words[i>>6] |= 1 << (uint(i) & 63)
 		}
 	}

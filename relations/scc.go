@@ -69,7 +69,7 @@ func (s *sccScratch) decompose(r *Rel) int {
 		for len(frames) > 0 {
 			f := &frames[len(frames)-1]
 			v := int(f.v)
-			if next, ok := r.rows[v].NextSet(uint(f.next)); ok {
+			if next, ok := r.nextInRow(v, uint(f.next)); ok {
 				u := int(next)
 				f.next = int32(u + 1)
 				switch {
