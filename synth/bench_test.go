@@ -62,6 +62,7 @@ func BenchmarkSearch(b *testing.B) {
 				b.ReportMetric(float64(rep.Checked.Corners), "corners")
 				b.ReportMetric(float64(rep.Checked.Probes), "probes")
 				b.ReportMetric(float64(rep.Checked.Removals), "removals")
+				b.ReportMetric(float64(rep.Checked.Violations), "screens")
 			}
 		})
 		b.Run(name+"/diff-examples", func(b *testing.B) {

@@ -12,7 +12,8 @@ import "sort"
 // minimal one. Any other box is split on one dimension, one box per value,
 // choosing a dimension that changes the outcomes at a corner of the box,
 // so that the dimensions that matter are fixed first and the rest collapse
-// into boxes of equal corners.
+// into boxes of equal corners. Before a box is split, the violation screen
+// (violation.go) may close it from what only one model checks.
 
 // latticeSearch finds the minimal separating points of one skeleton.
 type latticeSearch struct {
@@ -28,6 +29,11 @@ type latticeSearch struct {
 	// screened, when set, reports that no point between lo and hi can
 	// separate the models (screen.go).
 	screened func(lo, hi point) bool
+	// closed, when set, reports that no point between lo and hi can
+	// separate the models, for a box about to be split (the violation
+	// screen, violation.go: dearer than a corner, so asked only where
+	// the corners do not close the box).
+	closed func(lo, hi point) bool
 	// hits counts, per dimension, the boxes split on it: the dimensions
 	// that mattered in one box are tried first in the next.
 	hits []int
@@ -79,6 +85,9 @@ func (l *latticeSearch) box(lo, hi point) {
 		l.monotone(lo, hi, ol, oh)
 	}
 	if ol.allSame(oh) {
+		return
+	}
+	if l.closed != nil && l.closed(lo, hi) {
 		return
 	}
 	k := l.pick(lo, hi, ol, oh)

@@ -58,10 +58,13 @@ func (c change) flip() change {
 // monotonicity remembers, per step, whether both models are monotone
 // along it.
 type monotonicity struct {
-	o       Options
-	mu      sync.Mutex
-	cache   map[string]bool
-	indexes map[*checker.Model]*ruleIndex
+	o     Options
+	mu    sync.Mutex
+	cache map[string]bool
+	// flagChanges remembers what each step may do to the violation
+	// screen's flags (flagsStep).
+	flagChanges map[string]change
+	indexes     map[*checker.Model]*ruleIndex
 	// filled keeps each sample's inputs per model and program text, and
 	// unions their union over the candidates.
 	filled map[*checker.Model]map[string][]inputs
@@ -69,7 +72,7 @@ type monotonicity struct {
 }
 
 func newMonotonicity(o Options) *monotonicity {
-	return &monotonicity{o: o, cache: map[string]bool{}, indexes: map[*checker.Model]*ruleIndex{},
+	return &monotonicity{o: o, cache: map[string]bool{}, flagChanges: map[string]change{}, indexes: map[*checker.Model]*ruleIndex{},
 		filled: map[*checker.Model]map[string][]inputs{}, unions: map[*checker.Model]map[string]inputs{}}
 }
 
@@ -278,15 +281,89 @@ func stepSamples(v Vocabulary, sl slot, d dim, s int) [][2]*program.Test {
 // every execution it forbids at the first (ia and ib: the inputs' unions
 // over the candidates).
 func monotoneOn(ix *ruleIndex, ca, cb []inputs, ia, ib inputs) bool {
+	return checksGrow(ix, ca, cb, ia, ib, datalog.ModeAxiom)
+}
+
+// checksGrow reports whether, going from a program whose candidates'
+// inputs are ca to one whose are cb, no relation of a check of the mode
+// given may lose tuples.
+func checksGrow(ix *ruleIndex, ca, cb []inputs, ia, ib inputs, mode datalog.CheckMode) bool {
+	return checksChange(ix, ca, cb, ia, ib, mode)&loses == 0
+}
+
+// checksChange is what the step may do to the relations of the checks of
+// the mode given, together.
+func checksChange(ix *ruleIndex, ca, cb []inputs, ia, ib inputs, mode datalog.CheckMode) change {
 	ch := inputChanges(ix, ia, ib)
 	guarded := guardedChanges(ix, ch, ia, ib, append(ca, cb...))
 	propagate(ix, ch, guarded)
+	var out change
 	for _, c := range ix.m.Checks {
-		if c.Mode == datalog.ModeAxiom && ch[c.Rel]&loses != 0 {
-			return false
+		if c.Mode == mode {
+			out |= ch[c.Rel]
 		}
 	}
-	return true
+	return out
+}
+
+// flagsMonotone reports whether, along every step of every dimension of
+// ds, no flag's relation of the models ms may lose tuples (the violation
+// screen's flags, violation.go), judged as monotoneStep judges axioms;
+// inert lists the dimensions none of whose steps may change a flag's
+// relation at all.
+func (mo *monotonicity) flagsMonotone(sk *skeleton, ds []dim, ms []*checker.Model) (ok bool, inert []bool) {
+	if mo == nil {
+		return false, nil
+	}
+	inert = make([]bool, len(ds))
+	for i, d := range ds {
+		sl := sk.threads[d.thread][d.pos]
+		inert[i] = true
+		for st := 0; st+1 < d.size(); st++ {
+			c := mo.flagsStep(sl, d, st, ms)
+			if c&loses != 0 {
+				return false, nil
+			}
+			if c != 0 {
+				inert[i] = false
+			}
+		}
+	}
+	return true, inert
+}
+
+// flagsStep is what step s of dimension d of an operation like sl may do
+// to the flags' relations (loses when a sample cannot be judged),
+// remembered.
+func (mo *monotonicity) flagsStep(sl slot, d dim, s int, ms []*checker.Model) change {
+	key := fmt.Sprintf("flags/%d/%d/%d/%v/%s/%d", sl.kind, sl.fence, sl.proxy, sl.alias, d.values(), s)
+	mo.mu.Lock()
+	defer mo.mu.Unlock()
+	if v, ok := mo.flagChanges[key]; ok {
+		return v
+	}
+	var v change
+	for _, m := range ms {
+		ix := mo.indexes[m]
+		if ix == nil {
+			ix = newRuleIndex(m.Syntax)
+			mo.indexes[m] = ix
+		}
+		for _, pair := range stepSamples(mo.o.Vocabulary, sl, d, s) {
+			if v&loses != 0 || pair[0].Litmus() == pair[1].Litmus() {
+				continue
+			}
+			ca, ok1 := mo.inputsOf(m, pair[0])
+			cb, ok2 := mo.inputsOf(m, pair[1])
+			if !ok1 || !ok2 {
+				v |= loses
+				continue
+			}
+			v |= checksChange(ix, ca, cb, mo.unions[m][pair[0].Litmus()], mo.unions[m][pair[1].Litmus()], datalog.ModeFlag)
+		}
+	}
+	mo.flagChanges[key] = v
+	return v
 }
 
 // inputs holds the tuples of each input relation of a model, in one

@@ -35,6 +35,9 @@ type Options struct {
 	// reach where the models differ. The tests found are the same; only
 	// their order within a size changes.
 	First []string
+	// noViolationScreen turns the violation screen off (violation.go),
+	// for the tests that compare the search with and without it.
+	noViolationScreen bool
 	// screen is what Derive sampled of the models' inputs, which the
 	// search reuses when its models and vocabulary are the same.
 	screen *screen
@@ -65,6 +68,11 @@ type Checked struct {
 	// Removals are separating programs with one instruction removed,
 	// checked to tell whether they are minimal.
 	Removals int
+	// Violations are the boxes the violation screen (violation.go) was
+	// asked about: for each, the candidates of the box's strongest
+	// program were listed and tested for the parts of each model's own
+	// axioms. They are not counted in Programs.
+	Violations int
 }
 
 // Found is one separating test.
@@ -94,6 +102,12 @@ type Report struct {
 	// Screened counts the shapes left out because the models' rules
 	// agree on every program with their features (screen.go).
 	Screened int
+	// ViolationScreened counts the boxes of the skeletons' lattices the
+	// violation screen closed (violation.go): their corners did not, and
+	// no execution the allowing model allows at their weakest point
+	// breaks, at their strongest, an axiom of the other model's own
+	// where the allowing model's holds.
+	ViolationScreened int
 	// ThinAir counts the programs on which the models disagree about an
 	// execution that has no final state (values out of thin air), which
 	// no test can exhibit.
@@ -163,6 +177,10 @@ func Search(ctx context.Context, o Options) *Report {
 	rep.Programs = int(s.evals.Load())
 	rep.Checked = Checked{Corners: int(s.why[forCorner].Load()), Probes: int(s.why[forProbe].Load()), Removals: int(s.why[forRemoval].Load())}
 	rep.ThinAir = int(s.thin.Load())
+	if v := s.violation; v != nil {
+		rep.Checked.Violations = int(v.checks.Load())
+		rep.ViolationScreened = int(v.left.Load())
+	}
 	rep.Elapsed = time.Since(start)
 	return rep
 }
@@ -212,6 +230,9 @@ type searcher struct {
 	// pair merges the two models for checking programs with both
 	// (checker.Pair), once, when the first program needs both.
 	pair func() *checker.Pair
+	// violationState holds the violation screen (violation.go), made
+	// once, when the first box needs it.
+	violationState
 }
 
 // size lists the shapes of n instructions and searches those with a
@@ -365,6 +386,7 @@ func (s *searcher) lattice(sk *skeleton, ev *evaluator, ds []dim) []*program.Tes
 	}
 	screened := func(lo, hi point) bool { return !s.screen.separable(sk.features(ds, lo, hi)) }
 	ls := &latticeSearch{ds: ds, eval: eval, probe: probe, stop: func() bool { return s.ctx.Err() != nil }, screened: screened,
+		closed:   s.violationClosed(sk, ev, ds),
 		monotone: func(_, _ point, w, st *outcomes) { s.monotone(w, st) }}
 	points := ls.run()
 	if ls.err != nil {
