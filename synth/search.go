@@ -164,6 +164,7 @@ func Search(ctx context.Context, o Options) *Report {
 			}
 		}
 		s.size(n, emit)
+		s.violation.judge()
 		if err := ctx.Err(); err != nil {
 			rep.Stopped = err
 			break

@@ -66,14 +66,15 @@ import (
 // execution the other model allows at the weakest point
 // (causality-alloy: cause reflexive along a cycle of reads-from and
 // program order that stronger orders turn into synchronization); where
-// they are broken in most boxes it is given up once it has closed fewer
-// than half of the boxes it was asked about (checked every
-// violationTrial boxes).
+// they are broken in most boxes it is given up, after a size, once it
+// has closed fewer than half of the boxes it was asked about
+// (violationTrial).
 
-// violationTrial is how often (in boxes) the screen judges whether it
-// pays: it is kept while it has closed at least half of the boxes it was
-// asked about, and turned off for the rest of the search otherwise. A
-// screen lists the candidates of a strongest program and tests those the
+// violationTrial is how many boxes the screen must have been asked about
+// before it judges whether it pays, at the end of each size (so that
+// which boxes it is asked about does not depend on the workers): it is
+// kept while it has closed at least half of them, and turned off for the
+// rest of the search otherwise. A screen lists the candidates of a strongest program and tests those the
 // weakest point allows, which costs about two checks of a program; a box
 // it closes saves the probes and the smaller boxes the split would check,
 // a few programs at 4 instructions (causality-alloy closes three boxes in
@@ -365,13 +366,9 @@ func (v *violationScreen) mayBreak(ctx context.Context, ev *evaluator, lo, hi *p
 			break
 		}
 	}
-	tried := v.tried.Add(1)
-	left := v.left.Load()
+	v.tried.Add(1)
 	if !may {
-		left = v.left.Add(1)
-	}
-	if tried%violationTrial == 0 && 2*left < tried {
-		v.off.Store(true)
+		v.left.Add(1)
 	}
 	return may
 }
@@ -539,6 +536,17 @@ func ordersRead(m *datalog.Model) [][2]string {
 		}
 	}
 	return out
+}
+
+// judge turns the screen off when it has been asked about enough boxes
+// and closed fewer than half of them; the search calls it between sizes.
+func (v *violationScreen) judge() {
+	if v == nil {
+		return
+	}
+	if tried := v.tried.Load(); tried >= violationTrial && 2*v.left.Load() < tried {
+		v.off.Store(true)
+	}
 }
 
 // violationState is what a searcher keeps of the screen, made once,
