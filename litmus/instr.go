@@ -177,8 +177,17 @@ func (p *parser) parseLoad(c *cursor, in *Instr, m mnemonic, thread int) bool {
 			p.errorf(q.spaceQ.off, "a register move (ld DST, IMM) takes no state space")
 			return false
 		}
+		for _, x := range q.hints {
+			if x != nil {
+				p.errorf(x.off, "a register move (ld DST, IMM) takes no cache qualifier, found .%s", x.name)
+				return false
+			}
+		}
 		toMov(in)
 		return p.endOperands(c, m.op)
+	}
+	if !p.cachePolicy(c, &q.hints, m.op) {
+		return false
 	}
 	if t := c.peek(); !c.done() && (t.is("==") || t.is("!=") || t.is("=")) {
 		if p.format != FormatNV {
@@ -219,7 +228,7 @@ func (p *parser) ldstQuals(in *Instr, m mnemonic, op Op) (memQuals, bool) {
 		return q, false
 	}
 	scope, ok := p.ldstScope(m, q)
-	if !ok {
+	if !ok || !p.checkHints(&q.hints, m.op, "", q.sem) {
 		return q, false
 	}
 	in.Op, in.Sem, in.Scope, in.Proxy, in.SpaceQ = op, q.sem, scope, proxyOf(m.op), q.space
@@ -247,7 +256,8 @@ func toMov(in *Instr) {
 
 // parseStore parses st and sust: "st.SEM.SCOPE ADDR, VALUE".
 func (p *parser) parseStore(c *cursor, in *Instr, m mnemonic, thread int) bool {
-	if _, ok := p.ldstQuals(in, m, OpStore); !ok {
+	q, ok := p.ldstQuals(in, m, OpStore)
+	if !ok {
 		return false
 	}
 	if _, ok := p.memOperand(c, in, thread, m.op, false, -1); !ok {
@@ -261,6 +271,9 @@ func (p *parser) parseStore(c *cursor, in *Instr, m mnemonic, thread int) bool {
 			return false
 		}
 	} else if !p.valueOperand(c, in, &in.Src, thread, m.op, "value") {
+		return false
+	}
+	if !p.cachePolicy(c, &q.hints, m.op) {
 		return false
 	}
 	return p.endOperands(c, m.op)
@@ -278,7 +291,7 @@ func (p *parser) parseAtom(c *cursor, in *Instr, m mnemonic, thread int) bool {
 		p.errorf(m.off, "%s needs an operation: .%s", m.op, strings.Join(rmwOps(m.op), ", ."))
 		return false
 	}
-	if !p.atomType(m, q) {
+	if !p.atomType(m, q) || !p.checkHints(&q.hints, m.op, q.atomOp, q.sem) {
 		return false
 	}
 	in.Op, in.Sem, in.Scope, in.Proxy, in.AtomOp, in.SpaceQ = OpAtom, SemRelaxed, ScopeGPU, ProxyGeneric, q.atomOp, q.space
@@ -303,7 +316,7 @@ func (p *parser) parseAtom(c *cursor, in *Instr, m mnemonic, thread int) bool {
 	// inc and dec may leave out their operand: then they add or subtract
 	// one without a bound.
 	if (in.AtomOp == "inc" || in.AtomOp == "dec") && c.done() {
-		return true
+		return p.cachePolicy(c, &q.hints, m.op)
 	}
 	if !p.expectComma(c, m.op, "address") {
 		return false
@@ -318,6 +331,9 @@ func (p *parser) parseAtom(c *cursor, in *Instr, m mnemonic, thread int) bool {
 		if !p.valueOperand(c, in, &in.Src2, thread, m.op, "new value") {
 			return false
 		}
+	}
+	if !p.cachePolicy(c, &q.hints, m.op) {
+		return false
 	}
 	return p.endOperands(c, m.op)
 }

@@ -67,7 +67,7 @@ func (p *parser) parseCpAsync(c *cursor, in *Instr, m mnemonic, thread int) bool
 	}
 	in.Op, in.Copy, in.SpaceQ = OpCopy, CopyAsync, dst
 	_ = src
-	if !p.copyOperands(c, in, thread, mn, false, false) {
+	if !p.copyOperands(c, in, thread, mn, false, false) || !p.copyPolicy(c, m, mn) {
 		return false
 	}
 	return p.endOperands(c, mn)
@@ -83,7 +83,10 @@ func (p *parser) copySpaces(qs []qual, mn string, dsts, srcs []SpaceQual, form s
 			spaces = append(spaces, qs[i])
 			continue
 		}
-		if isTypeQual(qs[i].name) || len(qs[i].name) > 4 && qs[i].name[:4] == "L2::" {
+		if k := hintKindOf(qs[i].name); k == hintCachePol || k == hintPrefetch {
+			continue
+		}
+		if isTypeQual(qs[i].name) {
 			continue
 		}
 		p.errorf(qs[i].off, "unknown qualifier .%s on %s: expected the state spaces .%s", qs[i].name, mn, form)
@@ -191,7 +194,7 @@ func (p *parser) parseBulkCopy(c *cursor, in *Instr, m mnemonic, thread, first i
 				return false
 			}
 			redOp = x
-		case isTypeQual(x.name) || len(x.name) > 4 && x.name[:4] == "L2::" || x.name == "noftz":
+		case isTypeQual(x.name) || hintKindOf(x.name) == hintCachePol || x.name == "noftz":
 		default:
 			p.errorf(x.off, "unknown qualifier .%s on %s: expected %s", x.name, mn, cpForms)
 			return false
@@ -233,7 +236,7 @@ func (p *parser) parseBulkCopy(c *cursor, in *Instr, m mnemonic, thread, first i
 		p.errorf(redOp.off, "cp.async.bulk takes no operation .%s: reductions are cp.reduce.async.bulk", redOp.name)
 		return false
 	}
-	if !p.copyOperands(c, in, thread, mn, true, in.Copy == CopyBulkLoad) {
+	if !p.copyOperands(c, in, thread, mn, true, in.Copy == CopyBulkLoad) || !p.copyPolicy(c, m, mn) {
 		return false
 	}
 	return p.endOperands(c, mn)
@@ -392,4 +395,22 @@ func groupDescription(in *Instr) string {
 		return in.Family.String() + ".wait_all"
 	}
 	return fmt.Sprintf("%s.wait_group %d", in.Family, in.Count.Imm)
+}
+
+// copyPolicy reads the cache-policy operand that may end a copy with
+// .L2::cache_hint. PTX makes it optional in the syntax of the copies, and
+// in cp.async's "SIZE, SRCSIZE, POLICY" the last operand copyOperands
+// reads may be the policy; neither has an effect on the model, so a copy
+// with .L2::cache_hint accepts one more operand and does not require it.
+func (p *parser) copyPolicy(c *cursor, m mnemonic, mn string) bool {
+	var h cacheHints
+	for i := range m.qs {
+		if hintKindOf(m.qs[i].name) == hintCachePol {
+			h[hintCachePol] = &m.qs[i]
+		}
+	}
+	if h[hintCachePol] == nil || c.done() {
+		return true
+	}
+	return p.cachePolicy(c, &h, mn)
 }

@@ -90,6 +90,7 @@ type memQuals struct {
 	typQ     *qual // the data-type qualifier, nil when absent
 	vec      int
 	vecQ     *qual // .v2 or .v4, nil when absent
+	hints    cacheHints
 }
 
 // readMemQuals sorts the qualifiers of a memory operation, rejecting
@@ -166,6 +167,12 @@ func (p *parser) readMemQuals(m mnemonic, allowed []Sem, ops []string) (memQuals
 		}
 		if len(ops) > 0 && x.name == "sub" {
 			ok = false // dialectSub has said why
+			continue
+		}
+		if k := hintKindOf(x.name); k != hintNone && takesHints(m.op) {
+			if !p.addHint(&q.hints, k, x, m.op) {
+				ok = false
+			}
 			continue
 		}
 		if m.op == "red" && (x.name == "exch" || x.name == "cas") {
