@@ -30,7 +30,7 @@ type qualSpec struct {
 	types  bool     // data types such as .b64 are accepted and ignored
 	flags  []string // further qualifiers it accepts (e.g. "aligned")
 	// ignored are qualifiers accepted and ignored, matched by prefix
-	// (cache hints, shapes: "L2::", "m64n").
+	// (shapes and types: "m64n", "f16").
 	ignored []string
 }
 
