@@ -1,5 +1,7 @@
 package litmus
 
+import "strings"
+
 // This file parses the instructions that are not memory accesses: fences,
 // barriers, register operations and branches.
 
@@ -34,6 +36,10 @@ func (p *parser) parseFence(c *cursor, in *Instr, m mnemonic) bool {
 			scopeQ, in.Scope = x, s
 			continue
 		}
+		if strings.HasPrefix(x.name, "sync_restrict") {
+			p.errorf(x.off, "%s is not supported: ptxmm does not model restricted fences (.sync_restrict::shared::cta, .sync_restrict::shared::cluster): the memory consistency model (chapter 8) does not say how the restriction enters its patterns (docs/litmus.md, section 4.4)", m.text)
+			return false
+		}
 		p.errorf(x.off, "fence.%s is not supported: expected fence.sc, fence.acq_rel, fence.acquire or fence.release with a scope, fence.proxy.KIND or fence.mbarrier_init.release.cluster", x.name)
 		return false
 	}
@@ -62,6 +68,9 @@ func (p *parser) parseProxyFence(c *cursor, in *Instr, m mnemonic) bool {
 		in.Proxy = ProxyTexture
 	case "constant":
 		in.Proxy = ProxyConstant
+	case "async::generic", "tensormap::generic":
+		p.errorf(k.off, "%s is not supported: ptxmm does not model the unidirectional proxy fences (fence.proxy.async::generic, fence.proxy.tensormap::generic) (docs/litmus.md, section 4.4)", m.text)
+		return false
 	default:
 		p.errorf(k.off, "fence.proxy.%s is not supported: expected fence.proxy.alias, fence.proxy.async, fence.proxy.surface, fence.proxy.texture or fence.proxy.constant", k.name)
 		return false
