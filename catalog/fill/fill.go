@@ -1,7 +1,6 @@
 package fill
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -258,9 +257,17 @@ func (f *Filler) put(ctx context.Context, inst *rules.Instance, x *execution.Exe
 	if f.idsOf != inst.Program() {
 		f.resolve(inst)
 	}
+	var ops opSet // x's instructions, found at the first set filled
+	opsKnown := false
 	for _, k := range ks {
-		if err := ctx.Err(); err != nil {
-			return err
+		// ctx is looked at before each binary relation (those over pairs
+		// of events may take time in the square of their number), not
+		// before each set: a set takes a walk over the events, shorter
+		// than the look on a small test.
+		if f.arity[k] != 1 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 		}
 		name := f.inputs[k]
 		// Host relations are empty without host threads: a fresh instance
@@ -276,7 +283,10 @@ func (f *Filler) put(ctx context.Context, inst *rules.Instance, x *execution.Exe
 		if f.arity[k] == 1 {
 			s := f.set(k, n)
 			if !blank(name) {
-				f.sets[k].fill(s, x)
+				if !opsKnown {
+					ops, opsKnown = opsOf(x), true
+				}
+				f.sets[k].fill(s, x, ops)
 			}
 			if insert {
 				err = inst.InsertSetAt(f.ids[k], s)
@@ -447,7 +457,8 @@ func relFillerOf(name string) relFiller {
 			}
 		})
 	}
-	return sameFiller(sameFunc(name), sameKey(name))
+	key, exact := sameKey(name)
+	return sameFiller(sameFunc(name), key, exact)
 }
 
 // fillPO fills po. Asynchronous operations are in no program order
@@ -477,38 +488,42 @@ func fillPO(ctx context.Context, r *relations.Rel, x *execution.Execution) error
 
 // sameFiller returns the filler of a "same ..." relation: only events of
 // one part (key) may be related, so each part is compared within itself,
-// not every pair of events.
-func sameFiller(same sameTest, key partKey) relFiller {
+// not every pair of events. When the parts are the relation's classes
+// (exact), every pair of one part is related without testing it.
+func sameFiller(same sameTest, key partKey, exact bool) relFiller {
 	// keyed is kept from one fill to the next: a Filler fills one
-	// execution at a time.
-	var keyed []keyedEvent
+	// execution at a time. Each entry is an event with its part, the part
+	// in the high half, so that sorting the integers groups the events of
+	// a part (in event order) without a comparison function.
+	var keyed []int64
 	return func(ctx context.Context, r *relations.Rel, x *execution.Execution) error {
 		evs := x.Events
-		// The events with a part, ordered by part (and by event within
-		// one: sorting is stable), are compared a part at a time.
 		keyed = keyed[:0]
 		for i := range evs {
 			if k, ok := key(x, &evs[i]); ok {
-				keyed = append(keyed, keyedEvent{k, i})
+				keyed = append(keyed, int64(k)<<32|int64(uint32(i)))
 			}
 		}
-		slices.SortStableFunc(keyed, func(a, b keyedEvent) int { return cmp.Compare(a.key, b.key) })
+		slices.Sort(keyed)
 		looked := 0
 		for lo := 0; lo < len(keyed); {
+			part := keyed[lo] >> 32
 			hi := lo + 1
-			for hi < len(keyed) && keyed[hi].key == keyed[lo].key {
+			for hi < len(keyed) && keyed[hi]>>32 == part {
 				hi++
 			}
-			for _, a := range keyed[lo:hi] {
+			for _, ka := range keyed[lo:hi] {
 				// ctx is looked at every ctxEvery events of a part.
 				if looked++; looked%ctxEvery == 0 {
 					if err := ctx.Err(); err != nil {
 						return err
 					}
 				}
-				for _, b := range keyed[lo:hi] {
-					if same(x, &evs[a.event], &evs[b.event]) {
-						r.Add(a.event, b.event)
+				a := int(uint32(ka))
+				for _, kb := range keyed[lo:hi] {
+					b := int(uint32(kb))
+					if exact || same(x, &evs[a], &evs[b]) {
+						r.Add(a, b)
 					}
 				}
 			}
@@ -523,36 +538,53 @@ func sameFiller(same sameTest, key partKey) relFiller {
 // small test (put looks before each relation too).
 const ctxEvery = 16
 
-// keyedEvent is an event with its part, for sameFiller.
-type keyedEvent struct{ key, event int }
-
 // partKey gives, for the equivalence of a "same ..." relation, a part of
 // the events that holds every event an event is related to: events of
 // different parts are never related, and an event with no part (false)
-// is related to none.
+// is related to none. A part is a number between -1<<31 and 1<<31.
 type partKey func(x *execution.Execution, e *execution.Event) (int, bool)
 
-// sameKey returns the parts of the equivalence sameFunc returns.
-func sameKey(name string) partKey {
+// sameKey returns the parts of the equivalence sameFunc returns, and
+// whether they are its classes (exact): whether any two events of one part
+// are related.
+func sameKey(name string) (key partKey, exact bool) {
 	switch name {
 	case "loc", "vaddr", "gaddr", "same_bytes":
-		return func(_ *execution.Execution, e *execution.Event) (int, bool) { return e.Loc, e.IsMemory() }
-	case "sthd", "same_instr":
-		return func(_ *execution.Execution, e *execution.Event) (int, bool) { return e.Thread, e.Thread >= 0 }
+		return func(_ *execution.Execution, e *execution.Event) (int, bool) { return e.Loc, e.IsMemory() }, false
+	case "sthd":
+		return func(_ *execution.Execution, e *execution.Event) (int, bool) { return e.Thread, e.Thread >= 0 }, true
+	case "same_instr":
+		return func(_ *execution.Execution, e *execution.Event) (int, bool) { return e.Thread, e.Thread >= 0 }, false
 	case "same_cta_group", "same_shape":
 		return func(_ *execution.Execution, e *execution.Event) (int, bool) {
 			return 0, e.Thread >= 0 && e.Instr.Op == litmus.OpTcgen05
-		}
+		}, false
 	case "scta", "sclu", "sgpu":
+		// The part of a device thread's event is the first device thread
+		// in the same CTA, cluster or GPU as its own (host threads are in
+		// none).
+		same := map[string]func(a, b *litmus.Thread) bool{
+			"scta": func(a, b *litmus.Thread) bool { return a.GPU == b.GPU && a.Launch == b.Launch && a.CTA == b.CTA },
+			"sclu": func(a, b *litmus.Thread) bool {
+				return a.GPU == b.GPU && a.Launch == b.Launch && a.Cluster == b.Cluster
+			},
+			"sgpu": func(a, b *litmus.Thread) bool { return a.GPU == b.GPU },
+		}[name]
 		return func(x *execution.Execution, e *execution.Event) (int, bool) {
 			threads := x.Test.Threads
 			if e.Thread < 0 || threads[e.Thread].Host {
 				return 0, false
 			}
-			return threads[e.Thread].GPU, true
-		}
+			t := threads[e.Thread]
+			for u, other := range threads[:e.Thread] {
+				if !other.Host && same(t, other) {
+					return u, true
+				}
+			}
+			return e.Thread, true
+		}, true
 	}
-	return func(*execution.Execution, *execution.Event) (int, bool) { return 0, true }
+	return func(*execution.Execution, *execution.Event) (int, bool) { return 0, true }, false
 }
 
 // sameTest decides whether two events of x are related by a "same ..."

@@ -29,12 +29,40 @@ type setFiller struct {
 	// loc, for the sets that depend on the location a memory event
 	// accesses, decides memory events (initial writes included) by it.
 	loc func(ev *execution.Event, l *execution.Layout) bool
+	// ops, when not 0, holds every instruction (opBit) of the events event
+	// accepts, for a set with neither init nor loc: the set is empty when x
+	// has none of them, without a walk over the events. Most of a test's
+	// sets are those of instructions it does not have (the asynchronous
+	// ones, tcgen05), and the walks were most of its static fill.
+	ops opSet
 }
 
-// fill adds to s the events of x in the set.
-func (c *setFiller) fill(s *relations.Set, x *execution.Execution) {
+// opSet is a set of instructions (litmus.Op), a bit each.
+type opSet uint64
+
+// opBit returns the set of the one instruction o.
+func opBit(o litmus.Op) opSet { return 1 << uint(o) }
+
+// opsOf returns the instructions of x's events other than the initial
+// writes.
+func opsOf(x *execution.Execution) opSet {
+	var ops opSet
+	for i := range x.Events {
+		if ev := &x.Events[i]; !ev.IsInit() {
+			ops |= opBit(ev.Instr.Op)
+		}
+	}
+	return ops
+}
+
+// fill adds to s the events of x in the set; ops holds x's instructions
+// (opsOf).
+func (c *setFiller) fill(s *relations.Set, x *execution.Execution, ops opSet) {
 	if c.whole != nil {
 		c.whole(s, x)
+		return
+	}
+	if c.ops != 0 && c.ops&ops == 0 {
 		return
 	}
 	for i := range x.Events {
@@ -52,7 +80,7 @@ func (c *setFiller) fill(s *relations.Set, x *execution.Execution) {
 // fillSet computes a catalog set.
 func fillSet(s *relations.Set, name string, x *execution.Execution) {
 	c := setFillerOf(name)
-	c.fill(s, x)
+	c.fill(s, x, opsOf(x))
 }
 
 // setFillerOf returns the filler of the catalog set name.
@@ -85,11 +113,64 @@ func setFillerOf(name string) *setFiller {
 	}
 	for _, of := range []func(string) eventTest{instrTest, asyncTest, hostTest} {
 		if c.event = of(name); c.event != nil {
+			if !c.init && c.loc == nil {
+				c.ops = opsOfSet(name)
+			}
 			return c
 		}
 	}
 	c.event = qualifierTest(name)
 	return c
+}
+
+// opsOfSet returns the instructions of the events the test of set name
+// (instrTest, asyncTest) can accept, or 0 when it is not limited to some:
+// every test below looks at ev.Instr.Op (inFamily for the families) and
+// accepts no event of another instruction (TestSetOps checks each).
+func opsOfSet(name string) opSet {
+	of := func(ops ...litmus.Op) opSet {
+		var s opSet
+		for _, o := range ops {
+			s |= opBit(o)
+		}
+		return s
+	}
+	switch name {
+	case "F":
+		return of(litmus.OpFence)
+	case "BAR", "BAR_SYNC", "BAR_ARRIVE", "BAR_RED":
+		return of(litmus.OpBarrier)
+	case "LD":
+		return of(litmus.OpLoad)
+	case "ST":
+		return of(litmus.OpStore)
+	case "ATOM":
+		return of(litmus.OpAtom)
+	case "RED":
+		return of(litmus.OpRed)
+	case "CP_ASYNC", "BULK":
+		return of(litmus.OpAsyncGroup, litmus.OpCopy)
+	case "WGMMA":
+		return of(litmus.OpAsyncGroup, litmus.OpWgmma, litmus.OpWgmmaFence)
+	case "BULK_REDUCE":
+		return of(litmus.OpCopy)
+	case "CP_MBAR_ARRIVE":
+		return of(litmus.OpCopyArrive)
+	case "COMMIT", "WAIT_GROUP", "WAIT_READ", "WAIT_ALL":
+		return of(litmus.OpAsyncGroup)
+	case "WGMMA_FENCE":
+		return of(litmus.OpWgmmaFence)
+	case "MBAR_INIT", "MBAR_WAIT":
+		return of(litmus.OpMBarrier)
+	case "MBAR_INIT_FENCE":
+		return of(litmus.OpMBarInitFence)
+	case "CBAR_ARRIVE", "CBAR_WAIT":
+		return of(litmus.OpClusterBarrier)
+	case "TC", "TC_MMA", "TC_CP", "TC_SHIFT", "TC_LD", "TC_ST", "TC_COMMIT", "TC_WAIT_LD", "TC_WAIT_ST",
+		"TC_BEFORE", "TC_AFTER", "TC_CP_4X256B":
+		return of(litmus.OpTcgen05)
+	}
+	return 0
 }
 
 // locationTest returns the test of the sets that depend on the location a

@@ -1,0 +1,156 @@
+package fill
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ptxmm/ptxmm/catalog"
+	"github.com/ptxmm/ptxmm/execution"
+	"github.com/ptxmm/ptxmm/litmus"
+	"github.com/ptxmm/ptxmm/relations"
+)
+
+// sampleExecutions returns the first candidates of every test of
+// examples/ and of the performance suite (where ../shared has it), and of
+// a few tests with host threads, kernels, GPUs and clusters, the parts of
+// the "same" relations.
+func sampleExecutions(t *testing.T) []*execution.Execution {
+	t.Helper()
+	var tests []*litmus.Test
+	walk := func(root string) {
+		if _, err := os.Stat(root); err != nil {
+			t.Logf("%s: %v (skipped)", root, err)
+			return
+		}
+		require.NoError(t, filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".litmus") {
+				return err
+			}
+			ts, err := litmus.ParseFile(path)
+			if err != nil {
+				return nil // examples of errors
+			}
+			tests = append(tests, ts...)
+			return nil
+		}))
+	}
+	walk("../../examples")
+	walk("../../../shared/perf/suite-ptx")
+	for _, src := range []string{`PTX T
+{ x = 0; }
+ H0@host                 | P0@cta 0,gpu 0,kernel K0 | P1@cta 0,gpu 0,kernel K1 | P2@cta 0,gpu 0,kernel K0 | P3@cta 1,gpu 0,kernel K1 ;
+ cudaLaunchKernel K0, s1 | st x, 1                  | st x, 2                  | st x, 3                  | ld r0, x                 ;
+ cudaLaunchKernel K1, s2 | fence.sc.gpu             | ld r1, x                 | fence.sc.sys             | st x, 4                  ;
+exists (x == 0)
+`, `PTX T
+{ x = 0; y = 0; }
+ P0@cta 0,cluster 0,gpu 0 | P1@cta 1,cluster 0,gpu 0 | P2@cta 2,cluster 1,gpu 0 | P3@cta 0,cluster 0,gpu 1 ;
+ st.relaxed.gpu x, 1      | ld.acquire.gpu r0, x     | st.release.sys y, 1      | ld.relaxed.sys r1, y     ;
+ ld.weak r2, y            | st.weak y, 2             | ld.weak r3, x            | st.weak x, 2             ;
+exists (x == 0)
+`} {
+		tc, err := litmus.ParseHerd("t.litmus", []byte(src))
+		require.NoError(t, err)
+		tests = append(tests, tc)
+	}
+	require.Greater(t, len(tests), 60, "the examples")
+	var xs []*execution.Execution
+	for _, tc := range tests {
+		a, err := execution.Prepare(tc, execution.DefaultOptions())
+		if err != nil {
+			continue // tests the checker refuses
+		}
+		n := 0
+		_, err = a.Enumerate(0, func(c *execution.Execution) bool {
+			xs = append(xs, c.Clone())
+			n++
+			return n < 3
+		})
+		require.NoError(t, err, tc.Name)
+	}
+	return xs
+}
+
+// TestSameFillerMatchesPairs checks each "same ..." relation against its
+// definition, sameFunc over every pair of events: the parts sameKey gives
+// hold every related pair and, where it says so, are the classes.
+func TestSameFillerMatchesPairs(t *testing.T) {
+	xs := sampleExecutions(t)
+	for _, name := range []string{"loc", "vaddr", "gaddr", "same_bytes", "sthd", "same_instr", "same_cta_group", "same_shape", "scta", "sclu", "sgpu"} {
+		same := sameFunc(name)
+		related := 0
+		for _, x := range xs {
+			got := relations.NewRel(len(x.Events))
+			fillRel(got, name, x)
+			want := relations.NewRel(len(x.Events))
+			for i := range x.Events {
+				for j := range x.Events {
+					if same(x, &x.Events[i], &x.Events[j]) {
+						want.Add(i, j)
+					}
+				}
+			}
+			require.True(t, got.Equal(want), "%s in %s: %v, want %v", name, x.Test.Name, pairs(x, got), pairs(x, want))
+			related += want.Len()
+		}
+		if name != "same_cta_group" && name != "same_shape" {
+			assert.Positive(t, related, "%s relates some events of the samples", name)
+		}
+	}
+}
+
+// TestSetOps checks opsOfSet: the test of a set limited to some
+// instructions accepts no event of another, whatever its kind and flags;
+// and every catalog set filled with the instructions of each sample
+// execution is the set filled without that shortcut.
+func TestSetOps(t *testing.T) {
+	require.Less(t, int(litmus.OpAPI), 64, "an opSet has a bit per instruction (OpAPI is the last)")
+	limited := 0
+	for _, e := range catalog.Entries() {
+		if e.Arity != 1 {
+			continue
+		}
+		c := setFillerOf(e.Name)
+		if c.ops == 0 {
+			continue
+		}
+		limited++
+		require.False(t, c.init, e.Name)
+		require.Nil(t, c.loc, e.Name)
+		for o := litmus.Op(0); o <= litmus.OpAPI; o++ {
+			if c.ops&opBit(o) != 0 {
+				continue
+			}
+			for k := execution.KindRead; k <= execution.KindTask; k++ {
+				for _, flag := range []bool{false, true} {
+					in := &litmus.Instr{Op: o, Multimem: flag, Alias: flag, ReadOnly: flag}
+					for _, g := range []litmus.GroupOp{litmus.GroupCommit, litmus.GroupWait, litmus.GroupWaitAll} {
+						in.GroupOp = g
+						ev := &execution.Event{Kind: k, Instr: in, Thread: 0, Async: flag, BarSync: flag, BadSize: flag}
+						assert.False(t, c.event(ev), "%s accepts a %v event of instruction %d", e.Name, k, o)
+					}
+				}
+			}
+		}
+	}
+	assert.Greater(t, limited, 30, "the sets of instructions")
+	for _, x := range sampleExecutions(t) {
+		ops := opsOf(x)
+		for _, e := range catalog.Entries() {
+			if e.Arity != 1 {
+				continue
+			}
+			c := setFillerOf(e.Name)
+			got, want := relations.NewSet(len(x.Events)), relations.NewSet(len(x.Events))
+			c.fill(got, x, ops)
+			c.fill(want, x, ^opSet(0))
+			require.True(t, got.Equal(want), "%s in %s", e.Name, x.Test.Name)
+		}
+	}
+}
