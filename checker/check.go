@@ -332,14 +332,26 @@ func awaitOptions(runs []*modelRun, o execution.Options) (execution.Options, str
 func probeDepth(runs []*modelRun) int {
 	depth := 0
 	for _, r := range runs {
-		for _, c := range r.m.Program.Flags() {
-			if !r.m.Program.FlagPersists(c.Name) {
-				return 0
-			}
-			depth = max(depth, r.m.Program.FlagArity(c.Name))
+		if !r.m.flagsBounded {
+			return 0
 		}
+		depth = max(depth, r.m.flagDepth)
 	}
 	return depth
+}
+
+// flagDepth is probeDepth's figure for one program, found once per model
+// (a test's look at every flag by name was 0.4% of the suite): the largest
+// arity of its flags' relations, and whether every flag persists (false:
+// as many failed iterations as the bound allows).
+func flagDepth(p *rules.Program) (depth int, bounded bool) {
+	for _, c := range p.Flags() {
+		if !p.FlagPersists(c.Name) {
+			return 0, false
+		}
+		depth = max(depth, p.FlagArity(c.Name))
+	}
+	return depth, true
 }
 
 // enumerate searches the candidates of part (nil for all) and evaluates

@@ -47,6 +47,9 @@ type Model struct {
 	// workers keeps the instances and fillers of finished checks for
 	// the next ones (workers.go).
 	workers *workerPool
+	// flagDepth and flagsBounded are the program's flagDepth.
+	flagDepth    int
+	flagsBounded bool
 }
 
 // CoherenceRelation is the relation a model must define for tests that
@@ -124,6 +127,7 @@ func (c *Compiled) Model(name string) *Model {
 	}
 	model := &Model{Name: name, Syntax: m, Program: p, Warnings: warnings, Show: m.Show, notMonotone: why, finals: finals,
 		varying: p.Varying(catalog.ChoiceRelations()...), undefined: undefined}
+	model.flagDepth, model.flagsBounded = flagDepth(p)
 	model.workers = newWorkerPool(model)
 	return model
 }

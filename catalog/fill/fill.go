@@ -257,8 +257,8 @@ func (f *Filler) put(ctx context.Context, inst *rules.Instance, x *execution.Exe
 	if f.idsOf != inst.Program() {
 		f.resolve(inst)
 	}
-	var ops opSet // x's instructions, found at the first set filled
-	opsKnown := false
+	var have eventGate // the properties of x's events, found at the first set filled
+	haveKnown := false
 	for _, k := range ks {
 		// ctx is looked at before each binary relation (those over pairs
 		// of events may take time in the square of their number), not
@@ -283,10 +283,10 @@ func (f *Filler) put(ctx context.Context, inst *rules.Instance, x *execution.Exe
 		if f.arity[k] == 1 {
 			s := f.set(k, n)
 			if !blank(name) {
-				if !opsKnown {
-					ops, opsKnown = opsOf(x), true
+				if !haveKnown {
+					have, haveKnown = gateOf(x), true
 				}
-				f.sets[k].fill(s, x, ops)
+				f.sets[k].fill(s, x, have)
 			}
 			if insert {
 				err = inst.InsertSetAt(f.ids[k], s)

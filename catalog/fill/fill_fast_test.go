@@ -105,51 +105,85 @@ func TestSameFillerMatchesPairs(t *testing.T) {
 	}
 }
 
-// TestSetOps checks opsOfSet: the test of a set limited to some
-// instructions accepts no event of another, whatever its kind and flags;
-// and every catalog set filled with the instructions of each sample
-// execution is the set filled without that shortcut.
-func TestSetOps(t *testing.T) {
-	require.Less(t, int(litmus.OpAPI), 64, "an opSet has a bit per instruction (OpAPI is the last)")
-	limited := 0
+// TestSetGates checks gateOfSet: every event the test of a gated set
+// accepts, over instructions, kinds, orders, scopes and each instruction
+// field the tests look at, has a property of the gate; and every catalog
+// set filled with the properties of each sample execution is the set
+// filled without the gate.
+func TestSetGates(t *testing.T) {
+	require.Less(t, int(litmus.OpAPI), 64, "a gate has a bit per instruction (OpAPI is the last)")
+	// Events over instructions and kinds with each instruction field
+	// varied, then over orders and scopes.
+	var events []*execution.Event
+	for o := litmus.Op(0); o <= litmus.OpAPI; o++ {
+		for k := execution.KindRead; k <= execution.KindTask; k++ {
+			for _, flag := range []bool{false, true} {
+				for v := 0; v < 12; v++ {
+					for field := 0; field < 8; field++ {
+						in := &litmus.Instr{Op: o, Multimem: flag, Alias: flag, ReadOnly: flag, Shape: ".4x256b"}
+						switch field {
+						case 0:
+							in.GroupOp = litmus.GroupOp(v)
+						case 1:
+							in.Family = litmus.GroupFamily(v)
+						case 2:
+							in.Copy = litmus.CopyKind(v)
+						case 3:
+							in.MBarOp = litmus.MBarOp(v)
+						case 4:
+							in.Tc = litmus.TcOp(v)
+						case 5:
+							in.BarRed = litmus.BarRedOp(v)
+						case 6:
+							in.SpaceQ = litmus.SpaceQual(v)
+						}
+						events = append(events, &execution.Event{Kind: k, Instr: in, Async: flag, BarSync: flag, BadSize: flag})
+					}
+				}
+			}
+			for sem := litmus.SemWeak; sem <= litmus.SemMMIO; sem++ {
+				for sc := litmus.ScopeNone; sc <= litmus.ScopeSys; sc++ {
+					events = append(events, &execution.Event{Kind: k, Instr: &litmus.Instr{Op: o}, Sem: sem, Scope: sc})
+				}
+			}
+		}
+	}
+	gated := 0
 	for _, e := range catalog.Entries() {
 		if e.Arity != 1 {
 			continue
 		}
 		c := setFillerOf(e.Name)
-		if c.ops == 0 {
+		if c.gate == (eventGate{}) {
 			continue
 		}
-		limited++
+		gated++
 		require.False(t, c.init, e.Name)
 		require.Nil(t, c.loc, e.Name)
-		for o := litmus.Op(0); o <= litmus.OpAPI; o++ {
-			if c.ops&opBit(o) != 0 {
+		accepted := 0
+		for _, ev := range events {
+			if !c.event(ev) {
 				continue
 			}
-			for k := execution.KindRead; k <= execution.KindTask; k++ {
-				for _, flag := range []bool{false, true} {
-					in := &litmus.Instr{Op: o, Multimem: flag, Alias: flag, ReadOnly: flag}
-					for _, g := range []litmus.GroupOp{litmus.GroupCommit, litmus.GroupWait, litmus.GroupWaitAll} {
-						in.GroupOp = g
-						ev := &execution.Event{Kind: k, Instr: in, Thread: 0, Async: flag, BarSync: flag, BadSize: flag}
-						assert.False(t, c.event(ev), "%s accepts a %v event of instruction %d", e.Name, k, o)
-					}
-				}
-			}
+			accepted++
+			var have eventGate
+			have.add(ev)
+			require.True(t, c.gate.admits(have), "%s accepts %+v %+v outside its gate %+v", e.Name, *ev, *ev.Instr, c.gate)
 		}
+		assert.Positive(t, accepted, "%s accepts some event", e.Name)
 	}
-	assert.Greater(t, limited, 30, "the sets of instructions")
+	assert.Greater(t, gated, 45, "the gated sets")
+	all := eventGate{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
 	for _, x := range sampleExecutions(t) {
-		ops := opsOf(x)
+		have := gateOf(x)
 		for _, e := range catalog.Entries() {
 			if e.Arity != 1 {
 				continue
 			}
 			c := setFillerOf(e.Name)
 			got, want := relations.NewSet(len(x.Events)), relations.NewSet(len(x.Events))
-			c.fill(got, x, ops)
-			c.fill(want, x, ^opSet(0))
+			c.fill(got, x, have)
+			c.fill(want, x, all)
 			require.True(t, got.Equal(want), "%s in %s", e.Name, x.Test.Name)
 		}
 	}

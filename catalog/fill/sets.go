@@ -29,40 +29,59 @@ type setFiller struct {
 	// loc, for the sets that depend on the location a memory event
 	// accesses, decides memory events (initial writes included) by it.
 	loc func(ev *execution.Event, l *execution.Layout) bool
-	// ops, when not 0, holds every instruction (opBit) of the events event
-	// accepts, for a set with neither init nor loc: the set is empty when x
-	// has none of them, without a walk over the events. Most of a test's
-	// sets are those of instructions it does not have (the asynchronous
-	// ones, tcgen05), and the walks were most of its static fill.
-	ops opSet
+	// gate, for a set with neither init nor loc, says what every event
+	// event accepts has: the set is empty when x has no such event, without
+	// a walk over the events. Most of a test's sets are those of
+	// instructions, orders and scopes it does not have (the asynchronous
+	// ones, tcgen05, .sys, .volatile), and the walks were most of its
+	// static fill.
+	gate eventGate
 }
 
-// opSet is a set of instructions (litmus.Op), a bit each.
-type opSet uint64
+// eventGate holds properties of events, a bit each: instructions
+// (litmus.Op), kinds (execution.EventKind), memory orders (litmus.Sem) and
+// scopes (litmus.Scope). As a set's gate, a group left 0 says nothing; any
+// other says that each event of the set has one of its properties.
+type eventGate struct{ ops, kinds, sems, scopes uint64 }
 
-// opBit returns the set of the one instruction o.
-func opBit(o litmus.Op) opSet { return 1 << uint(o) }
+// bit returns the set of the one property v, of a group of fewer than 64.
+func bit[T ~int](v T) uint64 { return 1 << uint(v) }
 
-// opsOf returns the instructions of x's events other than the initial
+// gateOf returns the properties of x's events other than the initial
 // writes.
-func opsOf(x *execution.Execution) opSet {
-	var ops opSet
+func gateOf(x *execution.Execution) eventGate {
+	var g eventGate
 	for i := range x.Events {
 		if ev := &x.Events[i]; !ev.IsInit() {
-			ops |= opBit(ev.Instr.Op)
+			g.add(ev)
 		}
 	}
-	return ops
+	return g
 }
 
-// fill adds to s the events of x in the set; ops holds x's instructions
-// (opsOf).
-func (c *setFiller) fill(s *relations.Set, x *execution.Execution, ops opSet) {
+// add adds the properties of a non-initial event.
+func (g *eventGate) add(ev *execution.Event) {
+	g.ops |= bit(ev.Instr.Op)
+	g.kinds |= bit(ev.Kind)
+	g.sems |= bit(ev.Sem)
+	g.scopes |= bit(ev.Scope)
+}
+
+// admits reports whether events with the properties have may be in a set
+// of gate g.
+func (g eventGate) admits(have eventGate) bool {
+	meets := func(want, have uint64) bool { return want == 0 || want&have != 0 }
+	return meets(g.ops, have.ops) && meets(g.kinds, have.kinds) && meets(g.sems, have.sems) && meets(g.scopes, have.scopes)
+}
+
+// fill adds to s the events of x in the set; have holds the properties
+// of x's events (gateOf).
+func (c *setFiller) fill(s *relations.Set, x *execution.Execution, have eventGate) {
 	if c.whole != nil {
 		c.whole(s, x)
 		return
 	}
-	if c.ops != 0 && c.ops&ops == 0 {
+	if !c.gate.admits(have) {
 		return
 	}
 	for i := range x.Events {
@@ -80,7 +99,7 @@ func (c *setFiller) fill(s *relations.Set, x *execution.Execution, ops opSet) {
 // fillSet computes a catalog set.
 func fillSet(s *relations.Set, name string, x *execution.Execution) {
 	c := setFillerOf(name)
-	c.fill(s, x, opsOf(x))
+	c.fill(s, x, gateOf(x))
 }
 
 // setFillerOf returns the filler of the catalog set name.
@@ -114,28 +133,59 @@ func setFillerOf(name string) *setFiller {
 	for _, of := range []func(string) eventTest{instrTest, asyncTest, hostTest} {
 		if c.event = of(name); c.event != nil {
 			if !c.init && c.loc == nil {
-				c.ops = opsOfSet(name)
+				c.gate = gateOfSet(name)
 			}
 			return c
 		}
 	}
 	c.event = qualifierTest(name)
+	if c.loc == nil {
+		c.gate = gateOfSet(name)
+	}
 	return c
 }
 
-// opsOfSet returns the instructions of the events the test of set name
-// (instrTest, asyncTest) can accept, or 0 when it is not limited to some:
-// every test below looks at ev.Instr.Op (inFamily for the families) and
-// accepts no event of another instruction (TestSetOps checks each).
-func opsOfSet(name string) opSet {
-	of := func(ops ...litmus.Op) opSet {
-		var s opSet
+// gateOfSet returns the gate of the set name's test (instrTest,
+// asyncTest, qualifierTest): what each event it accepts has, by looking at
+// ev.Instr.Op (inFamily for the families), ev.Kind, ev.Sem or ev.Scope
+// (TestSetGates checks each).
+func gateOfSet(name string) eventGate {
+	of := func(ops ...litmus.Op) eventGate {
+		var g eventGate
 		for _, o := range ops {
-			s |= opBit(o)
+			g.ops |= bit(o)
 		}
-		return s
+		return g
 	}
 	switch name {
+	case "PF", "ALIAS":
+		return eventGate{kinds: bit(execution.KindProxyFence)}
+	case "ISSUE":
+		return eventGate{kinds: bit(execution.KindIssue)}
+	case "WEAK":
+		return eventGate{sems: bit(litmus.SemWeak)}
+	case "RLX":
+		return eventGate{sems: bit(litmus.SemRelaxed)}
+	case "ACQ":
+		return eventGate{sems: bit(litmus.SemAcquire)}
+	case "REL":
+		return eventGate{sems: bit(litmus.SemRelease)}
+	case "ACQ_REL":
+		return eventGate{sems: bit(litmus.SemAcqRel)}
+	case "SC":
+		return eventGate{sems: bit(litmus.SemSC)}
+	case "VOL":
+		return eventGate{sems: bit(litmus.SemVolatile)}
+	case "MMIO":
+		return eventGate{sems: bit(litmus.SemMMIO)}
+	case "CTA":
+		return eventGate{scopes: bit(litmus.ScopeCTA)}
+	case "CLUSTER":
+		return eventGate{scopes: bit(litmus.ScopeCluster)}
+	case "GPU":
+		return eventGate{scopes: bit(litmus.ScopeGPU)}
+	case "SYS":
+		return eventGate{scopes: bit(litmus.ScopeSys)}
 	case "F":
 		return of(litmus.OpFence)
 	case "BAR", "BAR_SYNC", "BAR_ARRIVE", "BAR_RED":
@@ -170,7 +220,7 @@ func opsOfSet(name string) opSet {
 		"TC_BEFORE", "TC_AFTER", "TC_CP_4X256B":
 		return of(litmus.OpTcgen05)
 	}
-	return 0
+	return eventGate{}
 }
 
 // locationTest returns the test of the sets that depend on the location a
