@@ -157,35 +157,17 @@ func gateOfSet(name string) eventGate {
 		}
 		return g
 	}
+	if sem, ok := semOfSet(name); ok {
+		return eventGate{sems: bit(sem)}
+	}
+	if scope, ok := scopeOfSet(name); ok {
+		return eventGate{scopes: bit(scope)}
+	}
 	switch name {
 	case "PF", "ALIAS":
 		return eventGate{kinds: bit(execution.KindProxyFence)}
 	case "ISSUE":
 		return eventGate{kinds: bit(execution.KindIssue)}
-	case "WEAK":
-		return eventGate{sems: bit(litmus.SemWeak)}
-	case "RLX":
-		return eventGate{sems: bit(litmus.SemRelaxed)}
-	case "ACQ":
-		return eventGate{sems: bit(litmus.SemAcquire)}
-	case "REL":
-		return eventGate{sems: bit(litmus.SemRelease)}
-	case "ACQ_REL":
-		return eventGate{sems: bit(litmus.SemAcqRel)}
-	case "SC":
-		return eventGate{sems: bit(litmus.SemSC)}
-	case "VOL":
-		return eventGate{sems: bit(litmus.SemVolatile)}
-	case "MMIO":
-		return eventGate{sems: bit(litmus.SemMMIO)}
-	case "CTA":
-		return eventGate{scopes: bit(litmus.ScopeCTA)}
-	case "CLUSTER":
-		return eventGate{scopes: bit(litmus.ScopeCluster)}
-	case "GPU":
-		return eventGate{scopes: bit(litmus.ScopeGPU)}
-	case "SYS":
-		return eventGate{scopes: bit(litmus.ScopeSys)}
 	case "F":
 		return of(litmus.OpFence)
 	case "BAR", "BAR_SYNC", "BAR_ARRIVE", "BAR_RED":
@@ -443,38 +425,58 @@ func tcOpOf(name string) litmus.TcOp {
 	return litmus.TcFenceAfter
 }
 
+// semOfSet returns the memory order a catalog set names (WEAK, RLX, ACQ,
+// REL, ACQ_REL, SC, VOL, MMIO), for its test and its gate alike.
+func semOfSet(name string) (litmus.Sem, bool) {
+	switch name {
+	case "WEAK":
+		return litmus.SemWeak, true
+	case "RLX":
+		return litmus.SemRelaxed, true
+	case "ACQ":
+		return litmus.SemAcquire, true
+	case "REL":
+		return litmus.SemRelease, true
+	case "ACQ_REL":
+		return litmus.SemAcqRel, true
+	case "SC":
+		return litmus.SemSC, true
+	case "VOL":
+		return litmus.SemVolatile, true
+	case "MMIO":
+		return litmus.SemMMIO, true
+	}
+	return 0, false
+}
+
+// scopeOfSet returns the scope a catalog set names (CTA, CLUSTER, GPU,
+// SYS), for its test and its gate alike.
+func scopeOfSet(name string) (litmus.Scope, bool) {
+	switch name {
+	case "CTA":
+		return litmus.ScopeCTA, true
+	case "CLUSTER":
+		return litmus.ScopeCluster, true
+	case "GPU":
+		return litmus.ScopeGPU, true
+	case "SYS":
+		return litmus.ScopeSys, true
+	}
+	return 0, false
+}
+
 // qualifierTest returns the test of a set about memory orders and scopes;
 // a name no test knows gives an empty set.
 func qualifierTest(name string) eventTest {
 	var test eventTest
-	sem := func(s litmus.Sem) eventTest { return func(ev *execution.Event) bool { return ev.Sem == s } }
-	scope := func(s litmus.Scope) eventTest { return func(ev *execution.Event) bool { return ev.Scope == s } }
-	switch name {
-	case "WEAK":
-		test = func(ev *execution.Event) bool { return ev.IsMemory() && ev.Sem == litmus.SemWeak }
-	case "RLX":
-		test = sem(litmus.SemRelaxed)
-	case "ACQ":
-		test = sem(litmus.SemAcquire)
-	case "REL":
-		test = sem(litmus.SemRelease)
-	case "ACQ_REL":
-		test = sem(litmus.SemAcqRel)
-	case "SC":
-		test = sem(litmus.SemSC)
-	case "VOL":
-		test = sem(litmus.SemVolatile)
-	case "MMIO":
-		test = sem(litmus.SemMMIO)
-	case "CTA":
-		test = scope(litmus.ScopeCTA)
-	case "CLUSTER":
-		test = scope(litmus.ScopeCluster)
-	case "GPU":
-		test = scope(litmus.ScopeGPU)
-	case "SYS":
-		test = scope(litmus.ScopeSys)
-	default:
+	if s, ok := semOfSet(name); ok {
+		test = func(ev *execution.Event) bool { return ev.Sem == s }
+		if s == litmus.SemWeak {
+			test = func(ev *execution.Event) bool { return ev.IsMemory() && ev.Sem == litmus.SemWeak }
+		}
+	} else if s, ok := scopeOfSet(name); ok {
+		test = func(ev *execution.Event) bool { return ev.Scope == s }
+	} else {
 		return func(*execution.Event) bool { return false }
 	}
 	return func(ev *execution.Event) bool {
