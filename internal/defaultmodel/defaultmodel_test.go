@@ -2,12 +2,16 @@ package defaultmodel
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 
+	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/internal/loader"
 	"github.com/ptxmm/ptxmm/internal/snapshot"
+	"github.com/ptxmm/ptxmm/litmus"
 	"github.com/stretchr/testify/require"
 )
 
@@ -86,4 +90,39 @@ func TestSnapshotNotUsed(t *testing.T) {
 			require.False(t, m.Precompiled)
 		})
 	}
+}
+
+// TestBuiltInBytesUnchanged checks the model against its own bytes: a
+// load cuts the compiled model's strings and arrays without pointers from
+// the embedded image (snapshot.DecodeBuiltInImage), so a check that wrote
+// into them would change the image. After loading it and checking the
+// examples with explanations (which read the model the most), the bytes
+// are the ones built in, and the model a second load reads is the one
+// compiled from spec.dl.
+func TestBuiltInBytesUnchanged(t *testing.T) {
+	before := sha256.Sum256(compiled)
+	m, err := loader.Load(Source(root), loader.Options{})
+	require.NoError(t, err)
+	require.True(t, m.Precompiled)
+	files, err := filepath.Glob("../../examples/*.litmus")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	if testing.Short() {
+		files = files[:min(len(files), 12)]
+	}
+	for _, f := range files {
+		tests, err := litmus.ParseFile(f)
+		require.NoError(t, err, f)
+		for _, lt := range tests {
+			m.Check(lt, checker.Options{Explain: true})
+		}
+	}
+	require.Equal(t, before, sha256.Sum256(compiled), "checking wrote into the embedded image")
+	again, err := loader.Load(Source(root), loader.Options{})
+	require.NoError(t, err)
+	require.True(t, again.Precompiled)
+	fresh, err := loader.Load(loader.Source{Name: Name, FS: root, Builtin: true}, loader.Options{})
+	require.NoError(t, err)
+	require.True(t, reflect.DeepEqual(fresh.Program, again.Program))
+	require.True(t, reflect.DeepEqual(fresh.Syntax, again.Syntax))
 }

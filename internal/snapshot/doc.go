@@ -21,5 +21,9 @@
 // compiled spec.dl. An image also records the types' layout (sizes and
 // field offsets) and a checksum, and holds no values an interface boxes
 // (only pointers). DecodeBuiltInImage reads an image built into the
-// program without computing its checksum (CheckImage, in its tests).
+// program without computing its checksum (CheckImage, in its tests), and
+// uses its strings and its arrays without pointers where they lie in the
+// image's bytes (each array is aligned in the image for that) instead of
+// copying them: those bytes and those parts of the graph are never
+// changed.
 package snapshot

@@ -35,11 +35,21 @@ import (
 //	pointers: count of groups, then per group the arena written to, the
 //	  base pointed into, the number of pointers, and as many pairs of
 //	  little-endian uint32 (byte written, byte pointed to)
-//	the strings' bytes, then each arena's bytes
+//	the strings' bytes, then each arena's bytes, each starting at a
+//	multiple of arenaAlign bytes from the image's start (zeros between)
 //
 // A base is an arena (numbered from 0), then the strings, then the empty
 // slices' address, then each interface type word.
-const imageMagic = "ptxmm-image-1\n"
+const imageMagic = "ptxmm-image-2\n"
+
+// arenaAlign is the alignment of every arena's bytes from the start of an
+// image, the largest any type has: an image that lies aligned (the one
+// built into the program does) then holds each array without pointers
+// where it can be used in place (DecodeBuiltInImage).
+const arenaAlign = 8
+
+// alignArena rounds an offset in an image up to arenaAlign.
+func alignArena(off int) int { return (off + arenaAlign - 1) &^ (arenaAlign - 1) }
 
 // imageFingerprint is the plans' fingerprint with the types' layout.
 func imageFingerprint(ps *plans) [sha256.Size]byte {
@@ -399,6 +409,9 @@ func (im *imager) bytes(ps *plans, rootArena int, rootOff uintptr) []byte {
 	}
 	out = append(out, im.blob...)
 	for _, a := range im.arenas {
+		for len(out) < alignArena(imageHead+len(out))-imageHead {
+			out = append(out, 0)
+		}
 		out = append(out, a.raw...)
 	}
 	fp := imageFingerprint(ps)
@@ -419,7 +432,7 @@ func DecodeImage[T any](c *Codec, data []byte) (*T, error) {
 	if err := CheckImage(data); err != nil {
 		return nil, err
 	}
-	return DecodeBuiltInImage[T](c, data)
+	return decodeChecked[T](c, data, false)
 }
 
 // CheckImage reports whether data is an image (see imageMagic) whose
@@ -441,14 +454,25 @@ func CheckImage(data []byte) error {
 // checksum (for the compiled spec.dl, an eighth of the instructions of a
 // load). Types and layout are checked as by DecodeImage: an image written
 // for other types is ErrMismatch.
+//
+// The graph's strings and its arrays that hold no pointers are cut from
+// data instead of copied (see imageReader.inPlace): data must never be
+// changed, and neither may those parts of the graph. For the compiled
+// spec.dl that is 0.18 MB a start does not copy into fresh pages.
 func DecodeBuiltInImage[T any](c *Codec, data []byte) (*T, error) {
+	return decodeChecked[T](c, data, true)
+}
+
+// decodeChecked reads an image whose checksum holds or need not be
+// computed, cutting parts from data in place when inPlace is set.
+func decodeChecked[T any](c *Codec, data []byte, inPlace bool) (*T, error) {
 	var root *T
 	ps, _ := c.codecPlans(reflect.TypeOf(root))
 	fp := imageFingerprint(ps)
 	if len(data) < imageHead || string(data[:len(imageMagic)]) != imageMagic || string(data[len(imageMagic):imageHead-4]) != string(fp[:]) {
 		return nil, ErrMismatch
 	}
-	r := &imageReader{decoder: decoder{data: data, pos: imageHead}}
+	r := &imageReader{decoder: decoder{data: data, pos: imageHead}, inPlace: inPlace}
 	return decodeImage[T](r, ps)
 }
 
@@ -462,6 +486,12 @@ type imageReader struct {
 	// sizes are the bases' lengths in bytes.
 	sizes []uintptr
 	plans []*plan
+	// inPlace says the strings and the arrays without pointers are cut
+	// from data rather than copied: data is an image built into the
+	// program (DecodeBuiltInImage), which nothing writes. Only arrays
+	// without pointers qualify: the pointers of the others are written
+	// at load, and the collector does not scan data for them.
+	inPlace bool
 }
 
 // number reads a uvarint at most max.
@@ -482,12 +512,10 @@ func decodeImage[T any](r *imageReader, ps *plans) (*T, error) {
 		n    int
 	}
 	heads := make([]arenaHead, nArenas)
-	total := uint64(0)
 	for i := range heads {
 		p := ps.list[r.number(uint64(len(ps.list)-1))]
 		n := r.number(limit)
 		heads[i] = arenaHead{p, n}
-		total += uint64(n) * uint64(p.size)
 	}
 	nBlob := r.number(limit)
 	nItabs := r.number(limit)
@@ -527,17 +555,31 @@ func decodeImage[T any](r *imageReader, ps *plans) (*T, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
-	if uint64(len(r.data)-r.pos) != uint64(nBlob)+total {
-		return nil, fmt.Errorf("snapshot: image of %d bytes where its arenas take %d", len(r.data)-r.pos, uint64(nBlob)+total)
+	end := uint64(r.pos) + uint64(nBlob)
+	for _, h := range heads {
+		end = uint64(alignArena(int(min(end, limit)))) + uint64(h.n)*uint64(h.plan.size)
 	}
-	blob := string(r.data[r.pos : r.pos+nBlob])
+	if uint64(len(r.data)) != end {
+		return nil, fmt.Errorf("snapshot: image of %d bytes where its arenas take %d", len(r.data)-r.pos, end-uint64(r.pos))
+	}
+	var blob string
+	if r.inPlace && nBlob > 0 {
+		blob = unsafe.String(&r.data[r.pos], nBlob)
+	} else {
+		blob = string(r.data[r.pos : r.pos+nBlob])
+	}
 	at := r.pos + nBlob
 	r.bases = make([]unsafe.Pointer, 0, nArenas+2+nItabs)
 	r.sizes = make([]uintptr, 0, nArenas+2+nItabs)
 	for _, h := range heads {
+		at = alignArena(at)
 		size := uintptr(h.n) * h.plan.size
 		var base unsafe.Pointer
-		if h.n > 0 {
+		switch {
+		case h.n == 0:
+		case r.inPlace && size > 0 && r.cutInPlace(h.plan, at):
+			base = unsafe.Pointer(&r.data[at])
+		default:
 			base = reflect.MakeSlice(reflect.SliceOf(h.plan.t), h.n, h.n).UnsafePointer()
 			// Every pointer in these bytes is nil: a plain copy.
 			copy(unsafe.Slice((*byte)(base), size), r.data[at:at+int(size)])
@@ -570,6 +612,35 @@ func decodeImage[T any](r *imageReader, ps *plans) (*T, error) {
 		return nil, errors.New("snapshot: image's root is out of its arena")
 	}
 	return (*T)(unsafe.Add(r.bases[rootArena], rootOff)), nil
+}
+
+// cutInPlace reports whether the array of plan p at byte at of the image
+// may be used where it lies: its elements hold no pointers, so nothing is
+// written into it at load and the collector never looks into it, and it
+// lies at an address its type's alignment admits.
+func (r *imageReader) cutInPlace(p *plan, at int) bool {
+	return !hasPointers(p.t) && uintptr(unsafe.Pointer(&r.data[at]))%uintptr(p.t.Align()) == 0
+}
+
+// hasPointers reports whether a value of type t holds a pointer. A type
+// that holds none cannot refer to itself, so the recursion ends.
+func hasPointers(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+		return false
+	case reflect.Array:
+		return t.Len() > 0 && hasPointers(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if hasPointers(t.Field(i).Type) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
 }
 
 // relocate writes the pointers, group by group.

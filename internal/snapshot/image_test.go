@@ -1,7 +1,9 @@
 package snapshot
 
 import (
+	"reflect"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/require"
 )
@@ -130,4 +132,76 @@ func TestImageBuiltIn(t *testing.T) {
 	bad := append([]byte(nil), data...)
 	bad[len(bad)-1] ^= 1
 	require.ErrorContains(t, CheckImage(bad), "damaged")
+}
+
+// TestImageBuiltInInPlace checks which parts DecodeBuiltInImage cuts from
+// the image's bytes: the strings and the arrays without pointers lie in
+// data (those of 8-byte words where data puts them at an address their
+// alignment admits: once in eight shifts of the bytes), and nothing is
+// written into data; the arrays with pointers are copied, since their
+// pointers are written at load. DecodeImage copies everything: what it
+// reads back may be changed.
+func TestImageBuiltInInPlace(t *testing.T) {
+	c := imageCodec()
+	image, err := EncodeImage(c, newImageGraph())
+	require.NoError(t, err)
+	var idsInPlace, wordsInPlace int
+	for shift := range 8 {
+		data := make([]byte, len(image)+8)[shift:][:len(image)]
+		copy(data, image)
+		within := func(p unsafe.Pointer) bool {
+			lo := uintptr(unsafe.Pointer(&data[0]))
+			return uintptr(p) >= lo && uintptr(p) < lo+uintptr(len(data))
+		}
+		got, err := DecodeBuiltInImage[nested](c, data)
+		require.NoError(t, err)
+		g := got.g
+		require.True(t, within(unsafe.Pointer(unsafe.StringData(g.name))), "a string is cut from the image")
+		require.True(t, within(unsafe.Pointer(&g.flags[0])), "bools need no alignment")
+		ids, words := within(unsafe.Pointer(&g.ids[0])), within(unsafe.Pointer(&g.words[0]))
+		for _, p := range []unsafe.Pointer{unsafe.Pointer(&g.ids[0]), unsafe.Pointer(&g.words[0])} {
+			require.Zero(t, uintptr(p)%8, "an array of words lies aligned")
+		}
+		if ids {
+			idsInPlace++
+		}
+		if words {
+			wordsInPlace++
+		}
+		require.False(t, within(unsafe.Pointer(&g.shapes[0])), "an array of interfaces is copied")
+		require.False(t, within(unsafe.Pointer(&g.first.kids[0])), "an array of pointers is copied")
+		require.Equal(t, newImageGraph(), got)
+		require.Equal(t, image, data, "reading the image wrote nothing into it")
+
+		copied, err := DecodeImage[nested](c, data)
+		require.NoError(t, err)
+		require.False(t, within(unsafe.Pointer(unsafe.StringData(copied.g.name))))
+		require.False(t, within(unsafe.Pointer(&copied.g.ids[0])))
+		require.False(t, within(unsafe.Pointer(&copied.g.flags[0])))
+	}
+	require.Equal(t, 1, idsInPlace, "the ints were cut in place at one shift in eight")
+	require.Equal(t, 1, wordsInPlace, "the words were cut in place at one shift in eight")
+}
+
+func TestHasPointers(t *testing.T) {
+	type flat struct {
+		a int
+		b [3]uint16
+		c struct{ d bool }
+	}
+	type withString struct {
+		a int
+		s string
+	}
+	cases := []struct {
+		v    any
+		want bool
+	}{
+		{0, false}, {uint64(0), false}, {flat{}, false}, {[0]*int{}, false}, {[2]float64{}, false},
+		{"", true}, {withString{}, true}, {[]int{}, true}, {new(int), true}, {map[int]int{}, true},
+		{[1]*int{}, true}, {struct{ f func() }{}, true}, {node{}, true},
+	}
+	for _, c := range cases {
+		require.Equal(t, c.want, hasPointers(reflect.TypeOf(c.v)), "%T", c.v)
+	}
 }
