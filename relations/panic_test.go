@@ -19,6 +19,7 @@ func TestDomainMismatchPanics(t *testing.T) {
 		{"Set.DifferenceWith", func() { s4.DifferenceWith(s5) }},
 		{"Set.Equal", func() { s4.Equal(s5) }},
 		{"Product", func() { Product(s4, s5) }},
+		{"Rel.AddProduct", func() { r4.AddProduct(s4, s5) }},
 		{"Rel.CopyFrom", func() { r4.CopyFrom(r5) }},
 		{"Rel.UnionWith", func() { r4.UnionWith(r5) }},
 		{"Rel.IntersectWith", func() { r4.IntersectWith(r5) }},

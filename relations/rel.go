@@ -89,6 +89,21 @@ func Product(a, b *Set) *Rel {
 	return r
 }
 
+// AddProduct adds a × b to r: every pair of an atom of a and one of b. It
+// is how a relation made of classes (the catalog's "same ..." relations)
+// is filled a class at a time, a row a word operation, rather than a pair
+// at a time.
+func (r *Rel) AddProduct(a, b *Set) {
+	sameN("Rel.AddProduct", r.n, a.n)
+	sameN("Rel.AddProduct", r.n, b.n)
+	for k, x := range a.words {
+		for x != 0 {
+			orWords(r.row(k<<6+bits.TrailingZeros64(x)), b.words)
+			x &= x - 1
+		}
+	}
+}
+
 // FullRel returns [0, n) × [0, n).
 func FullRel(n int) *Rel {
 	r := NewRel(n)

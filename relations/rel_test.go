@@ -40,6 +40,14 @@ func TestRelConstructors(t *testing.T) {
 			}
 		}
 		assertRel(t, pref, prod)
+
+		// AddProduct adds the product to the pairs a relation has.
+		sum, sref := randRel(rng, n, d)
+		sum.AddProduct(a, b)
+		for p := range pref.pairs {
+			sref.add(p[0], p[1])
+		}
+		assertRel(t, sref, sum)
 	})
 }
 

@@ -1,6 +1,7 @@
 package fill
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -54,7 +55,7 @@ exists (x == 0)
  st.relaxed.gpu x, 1      | ld.acquire.gpu r0, x     | st.release.sys y, 1      | ld.relaxed.sys r1, y     ;
  ld.weak r2, y            | st.weak y, 2             | ld.weak r3, x            | st.weak x, 2             ;
 exists (x == 0)
-`} {
+`, manyLocations(20)} {
 		tc, err := litmus.ParseHerd("t.litmus", []byte(src))
 		require.NoError(t, err)
 		tests = append(tests, tc)
@@ -77,9 +78,22 @@ exists (x == 0)
 	return xs
 }
 
-// TestSameFillerMatchesPairs checks each "same ..." relation against its
-// definition, sameFunc over every pair of events: the parts sameKey gives
-// hold every related pair and, where it says so, are the classes.
+// manyLocations returns a test of two threads over n locations: a store
+// to each, then a load of each. Its "same ..." relations over locations
+// and instructions have more classes than sameClasses looks through
+// before it indexes them (scanClasses).
+func manyLocations(n int) string {
+	var init, rows strings.Builder
+	for i := range n {
+		fmt.Fprintf(&init, "x%d = 0; ", i)
+		fmt.Fprintf(&rows, " st x%d, 1 | ld r%d, x%d ;\n", i, i, i)
+	}
+	return fmt.Sprintf("PTX T\n{ %s}\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n%sexists (x0 == 0)\n", init.String(), rows.String())
+}
+
+// TestSameFillerMatchesPairs checks each "same ..." relation, filled by
+// classes of signatures (same.go), against its definition, sameFunc over
+// every pair of events.
 func TestSameFillerMatchesPairs(t *testing.T) {
 	xs := sampleExecutions(t)
 	for _, name := range []string{"loc", "vaddr", "gaddr", "same_bytes", "sthd", "same_instr", "same_cta_group", "same_shape", "scta", "sclu", "sgpu"} {
