@@ -35,6 +35,27 @@ func (in *Instance) SetRelAt(k int, r *relations.Rel) error {
 	return in.setRel(id, r)
 }
 
+// ClearAt empties the input relation InputIndex resolved, of either
+// arity: SetSetAt or SetRelAt of an empty relation, for a host that knows
+// the relation empty without filling it (catalog/fill's sets of
+// instructions a test does not have, most of a test's sets). Comparing a
+// filled copy cost more than the rest of setting it.
+func (in *Instance) ClearAt(k int) error {
+	if k < 0 || k >= len(in.p.rels) {
+		return fmt.Errorf("no relation of the model has index %d", k)
+	}
+	id, err := in.indexed(k, in.p.rels[k].arity)
+	if err != nil {
+		return err
+	}
+	in.inc.dropStaged(id)
+	if !in.stores[id].isEmpty() {
+		in.stores[id].clear()
+		in.invalidate(id)
+	}
+	return nil
+}
+
 // InsertSetAt is InsertSet for the unary input relation InputIndex
 // resolved.
 func (in *Instance) InsertSetAt(k int, s *relations.Set) error {

@@ -44,11 +44,28 @@ func TestInputIndex(t *testing.T) {
 	in.Run()
 	assert.Equal(t, []string{"a,b", "b,c"}, rows(t, in, "u"))
 
+	// ClearAt empties an input of either arity, and what depends on it
+	// follows; an input already empty stays so.
+	require.NoError(t, in.ClearAt(s))
+	in.Run()
+	assert.Equal(t, []string{}, rows(t, in, "u"))
+	assert.Equal(t, []string{"a,b", "a,c", "b,c"}, rows(t, in, "t"))
+	require.NoError(t, in.ClearAt(e))
+	require.NoError(t, in.ClearAt(e))
+	in.Run()
+	assert.Equal(t, []string{}, rows(t, in, "t"))
+	require.NoError(t, in.SetRelAt(e, r))
+	in.Run()
+	assert.Equal(t, []string{"a,b"}, rows(t, in, "t"))
+
 	for _, c := range []struct {
 		name string
 		err  error
 		want string
 	}{
+		{"clear a derived relation", in.ClearAt(int(p.byName["t"])), "not an .input"},
+		{"clear out of range", in.ClearAt(len(p.rels)), "no relation of the model has index"},
+		{"clear negative", in.ClearAt(-1), "no relation of the model has index"},
 		{"unary index as binary", in.SetRelAt(s, r), "has 1 column(s), not 2"},
 		{"binary index as unary", in.SetSetAt(e, set), "has 2 column(s), not 1"},
 		{"derived relation", in.SetRelAt(int(p.byName["t"]), r), "not an .input"},

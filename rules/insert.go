@@ -144,8 +144,16 @@ func (in *Instance) stageStore(r relID) store {
 }
 
 // dropStaged forgets the tuples inserted into r (every relation for -1)
-// that no evaluation has taken in yet.
+// that no evaluation has taken in yet. Nothing is staged at most calls
+// (every input a fill sets): that case is inlined into the caller.
 func (inc *incremental) dropStaged(r relID) {
+	if len(inc.staged) > 0 {
+		inc.dropSome(r)
+	}
+}
+
+// dropSome is dropStaged when some relation is staged.
+func (inc *incremental) dropSome(r relID) {
 	kept := inc.staged[:0]
 	for _, s := range inc.staged {
 		if r >= 0 && s != r {

@@ -74,6 +74,12 @@ func (g eventGate) admits(have eventGate) bool {
 	return meets(g.ops, have.ops) && meets(g.kinds, have.kinds) && meets(g.sems, have.sems) && meets(g.scopes, have.scopes)
 }
 
+// emptyFor reports whether the set is empty in an execution whose events
+// have the properties have (gateOf), by its gate alone.
+func (c *setFiller) emptyFor(have eventGate) bool {
+	return c.whole == nil && !c.gate.admits(have)
+}
+
 // fill adds to s the events of x in the set; have holds the properties
 // of x's events (gateOf).
 func (c *setFiller) fill(s *relations.Set, x *execution.Execution, have eventGate) {
@@ -81,7 +87,7 @@ func (c *setFiller) fill(s *relations.Set, x *execution.Execution, have eventGat
 		c.whole(s, x)
 		return
 	}
-	if !c.gate.admits(have) {
+	if c.emptyFor(have) {
 		return
 	}
 	for i := range x.Events {
