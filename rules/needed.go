@@ -207,12 +207,17 @@ func (in *Instance) runDirtyFlat(i int) {
 			in.stores[r].clear()
 			in.versions[r]++
 		}
+		// The first rule to run adds to an empty relation where the
+		// stratum defines one.
+		fresh := len(s.rels) == 1
 		for ; live != 0; live &= live - 1 {
 			k := bits.TrailingZeros64(live)
 			rp := s.rules[k]
 			if rp.join == nil {
-				in.runFlat(s, k, rp, &in.stores[rp.head])
+				in.runFlat(s, k, rp, &in.stores[rp.head], fresh)
+				fresh = false
 			} else {
+				fresh = false
 				in.evalRuleFull(s, k, in.stores[rp.head])
 			}
 		}
