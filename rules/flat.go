@@ -92,6 +92,25 @@ func (in *Instance) runFlatStratum(s *stratum) {
 // where the union tests each, which was a tenth of a small test's
 // evaluation.
 func (in *Instance) runFlat(s *stratum, k int, rp *rulePlan, dst *store, fresh bool) {
+	fr := in.evalFlat(s, k)
+	switch {
+	case fr.set != nil && fresh:
+		dst.set.CopyFrom(fr.set)
+	case fr.set != nil:
+		dst.set.UnionWith(fr.set)
+	case dst.track != nil:
+		// The next relation of a recursive stratum, whose rows are listed.
+		in.unionRows(in.storeRows(rp.head, *dst), value{rel: fr.rel}, dst.track)
+	case fresh:
+		dst.rel.CopyFrom(fr.rel)
+	default:
+		dst.rel.UnionWith(fr.rel)
+	}
+}
+
+// evalFlat evaluates rule k of stratum s flat, into the compiled rule's
+// set or rel, which it returns.
+func (in *Instance) evalFlat(s *stratum, k int) *flatRule {
 	fr := in.flatRule(s, k)
 	ops := fr.ops
 	for i := 0; i < len(ops); i++ {
@@ -106,19 +125,7 @@ func (in *Instance) runFlat(s *stratum, k int, rp *rulePlan, dst *store, fresh b
 			i += op.skip
 		}
 	}
-	switch {
-	case fr.set != nil && fresh:
-		dst.set.CopyFrom(fr.set)
-	case fr.set != nil:
-		dst.set.UnionWith(fr.set)
-	case dst.track != nil:
-		// The next relation of a recursive stratum, whose rows are listed.
-		in.unionRows(in.storeRows(rp.head, *dst), value{rel: fr.rel}, dst.track)
-	case fresh:
-		dst.rel.CopyFrom(fr.rel)
-	default:
-		dst.rel.UnionWith(fr.rel)
-	}
+	return fr
 }
 
 // flatRule returns rule k of stratum s compiled flat.

@@ -195,6 +195,8 @@ func (in *Instance) runDirtyFlat(i int) {
 		in.sched.nothing.hit(i)
 		in.intr.tick(strataWork)
 		changed = in.clearStratum(s)
+	} else if k := bits.TrailingZeros64(live); live&(live-1) == 0 && len(s.rels) == 1 && s.rules[k].join == nil && in.stores[s.rels[0]].track == nil {
+		changed = in.runOneFlat(i, s, k)
 	} else {
 		cutoff := in.sched.readersClean(s) && in.cutoffWorth(i)
 		if cutoff {
@@ -230,6 +232,37 @@ func (in *Instance) runDirtyFlat(i int) {
 	if in.quiet.known && in.quiet.dead.has(i) {
 		in.markQuiet(i)
 	}
+}
+
+// runOneFlat is runDirtyFlat's run of stratum i, s, of one relation, one
+// of whose rules, k, is not starved (flat, its relation untracked): that
+// rule's tuples are the relation's. The cutoff compares them with those
+// the relation holds before copying them in, rather than keeping a copy
+// of the relation to compare it with afterwards (the copy, the clear and
+// the comparison cost a small test's stratum as much as its rule). It
+// reports whether the relation may have changed, with the cutoff's
+// payoffs and the relation's version as runDirtyFlat keeps them.
+func (in *Instance) runOneFlat(i int, s *stratum, k int) bool {
+	cutoff := in.sched.readersClean(s) && in.cutoffWorth(i)
+	in.intr.tick(strataWork)
+	r := s.rels[0]
+	in.versions[r]++
+	fr := in.evalFlat(s, k)
+	st := &in.stores[r]
+	if fr.set != nil {
+		if cutoff && st.set.Equal(fr.set) {
+			in.sched.cutoff.hit(i)
+			return false
+		}
+		st.set.CopyFrom(fr.set)
+		return true
+	}
+	if cutoff && st.rel.Equal(fr.rel) {
+		in.sched.cutoff.hit(i)
+		return false
+	}
+	st.rel.CopyFrom(fr.rel)
+	return true
 }
 
 // flatStrataOf returns the strata runDirtyFlat computes on a domain of n
