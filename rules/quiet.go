@@ -49,9 +49,11 @@ type quietStrata struct {
 	inputs  []relID
 	listed  []bool
 	recheck bool
-	// starved marks the relations known empty while the dead strata are
-	// computed, per relation; scratch.
-	starved []bool
+	// starved says, per relation, what emptyInput found while the dead
+	// strata are computed: 1 an empty input, -1 a relation that is not
+	// (an input holding tuples, or not an input), 0 not asked yet; an
+	// input is read by many starters, and asked once. Scratch.
+	starved []int8
 }
 
 // forgetQuiet drops what the instance knows of its quiet strata (after an
@@ -137,7 +139,7 @@ func (in *Instance) findDead() {
 	if q.dead == nil {
 		q.dead, q.quiet = newStrataBits(n), newStrataBits(n)
 		q.skip, q.neededSkip = newStrataBits(n), newStrataBits(n)
-		q.starved = make([]bool, len(p.rels))
+		q.starved = make([]int8, len(p.rels))
 		q.watched = make([]bool, len(p.rels))
 		q.listed = make([]bool, len(p.rels))
 	}
@@ -156,7 +158,7 @@ func (in *Instance) findDead() {
 			starved := false
 			for _, r := range rp.positive {
 				t := p.stratumOf[r]
-				if (t < 0 && (q.starved[r] || in.emptyInput(r))) || (t >= 0 && q.dead.has(int(t))) {
+				if (t < 0 && (q.starved[r] > 0 || q.starved[r] == 0 && in.emptyInput(r))) || (t >= 0 && q.dead.has(int(t))) {
 					starved = true
 					break
 				}
@@ -185,14 +187,12 @@ func (in *Instance) findDead() {
 	in.quietChanged()
 }
 
-// emptyInput reports whether r is an empty input, for findDead, keeping
-// the answer in starved (an input found empty is watched, one found
-// otherwise listed in inputs).
+// emptyInput reports whether r, not asked yet (starved[r] is 0), is an
+// empty input, for findDead, keeping the answer in starved (an input found
+// empty is watched, one found otherwise listed in inputs).
 func (in *Instance) emptyInput(r relID) bool {
 	q := &in.quiet
-	if q.starved[r] {
-		return true
-	}
+	q.starved[r] = -1
 	if in.p.rels[r].kind != datalog.RelInput {
 		return false
 	}
@@ -203,7 +203,7 @@ func (in *Instance) emptyInput(r relID) bool {
 		}
 		return false
 	}
-	q.starved[r], q.watched[r] = true, true
+	q.starved[r], q.watched[r] = 1, true
 	q.watch = append(q.watch, r)
 	q.watchAt = append(q.watchAt, in.versions[r]+1)
 	return true
