@@ -64,20 +64,27 @@ import (
 // (causality-alloy: cause reflexive along a cycle of reads-from and
 // program order that stronger orders turn into synchronization); where
 // they are broken in most boxes it is given up, after a size, once it
-// has closed fewer than half of the boxes it was asked about
+// has closed fewer than a quarter of the boxes it was asked about
 // (violationTrial).
 
 // violationTrial is how many boxes the screen must have been asked about
 // before it judges whether it pays, at the end of each size (so that
 // which boxes it is asked about does not depend on the workers): it is
-// kept while it has closed at least half of them, and turned off for the
-// rest of the search otherwise. A screen lists the candidates of a strongest program and tests those the
-// weakest point allows, which costs about two checks of a program; a box
-// it closes saves the probes and the smaller boxes the split would check,
-// a few programs at 4 instructions (causality-alloy closes three boxes in
-// four; no-sc-per-location one in three, and there the screen cost more
-// than it saved).
+// kept while it has closed at least one in violationKeep of them, and
+// turned off for the rest of the search otherwise. A screen lists the
+// candidates of a strongest program without a model's verdicts and tests
+// those the weakest point allows, which costs about 0.4 of a check of a
+// program (causality-alloy, 4 instructions); a box it closes saves the
+// probes and the smaller boxes the split would check, about 8 programs
+// there. Kept on, it took 0.83 of the CPU of turning it off for
+// no-sc-per-location up to 4 instructions (it closes one box in three),
+// and made no difference that two runs could tell for nta-data-only
+// (0.80 and 1.26, one in three at 3 instructions).
 const violationTrial = 96
+
+// violationKeep: the screen is kept while it closes at least one box in
+// violationKeep of those it is asked about.
+const violationKeep = 4
 
 // violationScreen checks the boxes of skeletons for executions that may
 // break a model's own parts.
@@ -299,12 +306,13 @@ func (sd side) raises(ctx context.Context, p *pooled, x *execution.Execution) bo
 }
 
 // judge turns the screen off when it has been asked about enough boxes
-// and closed fewer than half of them; the search calls it between sizes.
+// and closed fewer than one in violationKeep of them; the search calls it
+// between sizes.
 func (v *violationScreen) judge() {
 	if v == nil {
 		return
 	}
-	if tried := v.tried.Load(); tried >= violationTrial && 2*v.left.Load() < tried {
+	if tried := v.tried.Load(); tried >= violationTrial && violationKeep*v.left.Load() < tried {
 		v.off.Store(true)
 	}
 }
