@@ -21,14 +21,11 @@ import (
 // goes back to it (rules.Instance.Rollback) and inserts its own, which the
 // instance takes in incrementally. A Filler is not safe for concurrent use.
 type Filler struct {
-	inputs []string // the model's .input relations
-	arity  []int    // the catalog arity of each input
-	host   []bool   // whether each input is a host relation (catalog.HostInput)
-	// sets holds the filler of each input of arity 1, made once here
-	// rather than looking the name up for every event of every fill.
-	sets []*setFiller
-	// rels holds the filler of each other input, made once as sets.
-	rels []relFiller
+	// inputs holds the model's .input relations, each with what filling
+	// it needs, in one slice: put reads a hundred of them per test, and
+	// the bounds checks of six parallel slices were a good part of its
+	// own cost.
+	inputs []input
 	// all and choice list the positions in inputs of every input and of
 	// the choice relations (choiceRelation): a candidate of the same
 	// combination of runs as the last refills only the latter, and looking
@@ -44,15 +41,8 @@ type Filler struct {
 	// again and again.
 	cur   *sizedInputs
 	sized map[int]*sizedInputs
-	// ids holds each input's index in the program of idsOf
-	// (rules.Instance.InputIndex), resolved at the first fill of an
-	// instance of that program: a fill sets a hundred inputs by index
-	// instead of looking each name up in two maps.
-	// An input that does not resolve has index -1 and its error in
-	// idErrs, returned when it is set, as a lookup by name returned it.
-	ids    []int
-	idErrs []error
-	idsOf  *rules.Program
+	// idsOf is the program the inputs' ids are of.
+	idsOf *rules.Program
 	// hostFilled is set once a test with host threads was filled.
 	hostFilled bool
 	// sameCombo counts the candidates filled since the combination of runs
@@ -78,23 +68,39 @@ const (
 	checkpointAtoms = 100
 )
 
+// input is one input relation of the model and what filling it needs.
+type input struct {
+	name  string
+	arity int  // the catalog arity
+	host  bool // a host relation (catalog.HostInput)
+	// set is the filler of an input of arity 1, rel that of any other,
+	// made once here rather than looking the name up at every fill.
+	set *setFiller
+	rel relFiller
+	// id is the input's index in the program of Filler.idsOf
+	// (rules.Instance.InputIndex), resolved at the first fill of an
+	// instance of that program: a fill sets a hundred inputs by index
+	// instead of looking each name up in two maps. An input that does not
+	// resolve has id -1 and its error in idErr, returned when it is set,
+	// as a lookup by name returned it.
+	id    int
+	idErr error
+}
+
 // New prepares to fill the inputs of model m (validated with
 // catalog.Validate).
 func New(m *datalog.Model) *Filler {
-	f := &Filler{inputs: m.Inputs()}
-	for k, name := range f.inputs {
+	f := &Filler{}
+	for k, name := range m.Inputs() {
 		e, _ := catalog.Lookup(name)
-		f.arity = append(f.arity, e.Arity)
-		f.host = append(f.host, catalog.HostInput(name))
+		in := input{name: name, arity: e.Arity, host: catalog.HostInput(name)}
 		// put fills an input of arity 1 as a set, any other as a relation.
-		var sf *setFiller
-		var rf relFiller
 		if e.Arity == 1 {
-			sf = setFillerOf(name)
+			in.set = setFillerOf(name)
 		} else {
-			rf = relFillerOf(name)
+			in.rel = relFillerOf(name)
 		}
-		f.sets, f.rels = append(f.sets, sf), append(f.rels, rf)
+		f.inputs = append(f.inputs, in)
 		f.all = append(f.all, k)
 		if choiceRelation(name) {
 			f.choice = append(f.choice, k)
@@ -260,69 +266,70 @@ func (f *Filler) put(ctx context.Context, inst *rules.Instance, x *execution.Exe
 	var have eventGate // the properties of x's events, found at the first set filled
 	haveKnown := false
 	for _, k := range ks {
+		in := &f.inputs[k]
 		// ctx is looked at before each binary relation (those over pairs
 		// of events may take time in the square of their number), not
 		// before each set: a set takes a walk over the events, shorter
 		// than the look on a small test.
-		if f.arity[k] != 1 {
+		if in.arity != 1 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		name := f.inputs[k]
+		name := in.name
 		// Host relations are empty without host threads: a fresh instance
 		// already holds them empty, so they are filled only once some test
 		// of this filler had host threads.
-		if !f.hostFilled && f.host[k] {
+		if !f.hostFilled && in.host {
 			continue
 		}
-		if f.ids[k] < 0 {
-			return f.idErrs[k]
+		if in.id < 0 {
+			return in.idErr
 		}
 		var err error
-		if f.arity[k] == 1 {
+		if in.arity == 1 {
 			empty := blank(name)
 			if !empty {
 				if !haveKnown {
 					have, haveKnown = gateOf(x), true
 				}
-				empty = f.sets[k].emptyFor(have)
+				empty = in.set.emptyFor(have)
 			}
 			if empty && !insert {
 				// Most of a test's sets: nothing to fill or compare.
-				if err := inst.ClearAt(f.ids[k]); err != nil {
+				if err := inst.ClearAt(in.id); err != nil {
 					return err
 				}
 				continue
 			}
 			s := f.set(k, n)
 			if !empty {
-				f.sets[k].fill(s, x, have)
+				in.set.fill(s, x, have)
 			}
 			if insert {
-				err = inst.InsertSetAt(f.ids[k], s)
+				err = inst.InsertSetAt(in.id, s)
 			} else {
-				err = inst.SetSetAt(f.ids[k], s)
+				err = inst.SetSetAt(in.id, s)
 			}
 		} else {
 			r := f.rel(k, n)
 			if !blank(name) {
-				if err := f.rels[k](ctx, r, x); err != nil {
+				if err := in.rel(ctx, r, x); err != nil {
 					return err
 				}
 			}
 			if !insert && r.IsEmpty() {
 				// Most of a test's relations other than the "same"
 				// ones: emptied without a comparison.
-				if err := inst.ClearAt(f.ids[k]); err != nil {
+				if err := inst.ClearAt(in.id); err != nil {
 					return err
 				}
 				continue
 			}
 			if insert {
-				err = inst.InsertRelAt(f.ids[k], r)
+				err = inst.InsertRelAt(in.id, r)
 			} else {
-				err = inst.SetRelAt(f.ids[k], r)
+				err = inst.SetRelAt(in.id, r)
 			}
 		}
 		if err != nil {
@@ -334,14 +341,13 @@ func (f *Filler) put(ctx context.Context, inst *rules.Instance, x *execution.Exe
 
 // resolve looks up the index of every input in inst's program.
 func (f *Filler) resolve(inst *rules.Instance) {
-	f.ids, f.idErrs = f.ids[:0], f.idErrs[:0]
-	for k, name := range f.inputs {
-		id, err := inst.InputIndex(name, f.arity[k])
+	for k := range f.inputs {
+		in := &f.inputs[k]
+		id, err := inst.InputIndex(in.name, in.arity)
 		if err != nil {
 			id = -1
 		}
-		f.ids = append(f.ids, id)
-		f.idErrs = append(f.idErrs, err)
+		in.id, in.idErr = id, err
 	}
 	f.idsOf = inst.Program()
 }
