@@ -73,6 +73,11 @@ func (s *session) monotoneModels() bool {
 // verdict on partial candidates.
 func (s *session) search() execution.Search {
 	opts := execution.Search{MaxCandidates: s.opts.MaxCandidates}
+	if len(s.runs) > 0 && s.runs[0].w != nil {
+		// The worker serves this session alone until it is released,
+		// and every candidate kept is a clone.
+		opts.Scratch = &s.runs[0].w.scratch
+	}
 	if s.onlyDeciding {
 		opts.Relevant = s.mayDecide
 	}

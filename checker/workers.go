@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/ptxmm/ptxmm/catalog/fill"
+	"github.com/ptxmm/ptxmm/execution"
 	"github.com/ptxmm/ptxmm/rules"
 )
 
@@ -22,6 +23,10 @@ type worker struct {
 	// warm holds the relations warm starts saved orders in, by number
 	// of events (warmStart.kept).
 	warm map[int]*warmRels
+	// scratch lends the searches of the tests this worker checks the
+	// events array of their candidates (session.search: the worker of a
+	// session's first model).
+	scratch execution.Scratch
 }
 
 // maxKeptBytes bounds the estimated memory of the instances a worker keeps

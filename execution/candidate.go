@@ -205,7 +205,8 @@ func (a *Analysis) Search(s Search, yield func(*Execution) bool) (Stats, error) 
 		}
 		nth := len(a.Test.Threads)
 		combo := make([]int, nth)
-		x := &Execution{Test: a.Test, Layout: a.Layout, Runs: make([]*Run, nth), ThreadStart: make([]int, nth), Combo: combo}
+		x := a.newExecution(combo, s.Scratch)
+		defer s.Scratch.release(x)
 		for _, index := range indices {
 			a.comboOf(index, combo)
 			for i := range combo {
@@ -228,7 +229,7 @@ func (a *Analysis) Search(s Search, yield func(*Execution) bool) (Stats, error) 
 		return st, nil
 	}
 	var err error
-	a.eachListedCombo(s.Combos, s.Filter, func(_ int, cs *comboSearch) bool {
+	a.eachListedCombo(s.Combos, s.Filter, s.Scratch, func(_ int, cs *comboSearch) bool {
 		var cont bool
 		cont, err = a.searchCombo(cs, &st, &s, payoff, yield)
 		return err == nil && cont

@@ -66,6 +66,9 @@ type Search struct {
 	// searched, for a caller that knows them without walking every one;
 	// Filter still applies to them.
 	Combos []int
+	// Scratch, when set, lends the search the events array of its
+	// candidate (see Scratch); nil: the search makes its own.
+	Scratch *Scratch
 	// Combo, when set, is asked about each combination of runs once its
 	// events are built (x as Prune sees it before any choice); the search
 	// leaves out those it rejects.
@@ -493,12 +496,13 @@ func (a *Analysis) eachCombo(f func(index int, s *comboSearch) bool) {
 // eachComboOf is eachCombo for the combinations filter accepts (all when
 // it is nil).
 func (a *Analysis) eachComboOf(filter func([]*Run) bool, f func(index int, s *comboSearch) bool) {
-	a.eachListedCombo(nil, filter, f)
+	a.eachListedCombo(nil, filter, nil, f)
 }
 
 // eachListedCombo is eachComboOf for the combinations whose indices only
-// lists in increasing order, every one when only is nil.
-func (a *Analysis) eachListedCombo(only []int, filter func([]*Run) bool, f func(index int, s *comboSearch) bool) {
+// lists in increasing order, every one when only is nil, building their
+// events in sc's array when sc is set.
+func (a *Analysis) eachListedCombo(only []int, filter func([]*Run) bool, sc *Scratch, f func(index int, s *comboSearch) bool) {
 	nth := len(a.Test.Threads)
 	for _, runs := range a.Runs {
 		if len(runs) == 0 {
@@ -506,7 +510,8 @@ func (a *Analysis) eachListedCombo(only []int, filter func([]*Run) bool, f func(
 		}
 	}
 	combo := make([]int, nth)
-	x := &Execution{Test: a.Test, Layout: a.Layout, Runs: make([]*Run, nth), ThreadStart: make([]int, nth), Combo: combo}
+	x := a.newExecution(combo, sc)
+	defer sc.release(x)
 	var bars *ctaBarriers
 	if !a.wholeCombos {
 		bars = newCTABarriers(a)
