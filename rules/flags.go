@@ -31,12 +31,16 @@ func (in *Instance) RaisedFlags(opts ...SolveOption) []CheckResult {
 		in.decideBounds()
 		in.Run()
 	}
-	var cfg solveConfig
+	// The options are applied to the instance's own config: one on the
+	// stack escapes through the calls of opts, an allocation for every
+	// consistent candidate of a model with flags.
 	for _, o := range opts {
-		o(&cfg)
+		o(&in.flagOpts)
 	}
+	noWitness := in.flagOpts.noWitness
+	in.flagOpts = solveConfig{}
 	raise := func(f *checkPlan) CheckResult {
-		if cfg.noWitness {
+		if noWitness {
 			return CheckResult{Name: f.check.Name, Kind: f.check.Kind, Rel: in.p.rels[f.rel].name}
 		}
 		return in.evalCheck(f)

@@ -66,6 +66,9 @@ type Instance struct {
 	// bounds is what the instance knows of its flags' bounds
 	// (flagbound.go).
 	bounds flagBounds
+	// flagOpts is where RaisedFlags reads its options, empty between
+	// calls.
+	flagOpts solveConfig
 	// trace, when set, records the rules evaluated (trace.go).
 	trace *RuleTrace
 	// quiet holds the strata the evaluation passes over (quiet.go).
