@@ -157,9 +157,12 @@ func (s *state) clone() *state {
 	for k, v := range s.regs {
 		regs[k] = v
 	}
-	marks := make(map[int][2]int, len(s.marks))
-	for k, v := range s.marks {
-		marks[k] = v
+	var marks map[int][2]int
+	if s.marks != nil {
+		marks = make(map[int][2]int, len(s.marks))
+		for k, v := range s.marks {
+			marks[k] = v
+		}
 	}
 	return &state{
 		pc: s.pc, regs: regs,
@@ -219,10 +222,15 @@ func errAt(pos source.Pos, format string, args ...any) error {
 }
 
 func newExplorer(t *litmus.Test, th *litmus.Thread, l *Layout, unroll int, addrValues []Value) *explorer {
-	e := &explorer{t: t, th: th, layout: l, unroll: unroll, labels: map[string]int{}, maxSteps: DefaultMaxSteps, addrValues: addrValues,
-		grow: newSizing()}
+	// The sizing (grow) is the caller's, shared by the test's threads.
+	e := &explorer{t: t, th: th, layout: l, unroll: unroll, maxSteps: DefaultMaxSteps, addrValues: addrValues}
 	for i, in := range th.Instrs {
 		if in.Op == litmus.OpLabel {
+			if e.labels == nil {
+				// Made for the first label: most threads have none, and
+				// a lookup in a nil map finds nothing.
+				e.labels = map[string]int{}
+			}
 			e.labels[in.Label] = i
 		}
 	}
@@ -276,7 +284,7 @@ func (e *explorer) start() (*state, error) {
 // initial returns the state before the thread's first instruction: its
 // registers as the init block sets them.
 func (e *explorer) initial() (*state, error) {
-	s := &state{regs: map[string]*Sym{}, marks: map[int][2]int{}, events: make([]Event, 0, eventsHint(e.th))}
+	s := &state{regs: map[string]*Sym{}, events: make([]Event, 0, eventsHint(e.th))}
 	for _, ri := range e.t.RegInits {
 		if ri.Thread != e.th.Index {
 			continue
@@ -402,6 +410,10 @@ func (e *explorer) explore(s *state) error {
 		}
 		switch in.Op {
 		case litmus.OpLabel:
+			if s.marks == nil {
+				// Made at the first label: most threads have none.
+				s.marks = map[int][2]int{}
+			}
 			s.marks[s.pc] = [2]int{len(s.events), len(s.defLog)}
 			s.pc++
 		case litmus.OpMov:
