@@ -2,6 +2,7 @@ package litmus
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ptxmm/ptxmm/source"
 )
@@ -85,7 +86,35 @@ func (p *parser) text(from, to int) string {
 	if from < 0 || to > len(p.src) || from >= to {
 		return ""
 	}
+	if b := p.src[from:to]; singleSpaced(b) {
+		// Most instructions are written so: one allocation, where
+		// splitting into fields and joining them made three.
+		return string(b)
+	}
 	return strings.Join(strings.Fields(string(p.src[from:to])), " ")
+}
+
+// singleSpaced reports whether b is ASCII, neither starts nor ends with
+// white space, and holds no white space but single ' ': what
+// strings.Fields and a join with " " would give back unchanged.
+func singleSpaced(b []byte) bool {
+	prevSpace := true // no white space at the start
+	for _, c := range b {
+		switch {
+		case c >= utf8.RuneSelf:
+			return false
+		case c == ' ':
+			if prevSpace {
+				return false
+			}
+			prevSpace = true
+		case c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r':
+			return false
+		default:
+			prevSpace = false
+		}
+	}
+	return !prevSpace
 }
 
 // cursor walks a slice of tokens. When the slice is used up, peek returns

@@ -16,20 +16,30 @@ type qual struct {
 }
 
 // splitMnemonic splits "ld.acquire.gpu" into "ld" and its qualifiers.
+// The qualifiers are cut from the text one by one into a slice of their
+// number: a split into parts first was a second allocation for every
+// instruction of every test.
 func (p *parser) splitMnemonic(t token) (string, []qual, bool) {
-	parts := strings.Split(t.text, ".")
-	off := t.off + len(parts[0])
-	var qs []qual
+	op, rest, dotted := strings.Cut(t.text, ".")
+	if !dotted {
+		return op, nil, true
+	}
+	off := t.off + len(op)
+	qs := make([]qual, 0, strings.Count(rest, ".")+1)
 	ok := true
-	for _, s := range parts[1:] {
+	for {
+		s, more, found := strings.Cut(rest, ".")
 		if s == "" {
 			p.errorf(off, "empty qualifier in %q", t.text)
 			ok = false
 		}
 		qs = append(qs, qual{name: s, off: off})
 		off += 1 + len(s)
+		if !found {
+			return op, qs, ok
+		}
+		rest = more
 	}
-	return parts[0], qs, ok
 }
 
 // mnemonic is an instruction's first token split into opcode and qualifiers.
