@@ -45,6 +45,14 @@ func isAlnum(c byte) bool {
 }
 
 func sanitize(s string, ok func(byte) bool) string {
+	clean := s != ""
+	for i := 0; clean && i < len(s); i++ {
+		clean = ok(s[i])
+	}
+	if clean {
+		// Most names are: no copy (two allocations per name printed).
+		return s
+	}
 	b := []byte(s)
 	for i, c := range b {
 		if !ok(c) {
