@@ -23,9 +23,12 @@ func checkCommand(args []string, out io.Writer) int {
 	mf := addModelFlags(fs)
 	jsonOut := fs.Bool("json", false, "print one JSON object per test instead of herd7's layout")
 	expect := fs.String("expect", "", "compare verdicts with an expected-results `CSV` (FILE.csv or FILE.csv:COLUMN; paths relative to its folder; see docs/expected.md)")
+	// -j is registered (its default read) and applied before the flags
+	// whose set-up reads files (applyPlainWorkers).
+	workers := addWorkersFlag(fs)
+	applyPlainWorkers(args)
 	addLimitFlags(fs, &opts)
 	fs.BoolVar(&opts.Explain, "explain", false, "for each forbidden outcome, print the checks that reject it with a witness")
-	workers := addWorkersFlag(fs)
 	shard := fs.String("shard", "", "check only shard `I/N` of the tests: every N-th, from the I-th (counted from 0); by default from $JOB_COMPLETION_INDEX or $SLURM_ARRAY_TASK_ID when set (-shard 0/1: all; see docs/scale.md)")
 	shardCount := fs.Int("shard-count", 0, "the number of shards `N` when the index comes from $JOB_COMPLETION_INDEX (a Kubernetes Indexed Job's .spec.completions)")
 	herd := addHerdFlags(fs)

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ptxmm/ptxmm/checker"
@@ -126,6 +127,49 @@ func checkWorkers(j int) error {
 		return fmt.Errorf("-j %d: at least one test must be checked at a time (the default is one per CPU, %d here)", j, runtime.GOMAXPROCS(0))
 	}
 	return nil
+}
+
+// applyPlainWorkers applies -j (applyWorkers) before the other flags are
+// set up, when args give it plainly (plainWorkers): setting them up reads
+// files (-max-memory's default reads the machine's memory), a goroutine
+// back from such a read may run on another processor than before, and the
+// memory that processor then holds is torn down when -j lowers the
+// processors after parsing: about 170 page faults, a twentieth of those
+// of ../shared/perf/suite-ptx at -j 1 (docs/benchmarks.md, "Fourteenth
+// round"). The flags' own -j is applied after parsing as before; they
+// agree but for a -j that is another flag's value or comes from -conf,
+// where only GOMAXPROCS, never a result, differs.
+func applyPlainWorkers(args []string) {
+	if j, ok := plainWorkers(args); ok {
+		applyWorkers(j)
+	}
+}
+
+// plainWorkers returns the last -j that args give as -j N, -j=N, --j N
+// or --j=N before any "--", N read as the flag package reads an int.
+func plainWorkers(args []string) (int, bool) {
+	j, found := 0, false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		name, value, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
+		if name != "j" || !strings.HasPrefix(a, "-") {
+			continue
+		}
+		if !hasValue {
+			if i+1 == len(args) {
+				break
+			}
+			i++
+			value = args[i]
+		}
+		if n, err := strconv.ParseInt(value, 0, strconv.IntSize); err == nil {
+			j, found = int(n), true
+		}
+	}
+	return j, found
 }
 
 // applyWorkers holds the Go runtime to j processors (GOMAXPROCS) when -j

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"runtime"
 	"testing"
 
@@ -33,5 +34,43 @@ func TestApplyWorkers(t *testing.T) {
 			applyWorkers(c.j)
 			assert.Equal(t, c.want, runtime.GOMAXPROCS(0))
 		})
+	}
+}
+
+// TestPlainWorkers: the -j that applyPlainWorkers applies before the flags
+// are set up is the one they parse, wherever it stands, and none where it
+// is not given plainly.
+func TestPlainWorkers(t *testing.T) {
+	cases := []struct {
+		args []string
+		j    int
+		ok   bool
+	}{
+		{[]string{"-j", "1", "dir"}, 1, true},
+		{[]string{"dir", "-j=3"}, 3, true},
+		{[]string{"--j", "2", "dir"}, 2, true},
+		{[]string{"--j=4"}, 4, true},
+		{[]string{"-j", "1", "dir", "-j", "2"}, 2, true},
+		{[]string{"-j", "0x2"}, 2, true},
+		{[]string{"dir"}, 0, false},
+		{[]string{"-j"}, 0, false},
+		{[]string{"-j", "many"}, 0, false},
+		{[]string{"--", "-j", "1"}, 0, false},
+		{[]string{"j", "1"}, 0, false},
+		{[]string{"-jj", "1"}, 0, false},
+		{[]string{"-json", "dir"}, 0, false},
+	}
+	for _, c := range cases {
+		j, ok := plainWorkers(c.args)
+		assert.Equal(t, c.ok, ok, "%q", c.args)
+		assert.Equal(t, c.j, j, "%q", c.args)
+		if !ok {
+			continue
+		}
+		fs := flag.NewFlagSet("check", flag.ContinueOnError)
+		workers := addWorkersFlag(fs)
+		_, err := parseInterspersed(fs, c.args)
+		assert.NoError(t, err, "%q", c.args)
+		assert.Equal(t, *workers, j, "%q: the flags parse the same -j", c.args)
 	}
 }
