@@ -134,8 +134,8 @@ func checkWorkers(j int) error {
 // files (-max-memory's default reads the machine's memory), a goroutine
 // back from such a read may run on another processor than before, and the
 // memory that processor then holds is torn down when -j lowers the
-// processors after parsing: about 170 page faults, a twentieth of those
-// of ../shared/perf/suite-ptx at -j 1 (docs/benchmarks.md, "Fourteenth
+// processors after parsing: about 160 page faults, a twentieth of those
+// of ../shared/perf/suite-ptx at -j 1 (docs/benchmarks.md, "Fifteenth
 // round"). The flags' own -j is applied after parsing as before; they
 // agree but for a -j that is another flag's value or comes from -conf,
 // where only GOMAXPROCS, never a result, differs.
