@@ -361,7 +361,7 @@ func (p *parser) parseWgmma(c *cursor, in *Instr, m mnemonic, thread int) bool {
 // generic and the async proxy, limited to the state space named.
 func (p *parser) parseProxyAsyncFence(c *cursor, in *Instr, m mnemonic) bool {
 	in.Op, in.Proxy = OpProxyFence, ProxyAsync
-	spec := qualSpec{mn: "fence.proxy.async", spaces: []SpaceQual{SpaceQGlobal, SpaceQShared, SpaceQCluster}}
+	spec := qualSpec{mn: m.op + ".proxy.async", spaces: []SpaceQual{SpaceQGlobal, SpaceQShared, SpaceQCluster}}
 	q, ok := p.sortQuals(m.qs[2:], spec)
 	if !ok {
 		return false

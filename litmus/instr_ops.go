@@ -76,18 +76,21 @@ func (p *parser) parseProxyFence(c *cursor, in *Instr, m mnemonic) bool {
 		return false
 	}
 	if len(m.qs) > 2 {
-		p.errorf(m.qs[2].off, "unexpected qualifier .%s after fence.proxy.%s", m.qs[2].name, k.name)
+		p.errorf(m.qs[2].off, "unexpected qualifier .%s after %s.proxy.%s", m.qs[2].name, m.op, k.name)
 		return false
 	}
 	return p.endOperands(c, m.text)
 }
 
 // parseMembar parses membar.cta, membar.gl and membar.sys, which PTX defines
-// as fence.sc at scope cta, gpu and sys.
+// as fence.sc at scope cta, gpu and sys, and membar.proxy.KIND.
 func (p *parser) parseMembar(c *cursor, in *Instr, m mnemonic) bool {
 	if len(m.qs) == 0 {
-		p.errorf(m.off, "membar needs a level: .cta, .gl or .sys")
+		p.errorf(m.off, "membar needs a level: .cta, .gl or .sys, or .proxy.KIND")
 		return false
+	}
+	if m.qs[0].name == "proxy" {
+		return p.parseMembarProxy(c, in, m)
 	}
 	in.Op, in.Sem = OpFence, SemSC
 	switch m.qs[0].name {
@@ -98,7 +101,7 @@ func (p *parser) parseMembar(c *cursor, in *Instr, m mnemonic) bool {
 	case "sys":
 		in.Scope = ScopeSys
 	default:
-		p.errorf(m.qs[0].off, "membar.%s is not supported: expected membar.cta, membar.gl or membar.sys", m.qs[0].name)
+		p.errorf(m.qs[0].off, "membar.%s is not supported: expected membar.cta, membar.gl, membar.sys or membar.proxy.KIND", m.qs[0].name)
 		return false
 	}
 	if len(m.qs) > 1 {
@@ -190,4 +193,25 @@ func (p *parser) parseBranch(c *cursor, in *Instr, m mnemonic, tb *threadBuild) 
 	in.Label = t.text
 	tb.targets = append(tb.targets, labelRef{in: in, off: t.off})
 	return p.endOperands(c, m.op)
+}
+
+// parseMembarProxy parses membar.proxy.alias and membar.proxy.async{.global|
+// .shared::cta|.shared::cluster}, the old spelling of the bidirectional
+// proxy fences: chapter 8 counts "a fence.proxy or a membar.proxy
+// instruction" as a proxy fence operation, and the membar page's
+// .proxykind list holds only these kinds, so each is parsed as the
+// fence.proxy of the same kind.
+func (p *parser) parseMembarProxy(c *cursor, in *Instr, m mnemonic) bool {
+	if len(m.qs) < 2 {
+		p.errorf(m.off, "membar.proxy needs a kind: .alias or .async")
+		return false
+	}
+	switch m.qs[1].name {
+	case "alias":
+		return p.parseProxyFence(c, in, m)
+	case "async":
+		return p.parseProxyAsyncFence(c, in, m)
+	}
+	p.errorf(m.qs[1].off, "membar.proxy.%s is not supported: expected membar.proxy.alias or membar.proxy.async (the fence.proxy spelling takes the surface, texture and constant kinds)", m.qs[1].name)
+	return false
 }
