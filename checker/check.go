@@ -475,30 +475,11 @@ func (s *session) evaluateAll(x *execution.Execution) error {
 	if s.prune {
 		return s.searchFinals(x, writes, len(writes))
 	}
-	pick := make([]int, len(s.slots))
-	for {
-		for k := range s.slots {
-			s.finalBuf[k] = writes[k][pick[k]]
-		}
+	eachFinalChoice(writes, s.finalBuf, func() bool {
 		s.evaluate(x)
-		if s.err != nil {
-			return s.err
-		}
-		if s.halt {
-			return nil
-		}
-		k := 0
-		for ; k < len(pick); k++ {
-			pick[k]++
-			if pick[k] < len(writes[k]) {
-				break
-			}
-			pick[k] = 0
-		}
-		if k == len(pick) {
-			return nil
-		}
-	}
+		return s.err == nil && !s.halt
+	})
+	return s.err
 }
 
 // evaluate solves every model's orders for one candidate with the current

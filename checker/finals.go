@@ -75,6 +75,38 @@ func slotWrites(x *execution.Execution, slots []finalSlot) [][]int {
 	return out
 }
 
+// eachFinalChoice sets buf to each choice of final writes, one write of
+// writes[k] for slot k, the first slot's choice varying fastest, and
+// calls f after each; f returning false ends the walk. A slot without a
+// write leaves no choice (every location's initial write rules it out).
+func eachFinalChoice(writes [][]int, buf []int, f func() bool) {
+	for _, w := range writes {
+		if len(w) == 0 {
+			return
+		}
+	}
+	pick := make([]int, len(writes))
+	for {
+		for k := range writes {
+			buf[k] = writes[k][pick[k]]
+		}
+		if !f() {
+			return
+		}
+		k := 0
+		for ; k < len(pick); k++ {
+			pick[k]++
+			if pick[k] < len(writes[k]) {
+				break
+			}
+			pick[k] = 0
+		}
+		if k == len(pick) {
+			return
+		}
+	}
+}
+
 // prunePastFinals is the order-search prune for a choice of final writes:
 // a write is not the final one of its slot once coherence puts a write
 // covering the slot after it. For a location of one segment, any write

@@ -68,13 +68,19 @@ func (s *session) prepare(start time.Time, eopts execution.Options) (*execution.
 // cancellation.
 func (s *session) stopReason(err error) error {
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-		cause := context.Cause(s.ctx)
-		if IsTimeout(cause) {
-			return cause
-		}
-		return fmt.Errorf("checking stopped: %w", cause)
+		return stopCause(s.ctx)
 	}
 	return err
+}
+
+// stopCause is the error a check stopped by ctx reports: the -timeout
+// error when its deadline passed, otherwise the cancellation's cause.
+func stopCause(ctx context.Context) error {
+	cause := context.Cause(ctx)
+	if IsTimeout(cause) {
+		return cause
+	}
+	return fmt.Errorf("checking stopped: %w", cause)
 }
 
 // memoryNeed estimates what checking a candidate of n events takes for

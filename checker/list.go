@@ -2,7 +2,6 @@ package checker
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/ptxmm/ptxmm/execution"
@@ -89,10 +88,7 @@ func listStopped(ctx context.Context, err error) error {
 	if ctx.Err() == nil {
 		return err
 	}
-	if cause := context.Cause(ctx); IsTimeout(cause) {
-		return cause
-	}
-	return fmt.Errorf("checking stopped: %w", context.Cause(ctx))
+	return stopCause(ctx)
 }
 
 // lister computes the final states of candidates with a session's own
@@ -108,22 +104,11 @@ type lister struct {
 func (ls *lister) states(x *execution.Execution) []State {
 	ls.out = ls.out[:0]
 	s := ls.s
-	writes := slotWrites(x, s.slots)
-	// The choices in mixed radix, the first slot's digit lowest: the
-	// order evaluateAll goes through them (none where a slot has no
-	// write, which every location's initial write rules out).
-	total := 1
-	for _, w := range writes {
-		total *= len(w)
-	}
-	for n := 0; n < total; n++ {
-		r := n
-		for k, w := range writes {
-			s.finalBuf[k] = w[r%len(w)]
-			r /= len(w)
-		}
+	// The order evaluateAll goes through the choices.
+	eachFinalChoice(slotWrites(x, s.slots), s.finalBuf, func() bool {
 		ls.keep(s.state(x))
-	}
+		return true
+	})
 	return ls.out
 }
 
