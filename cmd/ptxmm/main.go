@@ -7,13 +7,17 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 
 	"github.com/ptxmm/ptxmm/internal/cli"
 )
 
 func main() {
+	pin := reserveHeap(os.Args[1:])
 	applyGCPercent()
-	os.Exit(run(os.Args[1:]))
+	code := run(os.Args[1:])
+	runtime.KeepAlive(pin)
+	os.Exit(code)
 }
 
 const usage = `ptxmm: an executable PTX memory consistency model
