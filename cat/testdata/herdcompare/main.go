@@ -4,7 +4,7 @@
 // model on the ports while ptxmm runs it on the originals, and compares
 // the two logs' state sets and verdicts.
 //
-//	go run ./cat/testdata/herdcompare port OUT PTX-FILES-OR-FOLDERS...
+//	go run ./cat/testdata/herdcompare port [-scopes] OUT PTX-FILES-OR-FOLDERS...
 //	go run ./cat/testdata/herdcompare compare OUT/ports.tsv HERD.log PTXMM.log
 //	go run ./cat/testdata/herdcompare record OUT/ports.tsv cat/testdata/herd7 examples/,../shared/conformance/ OUT/*.herd.log
 //
@@ -19,14 +19,19 @@ import (
 )
 
 func main() {
-	usage := "usage: herdcompare port OUT PATH... | herdcompare compare PORTS.tsv HERD.log PTXMM.log | herdcompare record PORTS.tsv OUT PREFIX,... MODEL.herd.log..."
+	usage := "usage: herdcompare port [-scopes] OUT PATH... | herdcompare compare PORTS.tsv HERD.log PTXMM.log | herdcompare record PORTS.tsv OUT PREFIX,... MODEL.herd.log..."
 	if len(os.Args) < 2 {
 		fmt.Fprintln(os.Stderr, usage)
 		os.Exit(2)
 	}
 	switch {
-	case os.Args[1] == "port" && len(os.Args) >= 4:
-		if err := portAll(os.Args[2], os.Args[3:]); err != nil {
+	case os.Args[1] == "port" && len(os.Args) >= 5 && os.Args[2] == "-scopes":
+		if err := portAll(os.Args[3], os.Args[4:], true); err != nil {
+			fmt.Fprintln(os.Stderr, "herdcompare:", err)
+			os.Exit(1)
+		}
+	case os.Args[1] == "port" && len(os.Args) >= 4 && os.Args[2] != "-scopes":
+		if err := portAll(os.Args[2], os.Args[3:], false); err != nil {
 			fmt.Fprintln(os.Stderr, "herdcompare:", err)
 			os.Exit(1)
 		}

@@ -37,7 +37,9 @@ type porter struct {
 // without compare, fences and register moves; anything else (barriers,
 // asynchronous copies, aliases, vectors, predicates, backward branches,
 // host threads, ...) has no LISA counterpart, and the error says which.
-func portTest(t *litmus.Test) (*port, error) {
+// With scopes, the port also states the threads' placement as a scope
+// tree (scopeTree).
+func portTest(t *litmus.Test, scopes bool) (*port, error) {
 	if t.Format != litmus.FormatHerd {
 		return nil, fmt.Errorf("not a herd-format test")
 	}
@@ -97,6 +99,13 @@ func portTest(t *litmus.Test) (*port, error) {
 		cols[i] = append(cols[i], lines...)
 	}
 	writeColumns(&b, cols)
+	if scopes {
+		tree, err := scopeTree(t)
+		if err != nil {
+			return nil, err
+		}
+		b.WriteString(tree)
+	}
 	if len(t.Locations) > 0 {
 		b.WriteString("locations [")
 		for _, l := range t.Locations {
@@ -376,7 +385,7 @@ func writeColumns(b *strings.Builder, cols [][]string) {
 // portAll ports every test under the given files and folders into out: a
 // LISA file per test that has a port, ports.tsv (the LISA file, the PTX
 // file, the register renames) and skipped.tsv (the PTX file, why).
-func portAll(out string, args []string) error {
+func portAll(out string, args []string, scopes bool) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
@@ -403,7 +412,7 @@ func portAll(out string, args []string) error {
 			nskipped++
 			continue
 		}
-		pt, err := portTest(tests[0])
+		pt, err := portTest(tests[0], scopes)
 		if err == nil && seen[pt.name] {
 			err = fmt.Errorf("another test is named %s", pt.name)
 		}
