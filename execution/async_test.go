@@ -28,6 +28,14 @@ func TestMBarUpdates(t *testing.T) {
 		{"expect-tx never completes", "expect", st(0, 1, 0, 8), Int(-8), Value{}, st(0, 1, 0, 0)},
 		{"increment", "inc", st(0, 1, 1, 0), Value{}, Value{}, st(0, 1, 2, 0)},
 		{"an uninitialized object is left as it is", "arrive", Int(0), Int(1), Int(0), Int(0)},
+		// arrive_drop (9.7.13.15.14): the expected count drops for this
+		// phase and the later ones, then the arrive-on.
+		{"drop, pending left", "drop", st(0, 3, 3, 0), Int(1), Int(0), st(0, 2, 2, 0)},
+		{"drop completes and reloads the lowered count", "drop", st(0, 2, 1, 0), Int(1), Int(0), st(1, 1, 1, 0)},
+		{"drop with a count", "drop", st(2, 4, 4, 0), Int(2), Int(0), st(2, 2, 2, 0)},
+		{"drop.expect_tx waits for the bytes", "drop", st(0, 2, 1, 0), Int(1), Int(16), st(0, 1, 0, 16)},
+		{"drop of the last participant", "drop", st(3, 1, 1, 0), Int(1), Int(0), st(4, 0, 0, 0)},
+		{"drop on an uninitialized object", "drop", Int(0), Int(1), Int(0), Int(0)},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

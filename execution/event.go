@@ -202,7 +202,7 @@ func (e *Event) part(l *Layout) string {
 		return rmwPart("arrive-on", e, where(), val)
 	case e.Role == RolePendingInc:
 		return rmwPart("pending+1", e, where(), val)
-	case e.Instr.Op == litmus.OpMBarrier && e.Instr.MBarOp != litmus.MBarInit && !e.Instr.MBarOp.IsWait():
+	case e.Instr.Op == litmus.OpMBarrier && e.Instr.MBarOp.IsUpdate():
 		return rmwPart(e.Instr.MBarOp.String(), e, where(), val)
 	case e.Role == RoleCopy && e.Kind == KindRead, e.Instr.Multimem && e.Kind == KindRead:
 		return "read " + where() + " =" + val

@@ -20,14 +20,21 @@ import (
 //     and the pending count is reloaded with the expected count.
 //   - cp.async.mbarrier.arrive without .noinc increments the pending count
 //     before its asynchronous arrive-on.
+//   - mbarrier.arrive_drop (9.7.13.15.14) first adds its transaction count
+//     to the tx-count (.expect_tx), then lowers the expected arrival count
+//     by its count, for the current and every later phase, then arrives
+//     with that count: a phase it completes reloads the pending count with
+//     the lowered expected count.
+//   - mbarrier.inval (9.7.13.15.10) leaves no mbarrier state: its write
+//     holds a plain value.
 //
 // An update of a location that holds no mbarrier state (an uninitialized
 // object) is undefined in PTX: it leaves the value unchanged, and the
 // catalog marks the event (MBAR_UNINIT) so that the model can say so.
 
 // mbarUpdate computes the state an mbarrier update writes: op is "init"
-// (a = count), "arrive" (a = old state, b = count, c = tx), "expect" or
-// "complete" (a = old state, b = tx) or "inc" (a = old state).
+// (a = count), "arrive" or "drop" (a = old state, b = count, c = tx),
+// "expect" or "complete" (a = old state, b = tx) or "inc" (a = old state).
 func mbarUpdate(op string, a, b, c Value) Value {
 	if op == "init" {
 		n := int32(a.N)
@@ -40,6 +47,11 @@ func mbarUpdate(op string, a, b, c Value) Value {
 	switch op {
 	case "arrive":
 		s.Tx += int32(c.N)
+		s.Pending -= int32(b.N)
+		s = completeIfDone(s)
+	case "drop":
+		s.Tx += int32(c.N)
+		s.Expected -= int32(b.N)
 		s.Pending -= int32(b.N)
 		s = completeIfDone(s)
 	case "expect":
@@ -96,7 +108,7 @@ func (e *Event) isMBarUpdate() bool {
 	case RoleCompleteTx, RoleAsyncArrive, RolePendingInc:
 		return true
 	}
-	return e.Instr.Op == litmus.OpMBarrier && !e.Instr.MBarOp.IsWait()
+	return e.Instr.Op == litmus.OpMBarrier && e.Instr.MBarOp.IsUpdate()
 }
 
 // isMBarWait reports whether e is the read of an mbarrier test_wait or

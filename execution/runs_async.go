@@ -63,6 +63,15 @@ func (e *explorer) mbarrier(s *state, in *litmus.Instr, pl place, taint []int) e
 		deps(&s.data, count.reads(nil), w)
 		return nil
 	}
+	if in.MBarOp == litmus.MBarInval {
+		// The location holds no mbarrier object afterwards: the write
+		// leaves a value that is no mbarrier state, so that a later
+		// operation other than init reads an invalid object
+		// (MBAR_UNINIT).
+		w := s.addEvent(e.memEvent(KindWrite, in, pl, constSym(Int(0))))
+		deps(&s.addr, taint, w)
+		return nil
+	}
 	r := s.addEvent(e.memEvent(KindRead, in, pl, nil))
 	deps(&s.addr, taint, r)
 	old := &Sym{kind: symRead, read: r}
@@ -80,6 +89,8 @@ func (e *explorer) mbarrier(s *state, in *litmus.Instr, pl place, taint []int) e
 	switch in.MBarOp {
 	case litmus.MBarArrive:
 		nv = &Sym{kind: symMBar, op: "arrive", a: old, b: e.operand(s, in.Src), c: e.operand(s, in.Src2)}
+	case litmus.MBarArriveDrop:
+		nv = &Sym{kind: symMBar, op: "drop", a: old, b: e.operand(s, in.Src), c: e.operand(s, in.Src2)}
 	case litmus.MBarExpectTx:
 		nv = &Sym{kind: symMBar, op: "expect", a: old, b: e.operand(s, in.Src2)}
 	default:

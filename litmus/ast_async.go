@@ -20,14 +20,26 @@ const (
 	MBarTestWait
 	// MBarTryWait is mbarrier.try_wait.
 	MBarTryWait
+	// MBarArriveDrop is mbarrier.arrive_drop and
+	// mbarrier.arrive_drop.expect_tx: an arrive-on that also lowers the
+	// expected arrival count of the current and later phases.
+	MBarArriveDrop
+	// MBarInval is mbarrier.inval: the location holds no mbarrier object
+	// afterwards.
+	MBarInval
 )
 
-var mbarOpNames = [...]string{"init", "arrive", "expect_tx", "complete_tx", "test_wait", "try_wait"}
+var mbarOpNames = [...]string{"init", "arrive", "expect_tx", "complete_tx", "test_wait", "try_wait", "arrive_drop", "inval"}
 
 func (o MBarOp) String() string { return mbarOpNames[o] }
 
 // IsWait reports whether the operation tests a phase (test_wait, try_wait).
 func (o MBarOp) IsWait() bool { return o == MBarTestWait || o == MBarTryWait }
+
+// IsUpdate reports whether the operation reads and writes the object's
+// state atomically: arrive, arrive_drop, expect_tx and complete_tx (init
+// and inval only write; the waits only read).
+func (o MBarOp) IsUpdate() bool { return o != MBarInit && o != MBarInval && !o.IsWait() }
 
 // CopyKind is the kind of an asynchronous copy.
 type CopyKind int

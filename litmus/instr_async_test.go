@@ -33,6 +33,13 @@ func TestAsyncInstructions(t *testing.T) {
 		{"mbarrier.test_wait r0, b", Instr{Op: OpMBarrier, MBarOp: MBarTestWait, Sem: SemAcquire, Scope: ScopeCTA, Dst: "r0", Addr: addr("b"), Src: zero}},
 		{"mbarrier.test_wait.parity.relaxed.cluster r0, b, 1", Instr{Op: OpMBarrier, MBarOp: MBarTestWait, Parity: true, Sem: SemRelaxed, Scope: ScopeCluster, Dst: "r0", Addr: addr("b"), Src: one}},
 		{"mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 r0, [b], r1, 100", Instr{Op: OpMBarrier, MBarOp: MBarTryWait, Parity: true, Sem: SemAcquire, Scope: ScopeCTA, SpaceQ: SpaceQShared, Dst: "r0", Addr: addr("b"), Src: reg("r1"), Src2: imm(100)}},
+		// arrive_drop: the arrive's defaults and operands (9.7.13.15.14).
+		{"mbarrier.arrive_drop b", Instr{Op: OpMBarrier, MBarOp: MBarArriveDrop, Sem: SemRelease, Scope: ScopeCTA, Addr: addr("b"), Src: one, Src2: zero}},
+		{"mbarrier.arrive_drop.relaxed.cluster.shared::cluster.b64 _, [b], 2", Instr{Op: OpMBarrier, MBarOp: MBarArriveDrop, Sem: SemRelaxed, Scope: ScopeCluster, SpaceQ: SpaceQCluster, Addr: addr("b"), Src: imm(2), Src2: zero}},
+		{"mbarrier.arrive_drop.expect_tx.shared::cta.release.cluster.b64 _, [b], 16", Instr{Op: OpMBarrier, MBarOp: MBarArriveDrop, Sem: SemRelease, Scope: ScopeCluster, SpaceQ: SpaceQShared, Addr: addr("b"), Src: one, Src2: imm(16)}},
+		// inval: a weak write, like init (9.7.13.15.10).
+		{"mbarrier.inval b", Instr{Op: OpMBarrier, MBarOp: MBarInval, Addr: addr("b")}},
+		{"mbarrier.inval.shared::cta.b64 [b]", Instr{Op: OpMBarrier, MBarOp: MBarInval, SpaceQ: SpaceQShared, Addr: addr("b")}},
 		// Cluster barriers.
 		{"barrier.cluster.arrive", Instr{Op: OpClusterBarrier, BarKind: BarArrive, Sem: SemRelease, Scope: ScopeCluster}},
 		{"barrier.cluster.arrive.relaxed.aligned", Instr{Op: OpClusterBarrier, BarKind: BarArrive, Sem: SemRelaxed, Scope: ScopeCluster}},

@@ -5,12 +5,14 @@ package litmus
 // docs/litmus.md and docs/model.md).
 
 // mbarrierForms lists the supported mbarrier instructions for diagnostics.
-const mbarrierForms = "mbarrier.init, mbarrier.arrive, mbarrier.arrive.expect_tx, mbarrier.expect_tx, mbarrier.complete_tx, mbarrier.test_wait or mbarrier.try_wait (each optionally .parity for the waits)"
+const mbarrierForms = "mbarrier.init, mbarrier.arrive, mbarrier.arrive.expect_tx, mbarrier.arrive_drop, mbarrier.arrive_drop.expect_tx, mbarrier.expect_tx, mbarrier.complete_tx, mbarrier.test_wait or mbarrier.try_wait (each optionally .parity for the waits), mbarrier.inval"
 
 // parseMBarrier parses the mbarrier instructions:
 //
 //	mbarrier.init b, N
 //	mbarrier.arrive{.expect_tx}{.SEM}{.SCOPE}{.SPACE}{.b64} [_,] b {, COUNT | , TX}
+//	mbarrier.arrive_drop{.expect_tx}{.SEM}{.SCOPE}{.SPACE}{.b64} [_,] b {, COUNT | , TX}
+//	mbarrier.inval{.shared{::cta}}{.b64} b
 //	mbarrier.expect_tx{.relaxed}{.SCOPE}{.SPACE} b, TX
 //	mbarrier.complete_tx{.relaxed}{.SCOPE}{.SPACE} b, TX
 //	mbarrier.test_wait{.parity}{.SEM}{.SCOPE}{.shared{::cta}} r, b {, PHASE}
@@ -28,8 +30,14 @@ func (p *parser) parseMBarrier(c *cursor, in *Instr, m mnemonic, thread int) boo
 	case "init":
 		in.MBarOp = MBarInit
 		spec = qualSpec{types: true, spaces: []SpaceQual{SpaceQShared}}
-	case "arrive":
+	case "inval":
+		in.MBarOp = MBarInval
+		spec = qualSpec{types: true, spaces: []SpaceQual{SpaceQShared}}
+	case "arrive", "arrive_drop":
 		in.MBarOp = MBarArrive
+		if opQ.name == "arrive_drop" {
+			in.MBarOp = MBarArriveDrop
+		}
 		spec.sems = []Sem{SemRelease, SemRelaxed}
 		spec.spaces = []SpaceQual{SpaceQShared, SpaceQCluster}
 		spec.flags = []string{"expect_tx"}
@@ -53,6 +61,18 @@ func (p *parser) parseMBarrier(c *cursor, in *Instr, m mnemonic, thread int) boo
 		return false
 	}
 	spec.mn = "mbarrier." + opQ.name
+	if in.MBarOp == MBarArrive || in.MBarOp == MBarArriveDrop {
+		// PTX's .noComplete promises that the arrive does not complete
+		// the phase (undefined otherwise); ptxmm has no flag for a
+		// broken promise yet, so it refuses the form rather than
+		// ignore it.
+		for _, x := range rest {
+			if x.name == "noComplete" {
+				p.errorf(x.off, "%s.noComplete is not supported: ptxmm does not check the promise that the arrive does not complete the phase; write %s without it (docs/litmus.md, section 4.7)", spec.mn, spec.mn)
+				return false
+			}
+		}
+	}
 	if in.MBarOp.IsWait() {
 		// Waits test a phase of the executing CTA's own mbarriers only.
 		for _, x := range rest {
@@ -76,7 +96,9 @@ func (p *parser) parseMBarrier(c *cursor, in *Instr, m mnemonic, thread int) boo
 			return false
 		}
 		in.Src, ok = p.immOrReg(c, spec.mn, "expected arrival count")
-	case MBarArrive:
+	case MBarInval:
+		ok = p.mbarOperand(c, in, thread, spec.mn)
+	case MBarArrive, MBarArriveDrop:
 		ok = p.parseArriveOperands(c, in, thread, spec.mn, expectTx)
 	case MBarExpectTx, MBarCompleteTx:
 		if !p.mbarOperand(c, in, thread, spec.mn) || !p.expectComma(c, spec.mn, "mbarrier") {
@@ -93,16 +115,18 @@ func (p *parser) parseMBarrier(c *cursor, in *Instr, m mnemonic, thread int) boo
 	return p.endOperands(c, spec.mn)
 }
 
-// mbarrierSemantics applies the PTX defaults: arrives are .release.cta,
-// waits .acquire.cta, expect_tx and complete_tx .relaxed.cta (the
-// instruction pages allow only .relaxed there and state no default);
-// mbarrier.init is a weak write.
+// mbarrierSemantics applies the PTX defaults: arrives and arrive_drops are
+// .release.cta (PTX ISA 9.7.13.15.13 and 9.7.13.15.14), waits .acquire.cta,
+// expect_tx and complete_tx .relaxed.cta (the instruction pages allow only
+// .relaxed there and state no default); mbarrier.init and mbarrier.inval
+// are weak writes (docs/model.md, "mbarrier.arrive_drop and
+// mbarrier.inval").
 func (p *parser) mbarrierSemantics(in *Instr, q sortedQuals) {
 	switch in.MBarOp {
-	case MBarInit:
+	case MBarInit, MBarInval:
 		in.Sem, in.Scope = SemWeak, ScopeNone
 		return
-	case MBarArrive:
+	case MBarArrive, MBarArriveDrop:
 		in.Sem = SemRelease
 	case MBarExpectTx, MBarCompleteTx:
 		in.Sem = SemRelaxed
