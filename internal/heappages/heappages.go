@@ -27,7 +27,10 @@ type Pin struct {
 	lo, hi uintptr
 }
 
-// HugePage is the size of a huge page on the platforms Reserve serves.
+// HugePage is the size of a huge page on the platforms Reserve serves
+// (amd64, and arm64 with 4 KiB pages). Where a huge page is bigger (arm64
+// with 64 KiB pages: 512 MiB) the stretch holds none, and the request
+// changes nothing.
 const HugePage = 2 << 20
 
 // alignUp rounds n up to a multiple of a (a power of two).
