@@ -180,27 +180,14 @@ exists (x == 7)
 `)
 	a := prepare(t, tc, opts(2, true))
 	require.Len(t, a.Runs[0], 1)
-	evs := a.Runs[0][0].Events
-	type shape struct {
-		kind  EventKind
-		async bool
-		role  Role
-		proxy string
-		sem   string
-		scope string
-	}
-	var got []shape
-	for _, ev := range evs {
-		got = append(got, shape{ev.Kind, ev.Async, ev.Role, ev.Proxy.String(), ev.Sem.String(), ev.Scope.String()})
-	}
-	assert.Equal(t, []shape{
+	assert.Equal(t, []eventShape{
 		{KindIssue, false, RoleMain, "generic", "weak", ""},
 		{KindRead, true, RoleCopy, "async", "weak", ""},
 		{KindWrite, true, RoleCopy, "async", "weak", ""},
 		{KindProxyFence, true, RoleProxyFence, "async", "weak", ""},
 		{KindRead, true, RoleCompleteTx, "generic", "release", "cluster"},
 		{KindWrite, true, RoleCompleteTx, "generic", "release", "cluster"},
-	}, got)
+	}, shapesOf(a.Runs[0][0].Events))
 	assert.Equal(t, [][2]int{{1, 2}, {4, 5}}, a.Runs[0][0].Data, "the copy writes what it read; the complete-tx's new state is computed from the state it read")
 	assert.Equal(t, [][2]int{{4, 5}}, a.Runs[0][0].RMW)
 }

@@ -144,3 +144,23 @@ func thread0(t *testing.T, lines ...string) *litmus.Test {
 	src += "exists (P0:r0 == 0)\n"
 	return herd(t, src)
 }
+
+// eventShape is what the tests of asynchronous instructions compare of an
+// event: its kind, asynchrony, role, proxy, memory order and scope.
+type eventShape struct {
+	kind  EventKind
+	async bool
+	role  Role
+	proxy string
+	sem   string
+	scope string
+}
+
+// shapesOf returns the shapes of events, in order.
+func shapesOf(events []Event) []eventShape {
+	var out []eventShape
+	for _, ev := range events {
+		out = append(out, eventShape{ev.Kind, ev.Async, ev.Role, ev.Proxy.String(), ev.Sem.String(), ev.Scope.String()})
+	}
+	return out
+}

@@ -45,6 +45,8 @@ func (e *explorer) asyncInstr(s *state, in *litmus.Instr) error {
 		return e.explore(s)
 	case litmus.OpTcgen05:
 		return e.tcgen05(s, in)
+	case litmus.OpStAsync:
+		return e.stAsync(s, in)
 	case litmus.OpAPI:
 		return e.api(s, in)
 	}
@@ -229,11 +231,17 @@ func (e *explorer) copyOps(s *state, in *litmus.Instr, dst, src place, dtaint, s
 	pf := newEvent(KindProxyFence, e.th.Index, in)
 	pf.Async, pf.Role, pf.Proxy, pf.Sem, pf.Scope = true, RoleProxyFence, litmus.ProxyAsync, litmus.SemWeak, litmus.ScopeNone
 	s.addEvent(pf)
-	// The complete-tx has .release semantics at .cluster scope and accesses
-	// the mbarrier through the generic proxy (PTX ISA, cp.async.bulk).
+	e.completeTx(s, in, bar, btaint, e.operand(s, in.Size))
+}
+
+// completeTx adds the asynchronous complete-tx of bytes on the mbarrier at
+// bar that ends a bulk load, st.async or red.async: it has .release
+// semantics at .cluster scope and accesses the mbarrier through the generic
+// proxy (PTX ISA, cp.async.bulk, st.async and red.async).
+func (e *explorer) completeTx(s *state, in *litmus.Instr, bar place, btaint []int, bytes *Sym) {
 	tx := s.addEvent(e.asyncEvent(KindRead, in, bar, nil, RoleCompleteTx, litmus.SemRelease, litmus.ScopeCluster, litmus.ProxyGeneric))
 	deps(&s.addr, btaint, tx)
-	nv := &Sym{kind: symMBar, op: "complete", a: &Sym{kind: symRead, read: tx}, b: e.operand(s, in.Size)}
+	nv := &Sym{kind: symMBar, op: "complete", a: &Sym{kind: symRead, read: tx}, b: bytes}
 	e.update(s, in, bar, tx, nv, btaint, e.asyncEvent(KindWrite, in, bar, nil, RoleCompleteTx, litmus.SemRelease, litmus.ScopeCluster, litmus.ProxyGeneric))
 }
 

@@ -231,7 +231,14 @@ const (
 	OpMBarInitFence
 	// OpTcgen05 is a tcgen05 instruction (Tc says which).
 	OpTcgen05
+	// OpStAsync is st.async (AtomOp "") or red.async (AtomOp the
+	// reduction) with its mbarrier completion: an asynchronous store or
+	// reduction into a shared-memory location of a CTA of the cluster,
+	// then a complete-tx on the mbarrier MBar of that CTA (PTX ISA
+	// 9.7.9.12, 9.7.13.7).
+	OpStAsync
 	// OpAPI is a CUDA runtime API call of a host thread (API says which).
+	// It stays the last Op.
 	OpAPI
 )
 
@@ -407,7 +414,7 @@ type Instr struct {
 	GroupOp  GroupOp
 	Mem2     Operand // a copy's source, wgmma's B operand, tcgen05.mma's a
 	Mem3     Operand // tcgen05.mma's b
-	MBar     Operand // the mbarrier a bulk copy completes on
+	MBar     Operand // the mbarrier a bulk copy, st.async or red.async completes on
 	Size     Operand // a copy's size in bytes (OperandNone when absent)
 	Parity   bool    // mbarrier.test_wait.parity / try_wait.parity
 	NoInc    bool    // cp.async.mbarrier.arrive.noinc

@@ -50,6 +50,8 @@ func operandNeeds(in *Instr) []operandNeed {
 		return out
 	case OpWgmma:
 		return []operandNeed{{&in.Addr, needShared, "A operand"}, {&in.Mem2, needShared, "B operand"}}
+	case OpStAsync:
+		return []operandNeed{{&in.Addr, needShared, "destination"}, {&in.MBar, needMBarrier, "mbarrier"}}
 	case OpMapa:
 		return []operandNeed{{&in.A, needSharedAny, "shared address"}}
 	case OpLoad, OpStore, OpAtom, OpRed:

@@ -98,8 +98,16 @@ func (p *parser) parseInstr(c *cursor, thread int, tb *threadBuild) *Instr {
 	case "ld", "suld", "tld", "cold":
 		ok = p.parseLoad(c, in, m, thread)
 	case "st", "sust":
+		if m.op == "st" && len(m.qs) > 0 && m.qs[0].name == "async" {
+			ok = p.parseStAsync(c, in, m, thread)
+			break
+		}
 		ok = p.parseStore(c, in, m, thread)
 	case "atom", "red":
+		if m.op == "red" && len(m.qs) > 0 && m.qs[0].name == "async" {
+			ok = p.parseStAsync(c, in, m, thread)
+			break
+		}
 		ok = p.parseAtom(c, in, m, thread)
 	case "multimem":
 		ok = p.parseMultimem(c, in, m, thread)

@@ -17,6 +17,12 @@ func asyncInstrTest(instr string) string {
 func TestAsyncInstructions(t *testing.T) {
 	one := imm(1)
 	zero := imm(0)
+	typ := func(name string) DataType {
+		dt, ok := dataTypeOf(name)
+		require.True(t, ok, name)
+		return dt
+	}
+	u32, u64, b64, s32 := typ("u32"), typ("u64"), typ("b64"), typ("s32")
 	cases := []struct {
 		src  string
 		want Instr
@@ -68,6 +74,12 @@ func TestAsyncInstructions(t *testing.T) {
 		{"wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 r1, y, a", Instr{Op: OpWgmma, Dst: "r1", Addr: addr("y"), Mem2: addr("a")}},
 		{"wgmma.commit_group.sync.aligned", Instr{Op: OpAsyncGroup, Family: GroupWgmma, GroupOp: GroupCommit}},
 		{"wgmma.wait_group.sync.aligned 0", Instr{Op: OpAsyncGroup, Family: GroupWgmma, GroupOp: GroupWait, Count: zero}},
+		// st.async and red.async (9.7.9.12, 9.7.13.7): a weak store and a
+		// .relaxed.cluster reduction, completing on an mbarrier.
+		{"st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [y], 1, [b]", Instr{Op: OpStAsync, Sem: SemWeak, Scope: ScopeCluster, SpaceQ: SpaceQCluster, Type: u32, Addr: addr("y"), Src: one, MBar: addr("b")}},
+		{"st.async.weak.mbarrier::complete_tx::bytes.b64 y, r3, b", Instr{Op: OpStAsync, Sem: SemWeak, Scope: ScopeCluster, Type: b64, Addr: addr("y"), Src: reg("r3"), MBar: addr("b")}},
+		{"red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u64 [y], 2, [b]", Instr{Op: OpStAsync, Sem: SemRelaxed, Scope: ScopeCluster, SpaceQ: SpaceQCluster, AtomOp: "add", Type: u64, Addr: addr("y"), Src: imm(2), MBar: addr("b")}},
+		{"red.async.max.s32 y, r1, b", Instr{Op: OpStAsync, Sem: SemRelaxed, Scope: ScopeCluster, AtomOp: "max", Type: s32, Addr: addr("y"), Src: reg("r1"), MBar: addr("b")}},
 		// mapa.
 		{"mapa.shared::cluster.u64 r2, y, 1", Instr{Op: OpMapa, SpaceQ: SpaceQCluster, Dst: "r2", A: addr("y"), B: one}},
 	}

@@ -194,6 +194,8 @@ func gateOfSet(name string) eventGate {
 		return of(litmus.OpCopy)
 	case "CP_MBAR_ARRIVE":
 		return of(litmus.OpCopyArrive)
+	case "ST_ASYNC":
+		return of(litmus.OpStAsync)
 	case "COMMIT", "WAIT_GROUP", "WAIT_READ", "WAIT_ALL":
 		return of(litmus.OpAsyncGroup)
 	case "WGMMA_FENCE":
@@ -351,6 +353,8 @@ func asyncTest(name string) eventTest {
 		return family(litmus.GroupWgmma)
 	case "CP_MBAR_ARRIVE":
 		return op(litmus.OpCopyArrive)
+	case "ST_ASYNC":
+		return op(litmus.OpStAsync)
 	case "COMMIT":
 		return group(litmus.GroupCommit)
 	case "WAIT_GROUP":

@@ -76,7 +76,9 @@ func unsupported(in *litmus.Instr, dev gpu.Device) string {
 	case in.Op == litmus.OpRed && (in.AtomOp == "inc" || in.AtomOp == "dec") && in.Src.Kind != litmus.OperandNone && in.Type.Size == 8:
 		return fmt.Sprintf("PTX has no 64-bit red.%s with a limit", in.AtomOp)
 	case in.Op == litmus.OpMBarrier && (in.MBarOp == litmus.MBarArriveDrop || in.MBarOp == litmus.MBarInval):
-		return fmt.Sprintf("ptxmm run does not generate mbarrier.%s: it lowers the expected count or ends the object that every instance of the test shares", in.MBarOp)
+		return fmt.Sprintf("ptxmm run does not generate mbarrier.%s yet", in.MBarOp)
+	case in.Op == litmus.OpStAsync:
+		return "ptxmm run does not generate st.async and red.async yet"
 	case in.Op == litmus.OpCopy:
 		return copyProblem(in, sm)
 	}

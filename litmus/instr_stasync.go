@@ -1,0 +1,164 @@
+package litmus
+
+import (
+	"slices"
+	"strings"
+)
+
+// This file parses st.async and red.async (PTX ISA 9.7.9.12 and 9.7.13.7)
+// in their forms that complete on an mbarrier: an asynchronous store or
+// reduction into the shared memory of a CTA of the cluster, followed by a
+// complete-tx of the bytes it stored on an mbarrier of the same CTA. The
+// .release forms into global memory (PTX ISA 8.7) are not supported.
+
+// stAsyncMech is the completion mechanism of st.async and red.async.
+const stAsyncMech = "mbarrier::complete_tx::bytes"
+
+// redAsyncTypes lists the types each red.async operation allows.
+var redAsyncTypes = map[string][]string{
+	"inc": {"u32"}, "dec": {"u32"},
+	"min": {"u32", "s32"}, "max": {"u32", "s32"},
+	"and": {"b32"}, "or": {"b32"}, "xor": {"b32"},
+	"add": {"u32", "s32", "u64"},
+}
+
+// stAsyncTypes lists the types st.async allows (.b128 is not supported:
+// ptxmm's values have 64 bits).
+var stAsyncTypes = []string{"b32", "b64", "u32", "u64", "s32", "s64", "f32", "f64"}
+
+// parseStAsync parses
+//
+//	st.async{.weak}{.cluster}{.shared::cluster}.mbarrier::complete_tx::bytes.TYPE a, b, mbar
+//	red.async{.relaxed}{.cluster}{.shared::cluster}{.mbarrier::complete_tx::bytes}.OP.TYPE a, b, mbar
+//
+// st.async is a weak store; red.async is .relaxed.cluster (PTX writes the
+// order and scope; either may be left out here, as on mbarrier
+// instructions).
+func (p *parser) parseStAsync(c *cursor, in *Instr, m mnemonic, thread int) bool {
+	mn := m.op + ".async"
+	red := m.op == "red"
+	in.Op, in.Proxy, in.Sem, in.Scope = OpStAsync, ProxyGeneric, SemWeak, ScopeCluster
+	if red {
+		in.Sem = SemRelaxed
+	}
+	var mech, typQ, opQ *qual
+	for i := 1; i < len(m.qs); i++ {
+		x := &m.qs[i]
+		if !p.stAsyncQual(in, x, mn, red) {
+			return false
+		}
+		switch {
+		case x.name == stAsyncMech:
+			if mech != nil {
+				p.errorf(x.off, "%s has .%s twice", mn, x.name)
+				return false
+			}
+			mech = x
+		case red && redAsyncTypes[x.name] != nil:
+			if opQ != nil {
+				p.errorf(x.off, "%s has two operations, .%s and .%s", mn, opQ.name, x.name)
+				return false
+			}
+			opQ = x
+		case isTypeQual(x.name) || x.name == "f32" || x.name == "f64":
+			if typQ != nil {
+				p.errorf(x.off, "%s has two types, .%s and .%s", mn, typQ.name, x.name)
+				return false
+			}
+			typQ = x
+		}
+	}
+	if mech == nil && !red {
+		p.errorf(m.off, "st.async needs its completion mechanism: write st.async.shared::cluster.mbarrier::complete_tx::bytes.TYPE a, b, mbar (the .release form into global memory is not supported)")
+		return false
+	}
+	if red && opQ == nil {
+		p.errorf(m.off, "red.async needs an operation: .add, .inc, .dec, .min, .max, .and, .or or .xor")
+		return false
+	}
+	if !p.stAsyncType(in, m, mn, typQ, opQ) {
+		return false
+	}
+	if opQ != nil {
+		in.AtomOp = opQ.name
+	}
+	if _, ok := p.memOperandTo(c, in, &in.Addr, thread, mn, false, -1); !ok {
+		return false
+	}
+	if !p.expectComma(c, mn, "destination") || !p.valueOperand(c, in, &in.Src, thread, mn, "value") {
+		return false
+	}
+	if !p.expectComma(c, mn, "value") {
+		return false
+	}
+	if _, ok := p.memOperandTo(c, in, &in.MBar, thread, mn, false, -1); !ok {
+		return false
+	}
+	return p.endOperands(c, mn)
+}
+
+// stAsyncQual checks one qualifier of st.async or red.async other than the
+// operation, the type and the completion mechanism, and records the state
+// space; it reports the forms ptxmm does not model.
+func (p *parser) stAsyncQual(in *Instr, x *qual, mn string, red bool) bool {
+	order := "weak"
+	if red {
+		order = "relaxed"
+	}
+	switch {
+	case x.name == stAsyncMech, red && redAsyncTypes[x.name] != nil, isTypeQual(x.name), x.name == "f32", x.name == "f64":
+		return true
+	case x.name == order:
+		return true
+	case x.name == "release" || x.name == "mmio" || x.name == "global":
+		p.errorf(x.off, "%s.%s is not supported: ptxmm models the form that stores into shared::cluster memory and completes on an mbarrier, not the .release form into global memory (docs/litmus.md, section 4.9.1)", mn, x.name)
+		return false
+	case x.name == "cluster":
+		return true
+	case x.name == "shared::cluster":
+		in.SpaceQ = SpaceQCluster
+		return true
+	case x.name == "v2" || x.name == "v4" || x.name == "b128":
+		p.errorf(x.off, "%s.%s is not supported: ptxmm models %s of one 32- or 64-bit value", mn, x.name, mn)
+		return false
+	}
+	if _, ok := semOf(x.name); ok {
+		p.errorf(x.off, "%s cannot be .%s: expected .%s", mn, x.name, order)
+		return false
+	}
+	if _, ok := scopeOf(x.name); ok {
+		p.errorf(x.off, "%s cannot be .%s: expected .cluster", mn, x.name)
+		return false
+	}
+	if _, ok := spaceQualOf(x.name); ok {
+		p.errorf(x.off, "%s cannot use .%s: expected .shared::cluster (the destination and the mbarrier are in a CTA of the cluster)", mn, x.name)
+		return false
+	}
+	what := "." + order + ", .cluster, .shared::cluster, ." + stAsyncMech + " and a type"
+	if red {
+		what = "." + order + ", .cluster, .shared::cluster, ." + stAsyncMech + ", an operation (.add, .inc, .dec, .min, .max, .and, .or, .xor) and a type"
+	}
+	p.errorf(x.off, "unknown qualifier .%s on %s: expected %s", x.name, mn, what)
+	return false
+}
+
+// stAsyncType checks and records the data type: required, and one the
+// instruction (for red.async, its operation) allows.
+func (p *parser) stAsyncType(in *Instr, m mnemonic, mn string, typQ, opQ *qual) bool {
+	allowed := stAsyncTypes
+	form := mn
+	if opQ != nil {
+		allowed = redAsyncTypes[opQ.name]
+		form = mn + "." + opQ.name
+	}
+	if typQ == nil {
+		p.errorf(m.off, "%s needs a data type: .%s", form, strings.Join(allowed, ", ."))
+		return false
+	}
+	if !slices.Contains(allowed, typQ.name) {
+		p.errorf(typQ.off, "%s has no .%s form: expected .%s", form, typQ.name, strings.Join(allowed, ", ."))
+		return false
+	}
+	in.Type, _ = dataTypeOf(typQ.name)
+	return true
+}
