@@ -67,8 +67,8 @@ func (p *parser) addHint(h *cacheHints, k hintKind, x *qual, op string) bool {
 //     eviction priority (the two are different forms of ld and st);
 //   - ld.volatile takes only a prefetch size, st.volatile none, and the
 //     mmio forms none;
-//   - the cache operators of ld are .ca .cg .cs .lu .cv, of st .wb .cg
-//     .cs .wt.
+//   - the cache operators of ld are .ca .cg .cs .lu .cv, of ld.global.nc
+//     .ca .cg .cs, of st .wb .cg .cs .wt.
 func (p *parser) checkHints(h *cacheHints, op, atomOp string, sem Sem) bool {
 	for k := hintCacheOp; k <= hintPrefetch; k++ {
 		x := h[k]
@@ -85,6 +85,8 @@ func (p *parser) checkHints(h *cacheHints, op, atomOp string, sem Sem) bool {
 			why = "prefetch sizes are for loads: st takes none"
 		case k == hintCacheOp && op == "ld" && !strings.Contains(".ca.cg.cs.lu.cv.", "."+x.name+"."):
 			why = "the cache operators of ld are .ca, .cg, .cs, .lu and .cv"
+		case k == hintCacheOp && op == ncLoad && !strings.Contains(".ca.cg.cs.", "."+x.name+"."):
+			why = "the cache operators of ld.global.nc are .ca, .cg and .cs"
 		case k == hintCacheOp && op == "st" && !strings.Contains(".wb.cg.cs.wt.", "."+x.name+"."):
 			why = "the cache operators of st are .wb, .cg, .cs and .wt"
 		case k == hintCacheOp && sem != SemWeak:
@@ -140,5 +142,5 @@ func (p *parser) cachePolicy(c *cursor, h *cacheHints, mn string) bool {
 // takesHints reports the instructions whose cache qualifiers the parser
 // reads: the others reject them as unknown qualifiers.
 func takesHints(op string) bool {
-	return op == "ld" || op == "st" || op == "atom" || op == "red"
+	return op == "ld" || op == "st" || op == "atom" || op == "red" || op == ncLoad
 }

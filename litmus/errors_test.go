@@ -30,6 +30,14 @@ var errorCases = []struct {
 }{
 	// Herd format.
 	{"unknown instruction", "t.litmus", herdWith(" ldx.weak r0, x | ld r0, x ;"), `unknown instruction "ldx.weak": expected ld, st`, "4:2"},
+	{"ld.nc without .global", "t.litmus", herdWith(" ld.nc r0, x | ld r0, x ;"), `ld.nc needs .global: PTX defines the non-coherent load on global memory only (write ld.global.nc)`, "4:4"},
+	{"ld.nc on shared", "t.litmus", herdWith(" ld.shared.nc r0, x | ld r0, x ;"), `ld.nc needs .global`, "4:11"},
+	{"ld.global.nc twice", "t.litmus", herdWith(" ld.global.nc.nc r0, x | ld r0, x ;"), `ld has two .nc qualifiers`, "4:14"},
+	{"ld.global.nc relaxed", "t.litmus", herdWith(" ld.global.nc.relaxed.gpu r0, x | ld r0, x ;"), `ld.global.nc cannot be .relaxed: expected .weak`, "4:14"},
+	{"ld.global.nc acquire", "t.litmus", herdWith(" ld.acquire.gpu.global.nc r0, x | ld r0, x ;"), `ld.global.nc cannot be .acquire: expected .weak`, "4:4"},
+	{"ld.global.nc cache operator", "t.litmus", herdWith(" ld.global.nc.lu r0, x | ld r0, x ;"), `cache qualifier .lu is not allowed here: the cache operators of ld.global.nc are .ca, .cg and .cs`, "4:14"},
+	{"ld.global.nc store", "t.litmus", herdWith(" st.global.nc x, 1 | ld r0, x ;"), `unknown qualifier .nc on st`, "4:11"},
+	{"ld.global.nc register move", "t.litmus", herdWith(" ld.global.nc r0, 5 | ld r0, x ;"), `expected an address or a register as the memory operand of ld.global.nc, found "5"`, "4:19"},
 	{"unknown qualifier", "t.litmus", herdWith(" ld.foo r0, x | ld r0, x ;"), `unknown qualifier .foo on ld`, "4:4"},
 	{"store cannot acquire", "t.litmus", herdWith(" st.acquire.gpu x, 1 | ld r0, x ;"), `st cannot be .acquire: expected .weak, .relaxed, .release, .volatile or .mmio`, "4:4"},
 	{"fence without scope", "t.litmus", herdWith(" fence.sc | ld r0, x ;"), `fence.sc needs a scope`, "4:2"},

@@ -38,6 +38,9 @@ func TestHerdInstructions(t *testing.T) {
 		{"suld.weak r0, s", Instr{Op: OpLoad, Proxy: ProxySurface, Dst: "r0", Addr: addr("s")}},
 		{"tld r0, t", Instr{Op: OpLoad, Proxy: ProxyTexture, Dst: "r0", Addr: addr("t")}},
 		{"cold.weak r0, [c]", Instr{Op: OpLoad, Proxy: ProxyConstant, Dst: "r0", Addr: addr("c")}},
+		{"ld.global.nc r0, [x]", Instr{Op: OpLoad, Proxy: ProxyTexture, SpaceQ: SpaceQGlobal, Dst: "r0", Addr: addr("x")}},
+		{"ld.nc.global.cg.u32 r0, [r9]", Instr{Op: OpLoad, Proxy: ProxyTexture, SpaceQ: SpaceQGlobal, Dst: "r0", Addr: reg("r9"), Type: dtype("u32")}},
+		{"ld.global.nc.L1::no_allocate.weak r0, x", Instr{Op: OpLoad, Proxy: ProxyTexture, SpaceQ: SpaceQGlobal, Dst: "r0", Addr: addr("x")}},
 		// Register moves written as loads, and mov.
 		{"ld r0, 5", Instr{Op: OpMov, Dst: "r0", A: imm(5)}},
 		{"ld r0, -5", Instr{Op: OpMov, Dst: "r0", A: imm(-5)}},

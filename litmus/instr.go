@@ -96,6 +96,11 @@ func (p *parser) parseInstr(c *cursor, thread int, tb *threadBuild) *Instr {
 	}
 	switch op {
 	case "ld", "suld", "tld", "cold":
+		if m.op == "ld" {
+			if _, ok = p.takeNC(&m); !ok {
+				break
+			}
+		}
 		ok = p.parseLoad(c, in, m, thread)
 	case "st", "sust":
 		if m.op == "st" && len(m.qs) > 0 && m.qs[0].name == "async" {
@@ -241,7 +246,7 @@ func (p *parser) ldstQuals(in *Instr, m mnemonic, op Op) (memQuals, bool) {
 	}
 	in.Op, in.Sem, in.Scope, in.Proxy, in.SpaceQ = op, q.sem, scope, proxyOf(m.op), q.space
 	in.Type, in.Vec = q.typ, q.vec
-	if q.vecQ != nil && m.op != "ld" && m.op != "st" {
+	if q.vecQ != nil && m.op != "ld" && m.op != "st" && m.op != ncLoad {
 		p.errorf(q.vecQ.off, "%s.%s is not supported: vectors are supported on ld and st", m.op, q.vecQ.name)
 		return q, false
 	}

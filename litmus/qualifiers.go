@@ -268,7 +268,7 @@ func proxyOf(op string) Proxy {
 	switch op {
 	case "suld", "sust":
 		return ProxySurface
-	case "tld":
+	case "tld", ncLoad:
 		return ProxyTexture
 	case "cold":
 		return ProxyConstant

@@ -35,7 +35,7 @@ func TestDiffVariants(t *testing.T) {
 		// surface, texture and alias tests make no difference; and a
 		// generic store or atom on a bulk reduction's destination is
 		// morally strong with it, so atomic.
-		{"ptx-v6.0", []string{"BulkLoad-source-generic-store", "BulkLoad-source-generic-store+fence.proxy.async.shared", "BulkReduce-atom-on-destination", "BulkReduce-store-to-destination", "BulkStore-after-acquire", "BulkStore-no-proxy-fence", "CoWR+alias-nofence", "CoWW+surface-no-fence", "MBar-own-arrive-refill", "MP+alias-fence-before-write", "MP+alias-flag", "MP+surface-fence-no-texture-fence", "Multimem-alias-nofence", "ProxyFence-cta-space-remote-write", "ProxyFence-writer-other-cta-no-fence", "Smem-no-proxy-fence", "Smem-release-no-proxy-fence-other-thread", "Surface-host-roundtrip", "Surface-nofence", "Surface-same-kernel",
+		{"ptx-v6.0", []string{"BulkLoad-source-generic-store", "BulkLoad-source-generic-store+fence.proxy.async.shared", "BulkReduce-atom-on-destination", "BulkReduce-store-to-destination", "BulkStore-after-acquire", "BulkStore-no-proxy-fence", "CoWR+alias-nofence", "CoWW+surface-no-fence", "MBar-own-arrive-refill", "MP+alias-fence-before-write", "MP+alias-flag", "MP+ld-global-nc", "MP+surface-fence-no-texture-fence", "Multimem-alias-nofence", "ProxyFence-cta-space-remote-write", "ProxyFence-writer-other-cta-no-fence", "Smem-no-proxy-fence", "Smem-release-no-proxy-fence-other-thread", "Surface-host-roundtrip", "Surface-nofence", "Surface-same-kernel",
 			"TMA-ring-refill-after-write-flag", "TMA-store-no-proxy-fence", "TMA-store[2]", "Texture-running-kernel", "WRC+alias-no-fence", "WRC+surface-fence-other-cta", "Wgmma-no-proxy-fence"}},
 	}
 	for _, c := range cases {
