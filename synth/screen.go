@@ -483,6 +483,15 @@ func (sc *screen) separable(fs feature) bool {
 	if v, ok := sc.cache[fs]; ok {
 		return v
 	}
+	v := !equivalent(sc.o.A.Syntax, sc.o.B.Syntax, sc.emptyInputs(fs))
+	sc.cache[fs] = v
+	return v
+}
+
+// emptyInputs lists the inputs no program with the features fs fills:
+// those neither plain loads and stores nor any of the features fill in
+// the samples.
+func (sc *screen) emptyInputs(fs feature) map[string]bool {
 	empty := map[string]bool{}
 	for _, in := range sc.all {
 		empty[in] = !sc.base[in]
@@ -494,7 +503,5 @@ func (sc *screen) separable(fs feature) bool {
 			}
 		}
 	}
-	v := !equivalent(sc.o.A.Syntax, sc.o.B.Syntax, empty)
-	sc.cache[fs] = v
-	return v
+	return empty
 }

@@ -38,6 +38,9 @@ type Options struct {
 	// noViolationScreen turns the violation screen off (violation.go),
 	// for the tests that compare the search with and without it.
 	noViolationScreen bool
+	// noOwnPrune searches the skeletons ownprune.go leaves out, for the
+	// tests that compare the search with and without the pruning.
+	noOwnPrune bool
 	// screen is what Derive sampled of the models' inputs, which the
 	// search reuses when its models and vocabulary are the same.
 	screen *screen
@@ -108,6 +111,9 @@ type Report struct {
 	// breaks, at their strongest, an axiom of the other model's own
 	// where the allowing model's holds.
 	ViolationScreened int
+	// OwnPruned counts the shapes left out because no execution of theirs
+	// can break a part of either model's own axioms (ownprune.go).
+	OwnPruned int
 	// ThinAir counts the programs on which the models disagree about an
 	// execution that has no final state (values out of thin air), which
 	// no test can exhibit.
@@ -165,6 +171,7 @@ func Search(ctx context.Context, o Options) *Report {
 		}
 		s.size(n, emit)
 		s.violation.judge()
+		s.own.judge()
 		if err := ctx.Err(); err != nil {
 			rep.Stopped = err
 			break
@@ -350,9 +357,16 @@ func (s *searcher) size(n int, emit func([]*Found)) {
 func (s *searcher) skeleton(sk *skeleton) []*Found {
 	v := s.o.Vocabulary
 	ds := sk.dims(v)
-	if !s.screen.separable(sk.features(ds, nil, nil)) {
+	fs := sk.features(ds, nil, nil)
+	if !s.screen.separable(fs) {
 		s.mu.Lock()
 		s.rep.Screened++
+		s.mu.Unlock()
+		return nil
+	}
+	if !s.o.noOwnPrune && s.ownPrune().pruned(sk, fs) {
+		s.mu.Lock()
+		s.rep.OwnPruned++
 		s.mu.Unlock()
 		return nil
 	}

@@ -322,6 +322,16 @@ func (v *violationScreen) judge() {
 type violationState struct {
 	violationOnce sync.Once
 	violation     *violationScreen
+	// own prunes the skeletons with the screen's flags (ownprune.go).
+	ownOnce sync.Once
+	own     *ownPrune
+}
+
+// ownPrune is the searcher's pruning of skeletons by the flags' bounds
+// (nil where the models are not paired).
+func (s *searcher) ownPrune() *ownPrune {
+	s.ownOnce.Do(func() { s.own = newOwnPrune(s.violations(), s.screen) })
+	return s.own
 }
 
 // violations is the searcher's violation screen.
