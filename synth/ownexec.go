@@ -67,9 +67,12 @@ type relPlan struct {
 	defs     []string
 	defIndex map[string]int
 	code     []*cnode
-	inputs   []string
-	sets     []datalog.Expr
-	checks   []*cnode
+	// fixed says a definition reads no reads-from (through any chain):
+	// its graphs are the same for every choice, and kept across them.
+	fixed  []bool
+	inputs []string
+	sets   []datalog.Expr
+	checks []*cnode
 }
 
 // newRelPlan plans the evaluation of the binary definitions the checks
@@ -367,6 +370,33 @@ func (rp *relPlan) compile(checks []*datalog.Check) {
 	for _, ch := range checks {
 		rp.checks = append(rp.checks, c.compile(ch.Expr))
 	}
+	// Components come after those they read: one pass settles fixed.
+	rp.fixed = make([]bool, len(rp.defs))
+	for _, comp := range rp.sccs {
+		fixed := true
+		for _, n := range comp {
+			fixed = fixed && !rp.readsRF(rp.code[rp.defIndex[n]])
+		}
+		for _, n := range comp {
+			rp.fixed[rp.defIndex[n]] = fixed
+		}
+	}
+}
+
+// readsRF reports whether compiled code reads reads-from, directly or
+// through a definition not known fixed (those of its own component
+// included, which are not settled yet).
+func (rp *relPlan) readsRF(c *cnode) bool {
+	if c == nil {
+		return false
+	}
+	switch c.op {
+	case opInput:
+		return rp.inputs[c.idx] == "rf"
+	case opDef:
+		return !rp.fixed[c.idx]
+	}
+	return rp.readsRF(c.l) || rp.readsRF(c.r)
 }
 
 // execEval evaluates one model's relations on a skeleton's nodes for one
@@ -387,13 +417,16 @@ type execEval struct {
 	haveIn []bool
 	sets   []nodeSets
 	haveS  []bool
-	// buf is where graphs are cut from, reset for each choice.
-	buf []uint64
+	// buf is where graphs are cut from, reset for each choice; graphs
+	// of fixed definitions are allocated apart (persist), and kept.
+	buf     []uint64
+	persist int
+	kept    []bool
 }
 
 // newExecEval prepares an evaluation of rp's model on p's nodes.
 func newExecEval(rp *relPlan, p *pruneInstance) *execEval {
-	return &execEval{rp: rp, p: p, vals: make([]ival, len(rp.defs)), stamp: make([]uint32, len(rp.defs)),
+	return &execEval{rp: rp, p: p, vals: make([]ival, len(rp.defs)), stamp: make([]uint32, len(rp.defs)), kept: make([]bool, len(rp.defs)),
 		inputs: make([]ival, len(rp.inputs)), haveIn: make([]bool, len(rp.inputs)),
 		sets: make([]nodeSets, len(rp.sets)), haveS: make([]bool, len(rp.sets))}
 }
@@ -413,6 +446,9 @@ func (x *execEval) release() {
 // newGraph returns an empty graph cut from the evaluation's buffer.
 func (x *execEval) newGraph() graph {
 	n := len(x.p.ns)
+	if x.persist > 0 {
+		return make(graph, n)
+	}
 	if x.buf == nil {
 		x.buf = *bufPool.Get().(*[]uint64)
 	}
@@ -451,10 +487,19 @@ func (x *execEval) reset(over, under graph) {
 // def evaluates a definition, with the component it belongs to when
 // that is recursive.
 func (x *execEval) def(k int) ival {
-	if x.stamp[k] == x.gen {
+	if x.stamp[k] == x.gen || x.kept[k] {
 		return x.vals[k]
 	}
 	rp := x.rp
+	if rp.fixed[k] {
+		x.persist++
+		defer func() {
+			x.persist--
+			for _, n := range rp.sccs[rp.comp[rp.defs[k]]] {
+				x.kept[rp.defIndex[n]] = true
+			}
+		}()
+	}
 	c := rp.comp[rp.defs[k]]
 	if !rp.recursive[c] {
 		x.vals[k] = x.eval(rp.code[k])
