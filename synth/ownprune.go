@@ -2,6 +2,8 @@ package synth
 
 import (
 	"math/bits"
+	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -349,6 +351,8 @@ type ownPrune struct {
 	sc    *screen
 	mu    sync.Mutex
 	cache map[feature][]sidePlan
+	// byEmpty holds the plans by the inputs they take empty.
+	byEmpty map[string][]sidePlan
 	// fired counts, per side and axiom of the allowing model, the
 	// choices of reads-from the axiom ruled out; use says which axioms
 	// are evaluated: all at first, and from each size on those that
@@ -401,7 +405,7 @@ func newOwnPrune(v *violationScreen, sc *screen) *ownPrune {
 	if v == nil || len(v.sides) == 0 {
 		return nil
 	}
-	op := &ownPrune{sides: v.sides, sc: sc, cache: map[feature][]sidePlan{}}
+	op := &ownPrune{sides: v.sides, sc: sc, cache: map[feature][]sidePlan{}, byEmpty: map[string][]sidePlan{}}
 	for _, sd := range v.sides {
 		n := len(axiomsOf(sd.allow.Syntax))
 		op.fired = append(op.fired, make([]atomic.Int64, n))
@@ -450,6 +454,19 @@ func (op *ownPrune) analysis(fs feature) []sidePlan {
 		return sp
 	}
 	empty := op.sc.emptyInputs(fs)
+	// Feature sets that leave the same inputs empty share their plans.
+	var names []string
+	for n, e := range empty {
+		if e {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	key := strings.Join(names, ",")
+	if sp, ok := op.byEmpty[key]; ok {
+		op.cache[fs] = sp
+		return sp
+	}
 	var out []sidePlan
 	for _, sd := range op.sides {
 		axioms := axiomsOf(sd.allow.Syntax)
@@ -457,6 +474,7 @@ func (op *ownPrune) analysis(fs feature) []sidePlan {
 			allow: planModel(sd.allow.Syntax, axioms, empty)})
 	}
 	op.cache[fs] = out
+	op.byEmpty[key] = out
 	return out
 }
 
