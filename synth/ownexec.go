@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/ptxmm/ptxmm/datalog"
+	"github.com/ptxmm/ptxmm/internal/scc"
 )
 
 // The bounds of ownbound.go take every reads-from at once, and nothing
@@ -132,22 +133,16 @@ func newRelPlan(a *boundAnalysis, overs map[string]bound, checks []*datalog.Chec
 	for _, n := range roots {
 		visit(n)
 	}
-	// Tarjan's components over the definitions; a component is recursive
-	// when it has several members or one that reads itself. Dependencies
-	// through orders and sets are followed to reach the definitions they
-	// read.
-	index, low := map[string]int{}, map[string]int{}
-	onStack := map[string]bool{}
-	var stack []string
-	counter := 0
-	isDef := map[string]bool{}
-	for _, n := range names {
-		isDef[n] = true
+	// The components of the definitions, each after those it reads
+	// (internal/scc's order); a component is recursive when it has
+	// several members or one that reads itself. Dependencies through
+	// orders and sets are followed to reach the definitions they read.
+	at := map[string]int{}
+	for k, n := range names {
+		at[n] = k
 	}
-	// defDeps are the definitions a definition reads, through orders
-	// and sets in between.
-	defDeps := func(n string) []string {
-		var out []string
+	defDeps := func(n string) []int {
+		var out []int
 		walked := map[string]bool{}
 		var walk func(string)
 		walk = func(d string) {
@@ -155,8 +150,8 @@ func newRelPlan(a *boundAnalysis, overs map[string]bound, checks []*datalog.Chec
 				return
 			}
 			walked[d] = true
-			if isDef[d] {
-				out = append(out, d)
+			if k, ok := at[d]; ok {
+				out = append(out, k)
 				return
 			}
 			for _, x := range deps[d] {
@@ -168,49 +163,24 @@ func newRelPlan(a *boundAnalysis, overs map[string]bound, checks []*datalog.Chec
 		}
 		return out
 	}
-	var strong func(n string)
-	strong = func(n string) {
-		index[n], low[n] = counter, counter
-		counter++
-		stack = append(stack, n)
-		onStack[n] = true
-		for _, d := range defDeps(n) {
-			if _, ok := index[d]; !ok {
-				strong(d)
-				low[n] = min(low[n], low[d])
-			} else if onStack[d] {
-				low[n] = min(low[n], index[d])
-			}
-		}
-		if low[n] != index[n] {
-			return
-		}
-		var comp []string
-		for {
-			x := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			onStack[x] = false
-			comp = append(comp, x)
-			if x == n {
-				break
-			}
-		}
+	succ := make([][]int, len(names))
+	for k, n := range names {
+		succ[k] = defDeps(n)
+	}
+	for _, comp := range scc.Components(succ, func(v int) int { return v }) {
 		rec := len(comp) > 1
-		for _, d := range defDeps(n) {
-			if d == n {
-				rec = true
+		var members []string
+		for _, k := range comp {
+			members = append(members, names[k])
+			for _, d := range succ[k] {
+				rec = rec || d == k
 			}
 		}
-		for _, x := range comp {
+		for _, x := range members {
 			rp.comp[x] = len(rp.sccs)
 		}
-		rp.sccs = append(rp.sccs, comp)
+		rp.sccs = append(rp.sccs, members)
 		rp.recursive = append(rp.recursive, rec)
-	}
-	for _, n := range names {
-		if _, ok := index[n]; !ok {
-			strong(n)
-		}
 	}
 	rp.compile(checks)
 	return rp
