@@ -16,7 +16,7 @@ import (
 // hits a limit must say so in Result.Err.
 func FuzzCheckLitmus(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join("examples", "*.litmus"))
-	for _, sub := range []string{"async", "idioms", "tcgen05", "barriers", "hangs", "sizes", "host"} {
+	for _, sub := range []string{"async", "idioms", "tcgen05", "barriers", "hangs", "sizes", "host", "proxies"} {
 		more, _ := filepath.Glob(filepath.Join("examples", sub, "*.litmus"))
 		files = append(files, more...)
 	}
