@@ -55,7 +55,9 @@ func (rg *roleGen) copy(in *litmus.Instr) error {
 		}
 		e.ins("cp.async.%s.shared.global [%s], [%s], %d", cache, dst, src, size)
 	case litmus.CopyBulkLoad:
-		dst, err := rg.addr(in.Addr, formCTA, in)
+		// The destination and the mbarrier are .shared::cluster
+		// addresses: another CTA's (through mapa) or the thread's own.
+		dst, err := rg.addr(in.Addr, formCluster, in)
 		if err != nil {
 			return err
 		}
@@ -63,7 +65,7 @@ func (rg *roleGen) copy(in *litmus.Instr) error {
 		if err != nil {
 			return err
 		}
-		mbar, err := rg.addr(in.MBar, formCTA, in)
+		mbar, err := rg.addr(in.MBar, formCluster, in)
 		if err != nil {
 			return err
 		}
@@ -124,5 +126,43 @@ func (rg *roleGen) copyArrive(in *litmus.Instr) error {
 		noinc = ".noinc"
 	}
 	rg.e.ins("cp.async.mbarrier.arrive%s.shared::cta.b64 [%s]", noinc, a)
+	return nil
+}
+
+// stAsync writes st.async and red.async: a store or reduction into a
+// CTA's shared memory of the cluster whose completion performs a
+// complete-tx of its size on an mbarrier of that CTA. Both addresses are
+// .shared::cluster ones (an own-CTA .shared::cta address is one too).
+func (rg *roleGen) stAsync(in *litmus.Instr) error {
+	dst, err := rg.addr(in.Addr, formCluster, in)
+	if err != nil {
+		return err
+	}
+	mbar, err := rg.addr(in.MBar, formCluster, in)
+	if err != nil {
+		return err
+	}
+	const mech = ".shared::cluster.mbarrier::complete_tx::bytes"
+	if in.AtomOp == "" {
+		bits := 8 * in.Type.Size
+		if in.Type.Size == 0 {
+			bits = 8 * litmus.DefaultType().Size
+		}
+		v, err := rg.narrow(in.Src, bits, in)
+		if err != nil {
+			return err
+		}
+		rg.e.ins("st.async.weak%s.b%d %s, %s, [%s]", mech, bits, operandAt(dst, in.Offset), v, mbar)
+		return nil
+	}
+	typ, bits := atomType(in.AtomOp, in.Type)
+	if in.AtomOp == "add" && in.Type.Signed {
+		typ = fmt.Sprintf("s%d", bits)
+	}
+	v, err := rg.narrow(in.Src, bits, in)
+	if err != nil {
+		return err
+	}
+	rg.e.ins("red.async.relaxed.cluster%s.%s.%s %s, %s, [%s]", mech, in.AtomOp, typ, operandAt(dst, in.Offset), v, mbar)
 	return nil
 }

@@ -68,6 +68,8 @@ func (rg *roleGen) body(in *litmus.Instr) error {
 		return rg.group(in)
 	case litmus.OpCopyArrive:
 		return rg.copyArrive(in)
+	case litmus.OpStAsync:
+		return rg.stAsync(in)
 	case litmus.OpMov:
 		return rg.mov(in)
 	case litmus.OpArith:

@@ -82,6 +82,9 @@ func (rg *roleGen) load(in *litmus.Instr) error {
 	}
 	typ, bits, signed := elemType(in.Type)
 	op := "ld" + semQual(in) + spaceQual(f)
+	if in.Proxy == litmus.ProxyTexture && isNCLoad(in) {
+		op = "ld.global.nc" // weak, global, through the texture cache
+	}
 	at := operandAt(a, in.Offset)
 	if in.Vec == 0 {
 		d, err := rg.dst(in.Dst, in)

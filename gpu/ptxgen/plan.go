@@ -392,7 +392,7 @@ func (p *Plan) usedAsMBarrier(loc *Loc) bool {
 			switch {
 			case in.Op == litmus.OpMBarrier, in.Op == litmus.OpCopyArrive:
 				op = in.Addr
-			case in.Op == litmus.OpCopy && in.Copy == litmus.CopyBulkLoad:
+			case in.Op == litmus.OpCopy && in.Copy == litmus.CopyBulkLoad, in.Op == litmus.OpStAsync:
 				op = in.MBar
 			default:
 				continue

@@ -87,15 +87,22 @@ func (rg *roleGen) mbarrier(in *litmus.Instr) error {
 			return err
 		}
 		e.ins("mbarrier.init.shared::cta.b64 %s, %s", at, n)
-	case litmus.MBarArrive:
+	case litmus.MBarInval:
+		e.ins("mbarrier.inval.shared::cta.b64 %s", at)
+	case litmus.MBarArrive, litmus.MBarArriveDrop:
 		state := "%k_mstate"
 		if f == formCluster {
 			state = "_"
 		}
-		op := fmt.Sprintf("mbarrier.arrive.%s.%s%s.b64", in.Sem, scope, space)
+		op := fmt.Sprintf("mbarrier.%s.%s.%s%s.b64", in.MBarOp, in.Sem, scope, space)
 		arg := ""
 		if strings.Contains(in.Text, "expect_tx") {
 			op = fmt.Sprintf("mbarrier.arrive.expect_tx.%s.%s%s.b64", in.Sem, scope, space)
+			if in.MBarOp == litmus.MBarArriveDrop {
+				// The instruction page lists the state space first
+				// for arrive_drop.expect_tx.
+				op = fmt.Sprintf("mbarrier.arrive_drop.expect_tx%s.%s.%s.b64", space, in.Sem, scope)
+			}
 			tx, err := rg.val32(in.Src2, in)
 			if err != nil {
 				return err
@@ -110,7 +117,9 @@ func (rg *roleGen) mbarrier(in *litmus.Instr) error {
 		}
 		e.ins("%s %s, %s%s", op, state, at, arg)
 	case litmus.MBarExpectTx, litmus.MBarCompleteTx:
-		tx, err := rg.val32(in.Src, in)
+		// The parser keeps the transaction count in Src2 (Src is the
+		// arrival count, which these two do not take).
+		tx, err := rg.val32(in.Src2, in)
 		if err != nil {
 			return err
 		}
