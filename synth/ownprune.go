@@ -199,8 +199,14 @@ func (p *pruneInstance) input(name string) graph {
 				in = a.r && b.w && sameSlot(a, b) && i != j
 			case "data", "ctrl", "addr":
 				in = a.r && poBefore(a, b) && !sameSlot(a, b)
-			case "loc", "vaddr", "same_bytes", "gaddr":
+			case "loc", "same_bytes":
 				in = a.loc >= 0 && a.loc == b.loc
+			case "vaddr", "gaddr":
+				// Accesses of one location through its two addresses
+				// use different virtual (and generic) addresses; an
+				// initial write uses the declaration's, whichever that
+				// is taken to be.
+				in = a.loc >= 0 && a.loc == b.loc && (a.iw || b.iw || a.alias == b.alias)
 			case "same_instr":
 				in = sameSlot(a, b)
 			case "sthd":
