@@ -72,8 +72,12 @@ type relPlan struct {
 	// its graphs are the same for every choice, and kept across them.
 	fixed  []bool
 	inputs []string
-	sets   []datalog.Expr
-	checks []*cnode
+	// orders are the orders the code reads, by index, and orderPairs
+	// the code of the pairs each orders.
+	orders     []*datalog.Order
+	orderPairs []*cnode
+	sets       []datalog.Expr
+	checks     []*cnode
 }
 
 // newRelPlan plans the evaluation of the binary definitions the checks
@@ -215,7 +219,8 @@ const (
 type cnode struct {
 	op   op
 	l, r *cnode
-	// idx is the input's or definition's index; s and t the sets'.
+	// idx is the input's, definition's or order's index; s and t the
+	// sets'.
 	idx, s, t int
 	b         bound
 }
@@ -289,7 +294,7 @@ func (c compiler) ref(name string) *cnode {
 	case datalog.RelOrder:
 		for _, o := range a.m.Orders {
 			if o.Name == name {
-				return &cnode{op: opOrder, l: c.ref(o.Over)}
+				return &cnode{op: opOrder, l: c.ref(o.Over), idx: c.rp.orderIndex(o)}
 			}
 		}
 	case datalog.RelDerived:
@@ -310,6 +315,17 @@ func (c compiler) ref(name string) *cnode {
 func (rp *relPlan) setIndex(e datalog.Expr) int {
 	rp.sets = append(rp.sets, e)
 	return len(rp.sets) - 1
+}
+
+// orderIndex numbers an order.
+func (rp *relPlan) orderIndex(o *datalog.Order) int {
+	for i, n := range rp.orders {
+		if n.Name == o.Name {
+			return i
+		}
+	}
+	rp.orders = append(rp.orders, o)
+	return len(rp.orders) - 1
 }
 
 // inputIndex numbers an input relation.
@@ -340,6 +356,12 @@ func (rp *relPlan) compile(checks []*datalog.Check) {
 	for _, ch := range checks {
 		rp.checks = append(rp.checks, c.compile(ch.Expr))
 	}
+	// The pairs of each order read, compiled on their own for the
+	// components of the order (execEval.orderSpan); compiling them may
+	// number more orders.
+	for i := 0; i < len(rp.orders); i++ {
+		rp.orderPairs = append(rp.orderPairs, c.ref(rp.orders[i].Over))
+	}
 	// Components come after those they read: one pass settles fixed.
 	rp.fixed = make([]bool, len(rp.defs))
 	for _, comp := range rp.sccs {
@@ -363,6 +385,10 @@ func (rp *relPlan) readsRF(c *cnode) bool {
 	switch c.op {
 	case opInput:
 		return rp.inputs[c.idx] == "rf"
+	case opOrder:
+		// The choice fixes a linear extension of each order too
+		// (sideMayRaise).
+		return true
 	case opDef:
 		return !rp.fixed[c.idx]
 	}
@@ -377,6 +403,11 @@ type execEval struct {
 	rp *relPlan
 	p  *pruneInstance
 	rf ival
+	// ext, where not nil for an order, is a strict total order of the
+	// nodes of each component of the order's pairs that extends the
+	// order: the order holds none of the pairs ext does not, and, unless
+	// partial, every pair of its pairs in ext's direction.
+	ext map[string]graph
 	// vals holds the definitions' graphs, valid where stamp is gen.
 	vals  []ival
 	stamp []uint32
@@ -520,12 +551,23 @@ func (x *execEval) input(k int) ival {
 	switch {
 	case surely[name]:
 		under = over
-	case name == "vaddr":
-		// Two accesses through the same address of a location, and
-		// each access with itself.
+	case name == "same_bytes":
+		// Every access of these skeletons, and the initial write,
+		// takes the whole of its location, through either address.
 		for i, a := range x.p.ns {
 			for j, b := range x.p.ns {
-				if a.loc >= 0 && (i == j || (a.loc == b.loc && !a.iw && !b.iw && a.alias == b.alias)) {
+				if a.loc >= 0 && a.loc == b.loc {
+					under[i] |= 1 << j
+				}
+			}
+		}
+	case name == "vaddr":
+		// Two accesses through the same address of a location, and
+		// each access with itself; the initial write uses the
+		// location's first address (its declaration's).
+		for i, a := range x.p.ns {
+			for j, b := range x.p.ns {
+				if a.loc >= 0 && a.loc == b.loc && a.alias == b.alias {
 					under[i] |= 1 << j
 				}
 			}
@@ -557,7 +599,8 @@ func (x *execEval) eval(c *cnode) ival {
 	case opRule:
 		return ival{over: x.p.bound(c.b), under: x.newGraph()}
 	case opOrder:
-		over := x.eval(c.l).over
+		pairs := x.eval(c.l)
+		over := pairs.over
 		sym, cl := x.newGraph(), x.newGraph()
 		transposeInto(sym, over)
 		for i := range sym {
@@ -567,7 +610,17 @@ func (x *execEval) eval(c *cnode) ival {
 		for i := range cl {
 			cl[i] &^= 1 << i
 		}
-		return ival{over: cl, under: x.newGraph()}
+		under := x.newGraph()
+		o := x.rp.orders[c.idx]
+		if ext := x.ext[o.Name]; ext != nil {
+			for i := range cl {
+				cl[i] &= ext[i]
+				if !o.Partial {
+					under[i] = pairs.under[i] & ext[i]
+				}
+			}
+		}
+		return ival{over: cl, under: under}
 	case opProduct:
 		s, t := x.set(c.s), x.set(c.t)
 		over, under := x.newGraph(), x.newGraph()
@@ -636,6 +689,23 @@ func (x *execEval) eval(c *cnode) ival {
 		return ival{over: over, under: under}
 	}
 	return ival{over: x.full(), under: x.newGraph()}
+}
+
+// ns are the nodes evaluated on.
+func (x *execEval) ns() []pnode { return x.p.ns }
+
+// orderSpan is the graph of the pairs order k may relate, either way,
+// with no linear extension chosen: the pairs of the components its pairs
+// join.
+func (x *execEval) orderSpan(k int) graph {
+	over := x.eval(x.rp.orderPairs[k]).over
+	sym, cl := x.newGraph(), x.newGraph()
+	transposeInto(sym, over)
+	for i := range sym {
+		sym[i] |= over[i]
+	}
+	closeInto(cl, sym)
+	return cl
 }
 
 // compose sets dst to g ; h.

@@ -45,6 +45,10 @@ type pnode struct {
 	loc          int // -1 for a fence
 	r, w, f, pf  bool
 	iw, alias    bool
+	// kind is the node's instruction's kind, and fence the kind of a
+	// fence (0 for one of a chain: acq_rel or sc).
+	kind  program.Kind
+	fence program.Sem
 }
 
 // eventNodes spells the events of a skeleton: an initial write per
@@ -63,15 +67,16 @@ func eventNodes(sk *skeleton) ([]pnode, bool) {
 			}
 			switch sl.kind {
 			case program.Load:
-				ns = append(ns, pnode{thread: t, slot: k, loc: sl.loc, r: true, alias: sl.alias})
+				ns = append(ns, pnode{thread: t, slot: k, loc: sl.loc, r: true, alias: sl.alias, kind: sl.kind})
 			case program.Store:
-				ns = append(ns, pnode{thread: t, slot: k, loc: sl.loc, w: true, alias: sl.alias})
+				ns = append(ns, pnode{thread: t, slot: k, loc: sl.loc, w: true, alias: sl.alias, kind: sl.kind})
 			case program.RMW:
-				ns = append(ns, pnode{thread: t, slot: k, loc: sl.loc, r: true, alias: sl.alias}, pnode{thread: t, slot: k, loc: sl.loc, w: true, alias: sl.alias})
+				ns = append(ns, pnode{thread: t, slot: k, loc: sl.loc, r: true, alias: sl.alias, kind: sl.kind},
+					pnode{thread: t, slot: k, loc: sl.loc, w: true, alias: sl.alias, kind: sl.kind})
 			case program.Fence:
-				ns = append(ns, pnode{thread: t, slot: k, loc: -1, f: true})
+				ns = append(ns, pnode{thread: t, slot: k, loc: -1, f: true, kind: sl.kind, fence: sl.fence})
 			case program.AliasFence:
-				ns = append(ns, pnode{thread: t, slot: k, loc: -1, pf: true})
+				ns = append(ns, pnode{thread: t, slot: k, loc: -1, pf: true, kind: sl.kind})
 			default:
 				return nil, false
 			}
@@ -122,7 +127,18 @@ func (p *pruneInstance) inputSet(name string) nodeSets {
 			in = n.f
 		case "PF":
 			in = n.pf
+		case "LD":
+			// An initial write's kind is the zero Kind: read kinds
+			// only of the instructions'.
+			in = !n.iw && n.kind == program.Load
+		case "ATOM":
+			in = !n.iw && n.kind == program.RMW
+		case "ALIAS":
+			in = !n.iw && n.kind == program.AliasFence
 		default:
+			if over, ok := p.attributeSet(name); ok {
+				return over
+			}
 			if p.a.empty[name] {
 				return nodeSets{}
 			}
@@ -133,6 +149,43 @@ func (p *pruneInstance) inputSet(name string) nodeSets {
 		}
 	}
 	return nodeSets{over: m, under: m}
+}
+
+// attributeSet spreads the sets of instructions' memory orders and
+// scopes: each may hold the nodes whose instruction takes, at some point
+// of a skeleton's lattice (dims.go), the order or scope it names, and
+// surely holds none (which a node takes depends on the point). An initial
+// write is no instruction, and an alias fence takes neither order nor
+// scope: they are in none of them.
+func (p *pruneInstance) attributeSet(name string) (nodeSets, bool) {
+	var m uint64
+	for i, n := range p.ns {
+		var in bool
+		switch name {
+		case "RLX":
+			// ld and st .relaxed, atom (relaxed when unqualified).
+			in = n.kind == program.Load || n.kind == program.Store || n.kind == program.RMW
+		case "ACQ":
+			in = n.kind == program.Load || n.kind == program.RMW || (n.kind == program.Fence && n.fence == program.Acquire)
+		case "REL":
+			in = n.kind == program.Store || n.kind == program.RMW || (n.kind == program.Fence && n.fence == program.Release)
+		case "ACQ_REL":
+			in = n.kind == program.RMW || (n.kind == program.Fence && n.fence == program.Weak)
+		case "SC":
+			in = n.kind == program.Fence && n.fence == program.Weak
+		case "CTA", "CLUSTER", "GPU", "SYS":
+			in = n.kind == program.Load || n.kind == program.Store || n.kind == program.RMW || n.kind == program.Fence
+		default:
+			return nodeSets{}, false
+		}
+		if in && !n.iw {
+			m |= 1 << i
+		}
+	}
+	if p.a.empty[name] {
+		m = 0
+	}
+	return nodeSets{over: m}, true
 }
 
 // set spreads a set expression over the nodes.
@@ -578,6 +631,118 @@ func (op *ownPrune) prunes(sk *skeleton, fs feature) bool {
 	return true
 }
 
+// maxExtensions caps the linear extensions of the orders a choice of
+// reads-from is judged by; beyond it, the choice is kept.
+const maxExtensions = 720
+
+// extensionsOpen reports whether open holds for some linear extension of
+// the orders both evaluations read (fe and ae, the flags' and the
+// allowing model's: the models of a pair have the same orders, chosen
+// once for both). Whatever strict partial order the host chooses for an
+// order, it relates only nodes its pairs join (transitivity stays within
+// the components of its pairs, taken either way), and it has a linear
+// extension: on each component, a strict total order that holds it. So
+// some combination of strict total orders of the components, one per
+// component of each order, holds every order of the execution: it may
+// hold only the pairs that combination holds, and, where the order is
+// not partial, surely holds each pair of its pairs (one way or the other
+// in the execution) in the combination's direction (execEval.ext). An
+// execution the allowing model allows that raises a flag is then within
+// the graphs of one combination, and open holds there.
+func extensionsOpen(fe, ae *execEval, open func() bool) bool {
+	type span struct {
+		name  string
+		nodes []int
+	}
+	var spans []span
+	byName := map[string]graph{}
+	var names []string
+	for _, x := range []*execEval{fe, ae} {
+		for k, o := range x.rp.orders {
+			g := x.orderSpan(k)
+			if byName[o.Name] == nil {
+				byName[o.Name] = make(graph, len(g))
+				names = append(names, o.Name)
+			}
+			for i := range g {
+				byName[o.Name][i] |= g[i]
+			}
+		}
+	}
+	if len(names) == 0 {
+		return true
+	}
+	total := 1
+	for _, name := range names {
+		// The two models' spans joined, and closed again: components
+		// that share a node are one.
+		g := byName[name].closure()
+		var done uint64
+		for i := range g {
+			comp := g[i] | 1<<i
+			if done&(1<<i) != 0 || bits.OnesCount64(comp) < 2 {
+				continue
+			}
+			done |= comp
+			var nodes []int
+			for m := comp; m != 0; m &= m - 1 {
+				nodes = append(nodes, bits.TrailingZeros64(m))
+			}
+			spans = append(spans, span{name, nodes})
+			for f := 2; f <= len(nodes); f++ {
+				total *= f
+				if total > maxExtensions {
+					return true
+				}
+			}
+		}
+	}
+	n := len(fe.ns())
+	exts := map[string]graph{}
+	for _, name := range names {
+		exts[name] = make(graph, n)
+	}
+	fe.ext, ae.ext = exts, exts
+	defer func() { fe.ext, ae.ext = nil, nil }()
+	// pick orders the components one after the other: each permutation
+	// of a component's nodes is added to its order's graph, tried with
+	// the components after it, and taken away.
+	var pick func(k int) bool
+	pick = func(k int) bool {
+		if k == len(spans) {
+			return open()
+		}
+		sp := spans[k]
+		g := exts[sp.name]
+		found := false
+		permute(len(sp.nodes), func(p []int) {
+			if found {
+				return
+			}
+			for a := 0; a < len(p); a++ {
+				for b := a + 1; b < len(p); b++ {
+					g[sp.nodes[p[a]]] |= 1 << sp.nodes[p[b]]
+				}
+			}
+			found = pick(k + 1)
+			for _, i := range sp.nodes {
+				g[i] &^= comp(sp.nodes)
+			}
+		})
+		return found
+	}
+	return pick(0)
+}
+
+// comp is the node set of nodes.
+func comp(nodes []int) uint64 {
+	var m uint64
+	for _, i := range nodes {
+		m |= 1 << i
+	}
+	return m
+}
+
 // sideMayRaise reports whether, for some choice of reads-from, the
 // allowing model's axioms may hold and a flag may be raised. The choices
 // are searched read by read, each partial choice evaluated with the
@@ -647,7 +812,7 @@ func sideMayRaise(sp sidePlan, fi, ai *pruneInstance, use []bool, fired []atomic
 			return false
 		}
 		if k == len(reads) {
-			return true
+			return extensionsOpen(fe, ae, open)
 		}
 		r := reads[k]
 		for _, w := range writes[k] {
