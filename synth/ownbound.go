@@ -542,41 +542,20 @@ func (a *boundAnalysis) expr(e datalog.Expr) bound {
 
 // setEmpty reports whether a set expression is known empty.
 func (a *boundAnalysis) setEmpty(e datalog.Expr) bool {
-	switch x := e.(type) {
-	case *datalog.RelRef:
-		if v, ok := a.setEmptyMemo[x.Name]; ok {
-			return v
-		}
-		r := a.m.Relations[x.Name]
-		v := false
-		switch {
-		case r == nil:
-		case r.Kind == datalog.RelInput:
-			v = a.empty[x.Name]
-		case r.Def != nil:
-			// Cut a cycle of definitions (none in a well-formed
-			// program) at "not known empty".
-			a.setEmptyMemo[x.Name] = false
-			v = a.setEmpty(r.Def.Expr)
-		}
-		a.setEmptyMemo[x.Name] = v
-		return v
-	case *datalog.Binary:
-		switch x.Op {
-		case datalog.OpUnion:
-			return a.setEmpty(x.L) && a.setEmpty(x.R)
-		case datalog.OpInter:
-			return a.setEmpty(x.L) || a.setEmpty(x.R)
-		case datalog.OpDiff:
-			return a.setEmpty(x.L)
-		}
-	case *datalog.Unary:
-		switch x.Op {
-		case datalog.OpDomain, datalog.OpRange:
-			return a.expr(x.X).empty
-		}
+	ops := &setOps[bool]{
+		input: func(name string) bool { return a.empty[name] },
+		union: func(l, r bool) bool { return l && r },
+		inter: func(l, r bool) bool { return l || r },
+		diff:  func(l, _ bool) bool { return l },
+		unary: func(x *datalog.Unary) (bool, bool) {
+			switch x.Op {
+			case datalog.OpDomain, datalog.OpRange:
+				return a.expr(x.X).empty, true
+			}
+			return false, false
+		},
 	}
-	return false
+	return walkSet(a.m, a.setEmptyMemo, ops, e)
 }
 
 // rule is the bound of one rule's head: a path of the body's positive

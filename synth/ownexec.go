@@ -37,12 +37,16 @@ import (
 // that contains the relation's least one, and stays, for under, within
 // it. Inputs are spread as follows: reads-from is the choice itself;
 // program order, read-modify-write pairs, locations and the event sets
-// eventNodes spells exactly (E, IW, M, R, W, F, PF, GEN) are the same
-// for every program of the skeleton; the others may hold what
-// pruneInstance.input says and surely hold nothing; an order may hold any
-// pair of what it orders, either way, and surely holds nothing; a
-// relation defined by rules written as such (no definition) is bounded by
-// its path bound and surely holds nothing.
+// eventNodes spells exactly (E, IW, M, R, W, F, PF, GEN, LD, ATOM,
+// ALIAS) are the same for every program of the skeleton, and so are the
+// pairs of same_bytes and vaddr said sure (input); the others may hold
+// what pruneInstance.input and attributeSet say and surely hold nothing;
+// an order may hold any pair of what it orders, either way, and surely
+// holds nothing, until a linear extension of it is chosen (ext,
+// extensionsOpen): then it holds only pairs of the extension, and surely
+// those of its pairs it orders the extension's way; a relation defined
+// by rules written as such (no definition) is bounded by its path bound
+// and surely holds nothing.
 
 // maxReadsFrom caps the choices of reads-from a skeleton is judged by;
 // beyond it, the skeleton is searched.

@@ -190,42 +190,22 @@ func (p *pruneInstance) attributeSet(name string) (nodeSets, bool) {
 
 // set spreads a set expression over the nodes.
 func (p *pruneInstance) set(e datalog.Expr) nodeSets {
-	switch x := e.(type) {
-	case *datalog.Universe:
-		return nodeSets{over: p.all, under: p.all}
-	case *datalog.RelRef:
-		if s, ok := p.sets[x.Name]; ok {
-			return s
-		}
-		r := p.a.m.Relations[x.Name]
-		s := nodeSets{over: p.all}
-		switch {
-		case r == nil:
-		case r.Kind == datalog.RelInput:
-			s = p.inputSet(x.Name)
-		case r.Def != nil:
-			p.sets[x.Name] = s
-			s = p.set(r.Def.Expr)
-		}
-		p.sets[x.Name] = s
-		return s
-	case *datalog.Binary:
-		l, r := p.set(x.L), p.set(x.R)
-		switch x.Op {
-		case datalog.OpUnion:
-			return nodeSets{over: l.over | r.over, under: l.under | r.under}
-		case datalog.OpInter:
-			return nodeSets{over: l.over & r.over, under: l.under & r.under}
-		case datalog.OpDiff:
-			return nodeSets{over: l.over &^ r.under, under: l.under &^ r.over}
-		}
-	case *datalog.Unary:
-		if x.Op == datalog.OpCompl {
+	ops := &setOps[nodeSets]{
+		top:   nodeSets{over: p.all},
+		univ:  nodeSets{over: p.all, under: p.all},
+		input: p.inputSet,
+		union: func(l, r nodeSets) nodeSets { return nodeSets{over: l.over | r.over, under: l.under | r.under} },
+		inter: func(l, r nodeSets) nodeSets { return nodeSets{over: l.over & r.over, under: l.under & r.under} },
+		diff:  func(l, r nodeSets) nodeSets { return nodeSets{over: l.over &^ r.under, under: l.under &^ r.over} },
+		unary: func(x *datalog.Unary) (nodeSets, bool) {
+			if x.Op != datalog.OpCompl {
+				return nodeSets{}, false
+			}
 			s := p.set(x.X)
-			return nodeSets{over: p.all &^ s.under, under: p.all &^ s.over}
-		}
+			return nodeSets{over: p.all &^ s.under, under: p.all &^ s.over}, true
+		},
 	}
-	return nodeSets{over: p.all}
+	return walkSet(p.a.m, p.sets, ops, e)
 }
 
 // input spreads an input relation over the nodes.
