@@ -3,6 +3,7 @@ package heappages
 import (
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"unsafe"
 
@@ -30,6 +31,11 @@ func Reserve(size int) Pin {
 	if size <= 0 || disabled(os.Getenv("GODEBUG")) {
 		return Pin{}
 	}
+	// The stretch is far above the heap's first target: collection is
+	// held off while it is allocated, so that the only collection is the
+	// one below, rather than one the allocation starts and a second one
+	// runtime.GC then runs after it.
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	// probe lands at the lowest free page; the padding after it reaches
 	// the next huge page's start, so that the stretch begins there.
 	probe := make([]byte, largeObject)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"unsafe"
@@ -76,9 +78,20 @@ func TestReserveOff(t *testing.T) {
 // inside it.
 func reserveInFreshProcess() error {
 	const size = 8 << 20
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
 	pin := Reserve(size)
+	runtime.ReadMemStats(&after)
 	if pin.lo == 0 {
 		return errors.New("no stretch prepared")
+	}
+	// The stretch is above the heap's first target: without collection
+	// held off, its allocation starts a cycle and runtime.GC a second.
+	if n := after.NumGC - before.NumGC; n != 1 {
+		return fmt.Errorf("Reserve ran %d collections, want 1", n)
+	}
+	if p := debug.SetGCPercent(100); p != 100 {
+		return fmt.Errorf("Reserve left the collector's percentage at %d, want 100", p)
 	}
 	if pin.lo%HugePage != 0 || pin.hi%HugePage != 0 || pin.hi-pin.lo < size {
 		return fmt.Errorf("stretch [%#x, %#x) is not %d bytes of whole huge pages", pin.lo, pin.hi, size)
