@@ -8,10 +8,10 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/ptxmm/ptxmm/checker"
+	"github.com/ptxmm/ptxmm/internal/startprocs"
 	"github.com/ptxmm/ptxmm/limits"
 )
 
@@ -129,61 +129,32 @@ func checkWorkers(j int) error {
 	return nil
 }
 
-// applyPlainWorkers applies -j (applyWorkers) before the other flags are
-// set up, when args give it plainly (plainWorkers): setting them up reads
-// files (-max-memory's default reads the machine's memory), a goroutine
-// back from such a read may run on another processor than before, and the
+// applyPlainWorkers applies -j before the other flags are set up, when
+// args give it plainly (startprocs.Plain): setting them up reads files
+// (-max-memory's default reads the machine's memory), a goroutine back
+// from such a read may run on another processor than before, and the
 // memory that processor then holds is torn down when -j lowers the
-// processors after parsing: about 160 page faults, a twentieth of those
-// of ../shared/perf/suite-ptx at -j 1 (docs/benchmarks.md, "Fifteenth
-// round"). The flags' own -j is applied after parsing as before; they
-// agree but for a -j that is another flag's value or comes from -conf,
-// where only GOMAXPROCS, never a result, differs.
+// processors after parsing (docs/benchmarks.md, "Fifteenth round"). For
+// ptxmm check as the process's command, startprocs has already applied it
+// while the packages were initialized; this is for check run otherwise
+// (tests). The flags' own -j is applied after parsing as before.
 func applyPlainWorkers(args []string) {
 	if j, ok := plainWorkers(args); ok {
 		applyWorkers(j)
 	}
 }
 
-// plainWorkers returns the last -j that args give as -j N, -j=N, --j N
-// or --j=N before any "--", N read as the flag package reads an int.
+// plainWorkers returns the last -j that args give plainly, N read as the
+// flag package reads an int.
 func plainWorkers(args []string) (int, bool) {
-	j, found := 0, false
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			break
-		}
-		name, value, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
-		if name != "j" || !strings.HasPrefix(a, "-") {
-			continue
-		}
-		if !hasValue {
-			if i+1 == len(args) {
-				break
-			}
-			i++
-			value = args[i]
-		}
-		if n, err := strconv.ParseInt(value, 0, strconv.IntSize); err == nil {
-			j, found = int(n), true
-		}
-	}
-	return j, found
+	return startprocs.Plain(args, func(s string) (int, bool) {
+		n, err := strconv.ParseInt(s, 0, strconv.IntSize)
+		return int(n), err == nil
+	})
 }
 
-// applyWorkers holds the Go runtime to j processors (GOMAXPROCS) when -j
-// asks for fewer than it has, unless GOMAXPROCS is set in the environment.
-// -j bounds the cores checking keeps busy (limits.Cores: with -j 1 not even
-// a big test's search splits), but an idle processor's scheduler still
-// spins looking for work each time a goroutine wakes: a sixth of the CPU
-// of ../shared/perf/suite-ptx at -j 1 (docs/benchmarks.md, "Tenth round").
-func applyWorkers(j int) {
-	if os.Getenv("GOMAXPROCS") != "" || j < 1 || j >= runtime.GOMAXPROCS(0) {
-		return
-	}
-	runtime.GOMAXPROCS(j)
-}
+// applyWorkers holds the Go runtime to j processors (startprocs.Apply).
+func applyWorkers(j int) { startprocs.Apply(j) }
 
 // applyMemoryLimit makes the Go runtime hold the process near -max-memory:
 // its soft limit (GOMEMLIMIT) is set a quarter above what the relations
