@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/ptxmm/ptxmm/checker"
-	"github.com/ptxmm/ptxmm/internal/startprocs"
+	"github.com/ptxmm/ptxmm/internal/procstart"
 	"github.com/ptxmm/ptxmm/limits"
 )
 
@@ -130,12 +130,12 @@ func checkWorkers(j int) error {
 }
 
 // applyPlainWorkers applies -j before the other flags are set up, when
-// args give it plainly (startprocs.Plain): setting them up reads files
+// args give it plainly (procstart.Plain): setting them up reads files
 // (-max-memory's default reads the machine's memory), a goroutine back
 // from such a read may run on another processor than before, and the
 // memory that processor then holds is torn down when -j lowers the
 // processors after parsing (docs/benchmarks.md, "Fifteenth round"). For
-// ptxmm check as the process's command, startprocs has already applied it
+// ptxmm check as the process's command, procstart has already applied it
 // while the packages were initialized; this is for check run otherwise
 // (tests). The flags' own -j is applied after parsing as before.
 func applyPlainWorkers(args []string) {
@@ -147,14 +147,14 @@ func applyPlainWorkers(args []string) {
 // plainWorkers returns the last -j that args give plainly, N read as the
 // flag package reads an int.
 func plainWorkers(args []string) (int, bool) {
-	return startprocs.Plain(args, func(s string) (int, bool) {
+	return procstart.Plain(args, func(s string) (int, bool) {
 		n, err := strconv.ParseInt(s, 0, strconv.IntSize)
 		return int(n), err == nil
 	})
 }
 
-// applyWorkers holds the Go runtime to j processors (startprocs.Apply).
-func applyWorkers(j int) { startprocs.Apply(j) }
+// applyWorkers holds the Go runtime to j processors (procstart.Apply).
+func applyWorkers(j int) { procstart.Apply(j) }
 
 // applyMemoryLimit makes the Go runtime hold the process near -max-memory:
 // its soft limit (GOMEMLIMIT) is set a quarter above what the relations

@@ -7,17 +7,15 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 
 	"github.com/ptxmm/ptxmm/internal/cli"
 )
 
 func main() {
-	pin := reserveHeap(os.Args[1:])
+	// internal/procstart (imported by flags.go) has applied a check's -j
+	// and reserved a run's heap while the packages were initialized.
 	applyGCPercent()
-	code := run(os.Args[1:])
-	runtime.KeepAlive(pin)
-	os.Exit(code)
+	os.Exit(run(os.Args[1:]))
 }
 
 const usage = `ptxmm: an executable PTX memory consistency model

@@ -3,11 +3,8 @@ package heappages
 import (
 	"os"
 	"runtime"
-	"runtime/debug"
-	"strings"
+	"syscall"
 	"unsafe"
-
-	"golang.org/x/sys/unix"
 )
 
 // largeObject is a size whose objects the page allocator places at the
@@ -20,22 +17,20 @@ const largeObject = 128 << 10
 
 // Reserve prepares the next size bytes of the heap (rounded to huge pages)
 // for huge pages and returns the padding that keeps small objects off the
-// partly used huge page below them. It runs one garbage collection to hand
-// the stretch back to the allocator: call it at the start of a process,
-// while the heap is small and the collection cheap. It does nothing when
-// GODEBUG holds disablethp=1 (the runtime's own switch for huge pages on
-// its heap) or when the kernel refuses the request (built without
-// transparent huge pages); with transparent huge pages set to "never" the
-// request is accepted and has no effect.
+// partly used huge page below them. It hands the stretch back to the
+// allocator with garbage collection: one cycle, and one more that the
+// stretch's allocation starts when it passes the heap's target (above
+// 4 MiB; the package imports nothing that could hold collection off, so
+// that internal/procstart, which calls it, initializes early). Call it at
+// the start of a process, while the heap is small and the cycles cheap.
+// It does nothing when GODEBUG holds disablethp=1 (the runtime's own
+// switch for huge pages on its heap) or when the kernel refuses the
+// request (built without transparent huge pages); with transparent huge
+// pages set to "never" the request is accepted and has no effect.
 func Reserve(size int) Pin {
 	if size <= 0 || disabled(os.Getenv("GODEBUG")) {
 		return Pin{}
 	}
-	// The stretch is far above the heap's first target: collection is
-	// held off while it is allocated, so that the only collection is the
-	// one below, rather than one the allocation starts and a second one
-	// runtime.GC then runs after it.
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	// probe lands at the lowest free page; the padding after it reaches
 	// the next huge page's start, so that the stretch begins there.
 	probe := make([]byte, largeObject)
@@ -48,10 +43,10 @@ func Reserve(size int) Pin {
 	stretch := make([]byte, alignUp(uintptr(size), HugePage)+HugePage)
 	base := uintptr(unsafe.Pointer(unsafe.SliceData(stretch)))
 	lo, hi := alignUp(base, HugePage), alignDown(base+uintptr(len(stretch)), HugePage)
-	if lo >= hi || unix.Madvise(stretch[lo-base:hi-base], unix.MADV_HUGEPAGE) != nil {
+	if lo >= hi || syscall.Madvise(stretch[lo-base:hi-base], syscall.MADV_HUGEPAGE) != nil {
 		return Pin{pad: [][]byte{probe, pad}}
 	}
-	// Only the collection gives the stretch back: its pages then count as
+	// Only a collection gives the stretch back: its pages then count as
 	// free, and the allocator takes the lowest free pages first.
 	runtime.KeepAlive(stretch)
 	runtime.GC()
@@ -59,13 +54,46 @@ func Reserve(size int) Pin {
 }
 
 // disabled reports whether a GODEBUG value turns huge pages off for the
-// heap (disablethp=1; the last setting of a key wins, as in the runtime).
+// heap (disablethp=1; the last setting of a key wins, as in the runtime;
+// spaces around keys and values are ignored).
 func disabled(godebug string) bool {
 	off := false
-	for _, kv := range strings.Split(godebug, ",") {
-		if k, v, ok := strings.Cut(kv, "="); ok && strings.TrimSpace(k) == "disablethp" {
-			off = strings.TrimSpace(v) == "1"
+	for len(godebug) > 0 {
+		kv := godebug
+		if i := indexByte(godebug, ','); i >= 0 {
+			kv, godebug = godebug[:i], godebug[i+1:]
+		} else {
+			godebug = ""
+		}
+		if i := indexByte(kv, '='); i >= 0 && trimSpace(kv[:i]) == "disablethp" {
+			off = trimSpace(kv[i+1:]) == "1"
 		}
 	}
 	return off
+}
+
+// indexByte and trimSpace stand in for package strings, whose imports
+// would make this package's users initialize late.
+func indexByte(s string, c byte) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// trimSpace trims ASCII white space, all GODEBUG values hold.
+func trimSpace(s string) string {
+	for len(s) > 0 && isSpace(s[0]) {
+		s = s[1:]
+	}
+	for len(s) > 0 && isSpace(s[len(s)-1]) {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
 }

@@ -1,9 +1,10 @@
-package startprocs
+package procstart
 
 import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -118,5 +119,39 @@ func TestDecimal(t *testing.T) {
 		n, ok := Decimal(c.s)
 		assert.Equal(t, c.ok, ok, "%q", c.s)
 		assert.Equal(t, c.n, n, "%q", c.s)
+	}
+}
+
+func TestManyTests(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "MP.litmus")
+	assert.NoError(t, os.WriteFile(file, []byte("PTX MP\n"), 0o644))
+	cases := []struct {
+		args []string
+		want bool
+	}{
+		{nil, false},
+		{[]string{file}, false},
+		{[]string{"-j", "1", file}, false},
+		{[]string{"-json", "-model", "m.dl", file}, false},
+		{[]string{file, "other.test"}, true},
+		{[]string{file, "x.litmus.txt"}, false},
+		{[]string{"-j", "1", dir}, true},
+		{[]string{"@list.txt"}, true},
+		{[]string{"-expect", "x.csv", filepath.Join(dir, "missing")}, false},
+		{[]string{"-", file}, false},
+		{[]string{"", file}, false},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, ManyTests(c.args), "%q", c.args)
+	}
+}
+
+// TestStartReservesOnlyForRunsOfTests: no reservation but for a check of
+// more than one test (the reservation itself: heappages.TestReserve).
+func TestStartReservesOnlyForRunsOfTests(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{nil, {"version"}, {"check"}, {"check", "MP.litmus"}, {"diff", dir}} {
+		assert.Zero(t, Start(args), "%q", args)
 	}
 }
