@@ -14,7 +14,7 @@
 // for every size class then in use, and everything allocated before it
 // lies in 4 KiB pages; here, few classes are in use and little is
 // allocated. Done in main, ../shared/perf/suite-ptx at -j 1 took 920 to
-// 1,290 page faults; done here, 730 to 820 (docs/benchmarks.md,
+// 1,330 page faults; done here, 760 to 870 (docs/benchmarks.md,
 // "Nineteenth round").
 package procstart
 
