@@ -108,7 +108,7 @@ func entries() []Entry {
 		{"same_instr", 2, "events of the same instruction instance (the read and write of an atom; the issue and operations of an asynchronous instruction), reflexive"},
 		{"same_cta_group", 2, "events of tcgen05 instructions with the same .cta_group::N (1 by default), reflexive"},
 		{"same_shape", 2, "events of tcgen05 instructions with the same shape, kind and packing qualifiers, reflexive"},
-		{"group_commit", 2, "from the issue of a cp.async, bulk copy or wgmma.mma_async to the commit_group of its kind that closes its group: the first one after it in program order"},
+		{"group_commit", 2, "from the issue of a cp.async, bulk store, bulk reduction or wgmma.mma_async to the commit_group of its kind that closes its group: the first one after it in program order (a cp.async.wait_all closes a cp.async-group too; a bulk load, completed on an mbarrier, is in no group)"},
 		{"pf_window", 2, "from a proxy fence to the memory events (initial writes included) whose location lies in the window of the state space the fence names, seen from its thread: .global global memory, .shared::cta the executing CTA's shared memory, .shared::cluster the shared memory of the CTAs of its cluster; every memory event when it names none"},
 		{"wait_pending", 2, "from a wait_group N to the commit_group events of its family among the N most recent before it in program order: the groups it leaves pending"},
 	}, hostEntries()...)

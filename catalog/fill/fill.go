@@ -543,10 +543,14 @@ func fillWaitPending(r *relations.Rel, x *execution.Execution) {
 }
 
 // fillGroupCommit relates the issue of each asynchronous instruction that
-// groups (cp.async, the bulk copies, wgmma.mma_async) to the commit_group of
-// its family that closes its group: the first one after it in its thread
-// (PTX ISA: commit_group "creates a new group ... of all prior uncommitted"
-// operations).
+// groups (cp.async, the bulk stores and reductions, wgmma.mma_async) to the
+// commit of its family that closes its group: the first one after it in
+// its thread (PTX ISA: commit_group "creates a new group ... of all prior
+// uncommitted" operations). cp.async.wait_all closes a cp.async-group too,
+// as it "is equivalent to" cp.async.commit_group followed by
+// cp.async.wait_group 0. A bulk load completes on an mbarrier and is in no
+// bulk async-group: cp.async.bulk.commit_group batches only the prior
+// instructions that "use bulk_group based completion mechanism".
 func fillGroupCommit(r *relations.Rel, x *execution.Execution) {
 	for t, run := range x.Runs {
 		base := x.ThreadStart[t]
@@ -558,13 +562,16 @@ func fillGroupCommit(r *relations.Rel, x *execution.Execution) {
 			case ev.Kind == execution.KindIssue && (in.Op == litmus.OpCopy || in.Op == litmus.OpWgmma):
 				f := litmus.GroupWgmma
 				if in.Op == litmus.OpCopy {
+					if in.Copy == litmus.CopyBulkLoad {
+						continue
+					}
 					f = litmus.GroupCpAsync
 					if in.Copy.Bulk() {
 						f = litmus.GroupBulk
 					}
 				}
 				open[f] = append(open[f], base+i)
-			case ev.Kind == execution.KindControl && in.Op == litmus.OpAsyncGroup && in.GroupOp == litmus.GroupCommit:
+			case ev.Kind == execution.KindControl && in.Op == litmus.OpAsyncGroup && (in.GroupOp == litmus.GroupCommit || in.GroupOp == litmus.GroupWaitAll):
 				for _, issue := range open[in.Family] {
 					r.Add(issue, base+i)
 				}

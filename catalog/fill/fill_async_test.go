@@ -106,3 +106,38 @@ exists (x == 7)
 	require.NotContains(t, shared, bulk+" [read x =7]")
 	require.Contains(t, members("GLOBAL"), "x=7")
 }
+
+// TestFillGroupCommitClosers checks which commits close which groups:
+// cp.async.wait_all closes a cp.async-group (it is commit_group then
+// wait_group 0), and a bulk load, completed on an mbarrier, joins no bulk
+// async-group (cp.async.bulk.commit_group batches only the bulk_group
+// mechanism).
+func TestFillGroupCommitClosers(t *testing.T) {
+	cases := []struct {
+		name, body string
+		want       []string
+	}{
+		{"wait_all closes a group", `
+ cp.async.ca.shared.global y, x ;
+ cp.async.wait_all ;
+ cp.async.ca.shared.global w, z ;
+ cp.async.commit_group ;`, []string{
+			"cp.async.ca.shared.global w, z [issue] -> cp.async.commit_group",
+			"cp.async.ca.shared.global y, x [issue] -> cp.async.wait_all",
+		}},
+		{"a bulk load is in no bulk group", `
+ cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes y, x, 16, b ;
+ cp.async.bulk.global.shared::cta.bulk_group z, w, 16 ;
+ cp.async.bulk.commit_group ;`, []string{
+			"cp.async.bulk.global.shared::cta.bulk_group z, w, 16 [issue] -> cp.async.bulk.commit_group",
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			x := firstCandidate(t, "PTX T\n{ x = 1; z = 2; y @ shared = 0; w @ shared = 0; b @ mbarrier 1; }\n P0@cta 0,gpu 0 ;"+c.body+"\nexists (x == 1)\n")
+			r := relations.NewRel(len(x.Events))
+			fillRel(r, "group_commit", x)
+			require.Equal(t, c.want, pairs(x, r))
+		})
+	}
+}
