@@ -219,9 +219,25 @@ func (e *explorer) copyOps(s *state, in *litmus.Instr, dst, src place, dtaint, s
 		nv := &Sym{kind: symAtom, op: "add", a: &Sym{kind: symRead, read: old}, b: val, instr: in.Text}
 		e.update(s, in, dst, old, nv, dtaint, e.asyncEvent(KindWrite, in, dst, nil, RoleCopy, litmus.SemRelaxed, litmus.ScopeGPU, proxy))
 	} else {
+		keep := int64(-1)
+		if in.Copy == litmus.CopyAsync && in.Src.Kind == litmus.OperandImm {
+			keep = in.Src.Imm
+		}
+		switch {
+		case keep == 0:
+			// cp.async with src-size 0 copies no byte: "remaining bytes in
+			// destination dst are filled with zeros" (cp.async page).
+			val = constSym(Int(0))
+		case keep > 0 && keep < 8:
+			// Only the low src-size bytes come from the source (values are
+			// little-endian, docs/model.md section 19); the rest are zero.
+			val = &Sym{kind: symArith, op: "and", a: val, b: constSym(Int(int64(1)<<(8*keep) - 1)), instr: in.Text}
+		}
 		w := s.addEvent(e.asyncEvent(KindWrite, in, dst, val, RoleCopy, litmus.SemWeak, litmus.ScopeNone, proxy))
 		deps(&s.addr, dtaint, w)
-		deps(&s.data, []int{r}, w)
+		if keep != 0 {
+			deps(&s.data, []int{r}, w)
+		}
 	}
 	if in.Copy != litmus.CopyBulkLoad {
 		return

@@ -63,6 +63,8 @@ func TestAsyncParseErrors(t *testing.T) {
 		{"cluster barrier without kind", asyncWith("barrier.cluster"), "barrier.cluster needs .arrive or .wait", "4:2"},
 		{"copy direction", asyncWith("cp.async.ca.global.shared y, x"), "is not a PTX copy direction", "4:13"},
 		{"copy into global", asyncWith("cp.async.ca.shared.global x, x"), "is in global memory: it must be a shared-memory location", "4:28"},
+		{"src-size above cp-size", asyncWith("cp.async.ca.shared.global y, x, 4, 8"), "the source size 8 of cp.async.ca is larger than its size 4", "4:37"},
+		{"negative src-size", asyncWith("cp.async.ca.shared.global y, x, 4, -1"), "the source size of cp.async.ca must not be negative", "4:37"},
 		{"copy without cache operator", asyncWith("cp.async.shared.global y, x"), "cp.async needs a cache operator", "4:10"},
 		{"tensor copies", asyncWith("cp.async.bulk.tensor.1d.shared::cluster.global y, x"), "cp.async.bulk.tensor is not supported", "4:15"},
 		{"bulk load without mbarrier", asyncWith("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes y, x, 16"), "expected ',' after the size of cp.async.bulk", "4:77"},

@@ -152,13 +152,33 @@ func (p *parser) copyOperands(c *cursor, in *Instr, thread int, mn string, needS
 		return ok
 	}
 	if in.Copy == CopyAsync && !c.done() {
-		// cp.async's optional src-size: fewer bytes are read and the rest
-		// of the destination is zero-filled; ptxmm copies whole values,
-		// so it is accepted and has no effect.
+		// cp.async's optional src-size, "the size of the data in bytes to
+		// be copied from src to dst"; "remaining bytes in destination dst
+		// are filled with zeros" (cp.async page). An immediate is kept in
+		// Src and the copy writes the low src-size bytes of the value it
+		// reads (execution); a register is accepted with no effect, since
+		// in this untyped dialect it may also be the ignore-src predicate
+		// or, with .L2::cache_hint, the cache policy.
 		if !p.expectComma(c, mn, "size") {
 			return false
 		}
-		_, ok = p.immOrReg(c, mn, "source size")
+		first := c.i
+		var src Operand
+		if src, ok = p.immOrReg(c, mn, "source size"); !ok {
+			return false
+		}
+		if src.Kind == OperandImm {
+			at := c.toks[first].off
+			switch {
+			case src.Imm < 0:
+				p.errorf(at, "the source size of %s must not be negative, found %d", mn, src.Imm)
+				return false
+			case in.Size.Kind == OperandImm && src.Imm > in.Size.Imm:
+				p.errorf(at, "the source size %d of %s is larger than its size %d: \"specifying src-size larger than cp-size results in undefined behavior\" (PTX ISA, cp.async)", src.Imm, mn, in.Size.Imm)
+				return false
+			}
+			in.Src = src
+		}
 	}
 	return ok
 }

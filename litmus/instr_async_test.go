@@ -53,6 +53,10 @@ func TestAsyncInstructions(t *testing.T) {
 		// cp.async and its groups.
 		{"cp.async.ca.shared.global y, x", Instr{Op: OpCopy, Copy: CopyAsync, SpaceQ: SpaceQShared, Addr: addr("y"), Mem2: addr("x")}},
 		{"cp.async.cg.shared::cta.global [y], [x], 16", Instr{Op: OpCopy, Copy: CopyAsync, SpaceQ: SpaceQShared, Addr: addr("y"), Mem2: addr("x"), Size: imm(16)}},
+		// An immediate src-size is kept (the copy zero-fills the rest); a
+		// register is not (it may be ignore-src or a cache policy).
+		{"cp.async.ca.shared.global y, x, 4, 2", Instr{Op: OpCopy, Copy: CopyAsync, SpaceQ: SpaceQShared, Addr: addr("y"), Mem2: addr("x"), Size: imm(4), Src: imm(2)}},
+		{"cp.async.ca.shared.global y, x, 4, r1", Instr{Op: OpCopy, Copy: CopyAsync, SpaceQ: SpaceQShared, Addr: addr("y"), Mem2: addr("x"), Size: imm(4)}},
 		{"cp.async.commit_group", Instr{Op: OpAsyncGroup, Family: GroupCpAsync, GroupOp: GroupCommit}},
 		{"cp.async.wait_group 1", Instr{Op: OpAsyncGroup, Family: GroupCpAsync, GroupOp: GroupWait, Count: one}},
 		{"cp.async.wait_all", Instr{Op: OpAsyncGroup, Family: GroupCpAsync, GroupOp: GroupWaitAll}},

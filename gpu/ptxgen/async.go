@@ -53,7 +53,11 @@ func (rg *roleGen) copy(in *litmus.Instr) error {
 		if strings.Contains(in.Text, ".cg") {
 			cache = "cg"
 		}
-		e.ins("cp.async.%s.shared.global [%s], [%s], %d", cache, dst, src, size)
+		if in.Src.Kind == litmus.OperandImm {
+			e.ins("cp.async.%s.shared.global [%s], [%s], %d, %d", cache, dst, src, size, min(in.Src.Imm, size))
+		} else {
+			e.ins("cp.async.%s.shared.global [%s], [%s], %d", cache, dst, src, size)
+		}
 	case litmus.CopyBulkLoad:
 		// The destination and the mbarrier are .shared::cluster
 		// addresses: another CTA's (through mapa) or the thread's own.
