@@ -39,7 +39,10 @@ func clustersOfCTAs(x *execution.Execution) map[int]clusterKey {
 
 // fillOutsideSpace adds the memory events of ld, st, atom, red and the
 // multimem instructions whose address lies outside the window of the state
-// space the instruction names, which PTX leaves undefined. Addresses
+// space the instruction names, which PTX leaves undefined, and those of
+// the asynchronous instructions whose pages say so: the mbarrier of
+// cp.async.mbarrier.arrive, and the destination of cp.async and of a bulk
+// copy into .shared::cta, outside the executing CTA's shared memory. Addresses
 // written as names are checked when the test is parsed; these come from
 // registers:
 //   - .global reaches global memory only;
@@ -56,8 +59,24 @@ func fillOutsideSpace(s *relations.Set, x *execution.Execution) {
 		if !ev.IsMemory() || ev.IsInit() {
 			continue
 		}
+		space := ev.Instr.SpaceQ
 		switch ev.Instr.Op {
 		case litmus.OpLoad, litmus.OpStore, litmus.OpAtom, litmus.OpRed:
+		case litmus.OpCopyArrive:
+			// cp.async.mbarrier.arrive: "If the address specified by addr
+			// does not fall within the address window of .shared::cta
+			// state space then the behavior is undefined", whatever space
+			// the instruction names.
+			space = litmus.SpaceQShared
+		case litmus.OpCopy:
+			// The destination of cp.async (.shared{::cta}) and of a bulk
+			// copy into .shared::cta: "the destination address has to be
+			// in the shared memory of the executing CTA within the
+			// cluster, otherwise the behavior is undefined" (cp.async.bulk
+			// page).
+			if ev.Kind != execution.KindWrite || ev.Role != execution.RoleCopy || space != litmus.SpaceQShared {
+				continue
+			}
 		default:
 			continue
 		}
@@ -66,7 +85,7 @@ func fillOutsideSpace(s *relations.Set, x *execution.Execution) {
 		shared := loc.Space == litmus.SpaceShared
 		inCluster := shared && clusterOf[loc.CTA] == clusterOfThread(th)
 		var outside bool
-		switch ev.Instr.SpaceQ {
+		switch space {
 		case litmus.SpaceQGlobal:
 			outside = loc.Space != litmus.SpaceGlobal
 		case litmus.SpaceQShared:

@@ -146,3 +146,27 @@ exists (g == 0)
 	}
 	require.Len(t, reached, 4, "only proxy fences reach anything")
 }
+
+// TestFillOutsideSpaceAsync checks the asynchronous instructions whose
+// pages make an address outside the executing CTA's shared memory
+// undefined: the mbarrier of cp.async.mbarrier.arrive and the destination
+// of cp.async (a copy's source read and a .shared::cluster destination are
+// not checked by these sentences).
+func TestFillOutsideSpaceAsync(t *testing.T) {
+	x := firstCandidate(t, `PTX T
+{ g = 1; s @ shared = 0; u @ shared = 0; b @ mbarrier 1; }
+ P0@cta 0,cluster 0,gpu 0             | P1@cta 1,cluster 0,gpu 0 ;
+ mapa.shared::cluster r1, s, 1        | ld r9, s                 ;
+ mapa.shared::cluster r2, b, 1        |                          ;
+ cp.async.ca.shared.global [r1], g, 4 |                          ;
+ cp.async.ca.shared.global u, g, 4    |                          ;
+ cp.async.mbarrier.arrive.noinc [r2]  |                          ;
+ cp.async.mbarrier.arrive.noinc b     |                          ;
+exists (g == 1)
+`)
+	require.Equal(t, []string{
+		"cp.async.ca.shared.global [r1], g, 4 [write s@gpu0.cta1]",
+		"cp.async.mbarrier.arrive.noinc [r2] [arrive-on b@gpu0.cta1: reads mbar(phase,pending,tx)]",
+		"cp.async.mbarrier.arrive.noinc [r2] [arrive-on b@gpu0.cta1: writes mbar(phase,pending,tx)]",
+	}, withoutValues(setMembers(x, "OUTSIDE_SPACE")))
+}
