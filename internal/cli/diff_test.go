@@ -24,7 +24,7 @@ func TestDiffVariants(t *testing.T) {
 		{"fence-sc-not-acq-rel", []string{"MP+fence.sc+acquire"}},
 		// The arrive-on operations of an mbarrier phase read one another's
 		// updates: a one-step observation order loses the earlier arrives.
-		{"obs-one-step", []string{"BulkLoad+expect_tx", "BulkLoad-complete_tx-before-expect_tx", "BulkLoad-complete_tx-prior-store+arrive", "BulkLoad-size-register",
+		{"obs-one-step", []string{"BulkLoad+expect_tx", "BulkLoad-complete_tx-before-expect_tx", "BulkLoad-complete_tx-prior-store+arrive", "BulkLoad-shared-cta-remote-destination", "BulkLoad-size-register",
 			"BulkLoad-size-register-unaligned", "BulkLoad-source-overwritten-other-thread", "BulkLoad-two-copies-one-phase", "BulkLoad-two-copies-one-phase-short-tx", "CpAsync+mbarrier-inc", "CpAsync+mbarrier-inc-store+release", "MBar-local-plus-remote", "MBar-local-plus-remote-cta-wait", "MBar-two-arrivals", "MBar-two-arrivals+ctrl", "MBar-two-arrivals+try_wait-loop", "MP+red-chain", "MP+rmw-chain", "MP+rmw-chain-two",
 			"RedAsync-one-of-two", "RedAsync-two-producers", "StAsync+wait", "StAsync-no-expect_tx", "StAsync-prior-store", "StAsync-two-stores",
 			"TMA-load-wait-consume", "TMA-load-wait-consume-short-tx", "TMA-remote-issuer-cluster-wait", "TMA-remote-loop-cluster-wait", "TMA-ring-2x3", "TMA-ring-2x3-no-empty-wait", "TMA-ring-2x3-read-before-wait",
