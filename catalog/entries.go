@@ -23,7 +23,8 @@ func entries() []Entry {
 		{"R", 1, "reads: ld, suld, tld, cold, the read of every atom and red, and the reads of multimem.ld_reduce and multimem.red (one per location)"},
 		{"W", 1, "writes: st, sust, the write of every atom and red (a failed atom.cas writes nothing), the writes of multimem.st and multimem.red (one per location), and the initial writes"},
 		{"F", 1, "memory fences: fence.sc, fence.acq_rel, fence.acquire, fence.release, membar"},
-		{"PF", 1, "proxy fences: fence.proxy.alias, .surface, .texture, .constant"},
+		{"PF", 1, "proxy fences: fence.proxy.alias, .surface, .texture, .constant, .async, and the unidirectional fence.proxy.async::generic.release and .acquire (the only proxy fences in REL, ACQ and CLUSTER)"},
+		{"SYNC_RESTRICT", 1, "restricted fences: fence.release.sync_restrict::shared::cta.cluster, fence.acquire.sync_restrict::shared::cluster.cluster and the unidirectional proxy fences fence.proxy.async::generic.{release,acquire}.sync_restrict::...; their effect applies to the operations in their window (pf_window)"},
 		{"BAR", 1, "CTA barrier arrivals: bar.sync, bar.arrive and bar.red, in any spelling (bar.cta, barrier, barrier.cta, .aligned); barrier.cluster is in CBAR_ARRIVE and CBAR_WAIT"},
 		{"BAR_SYNC", 1, "arrivals that wait for their barrier: bar.sync and bar.red (and their barrier spellings)"},
 		{"BAR_ARRIVE", 1, "arrivals of bar.arrive (and barrier.arrive)"},
@@ -68,6 +69,7 @@ func entries() []Entry {
 		{"MBAR_INIT", 1, "mbarrier.init writes"},
 		{"MBAR_WAIT", 1, "mbarrier.test_wait and mbarrier.try_wait reads"},
 		{"MBAR_UNINIT", 1, "mbarrier operations that read a location holding no mbarrier state: an uninitialized object (undefined in PTX)"},
+		{"NOCOMPLETE_COMPLETES", 1, "the writes of mbarrier.arrive.noComplete and mbarrier.arrive_drop.noComplete that complete the phase they arrive on (undefined in PTX)"},
 		{"MBAR_INIT_FENCE", 1, "fence.mbarrier_init.release.cluster events"},
 		{"CBAR_ARRIVE", 1, "barrier.cluster.arrive events"},
 		{"CBAR_WAIT", 1, "barrier.cluster.wait events"},
@@ -109,7 +111,7 @@ func entries() []Entry {
 		{"same_cta_group", 2, "events of tcgen05 instructions with the same .cta_group::N (1 by default), reflexive"},
 		{"same_shape", 2, "events of tcgen05 instructions with the same shape, kind and packing qualifiers, reflexive"},
 		{"group_commit", 2, "from the issue of a cp.async, bulk store, bulk reduction or wgmma.mma_async to the commit_group of its kind that closes its group: the first one after it in program order (a cp.async.wait_all closes a cp.async-group too; a bulk load, completed on an mbarrier, is in no group)"},
-		{"pf_window", 2, "from a proxy fence to the memory events (initial writes included) whose location lies in the window of the state space the fence names, seen from its thread: .global global memory, .shared::cta the executing CTA's shared memory, .shared::cluster the shared memory of the CTAs of its cluster; every memory event when it names none"},
+		{"pf_window", 2, "from a proxy fence, or a restricted fence (SYNC_RESTRICT), to the memory events (initial writes included) whose location lies in the window of the state space the fence names, seen from its thread: .global global memory, .shared::cta the executing CTA's shared memory, .shared::cluster the shared memory of the CTAs of its cluster; every memory event when it names none"},
 		{"wait_pending", 2, "from a wait_group N to the commit_group events of its family among the N most recent before it in program order: the groups it leaves pending"},
 	}, hostEntries()...)
 }
@@ -158,9 +160,12 @@ func Validate(m *datalog.Model) source.List {
 // ChoiceRelations lists the catalog relations that are known only in part
 // before a candidate's reads-from is complete (fill.Filler.FillPartial): rf
 // itself, what depends on the values reads return (the barrier groups,
-// reads of uninitialized mbarriers), and the cluster barrier phases, which
-// the enumeration resolves for complete candidates.
-func ChoiceRelations() []string { return []string{"rf", "bar", "cbar", "MBAR_UNINIT"} }
+// reads of uninitialized mbarriers, .noComplete arrives that complete a
+// phase), and the cluster barrier phases, which the enumeration resolves
+// for complete candidates.
+func ChoiceRelations() []string {
+	return []string{"rf", "bar", "cbar", "MBAR_UNINIT", "NOCOMPLETE_COMPLETES"}
+}
 
 // Describe prints an entry as "name/arity: doc".
 func (e Entry) Describe() string { return fmt.Sprintf("%s/%d: %s", e.Name, e.Arity, e.Doc) }

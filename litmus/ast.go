@@ -408,17 +408,21 @@ type Instr struct {
 	PredNeg bool
 
 	// Asynchronous operations and mbarriers (see ast_async.go).
-	MBarOp   MBarOp
-	Copy     CopyKind
-	Family   GroupFamily
-	GroupOp  GroupOp
-	Mem2     Operand // a copy's source, wgmma's B operand, tcgen05.mma's a
-	Mem3     Operand // tcgen05.mma's b
-	MBar     Operand // the mbarrier a bulk copy, st.async or red.async completes on
-	Size     Operand // a copy's size in bytes (OperandNone when absent)
-	Parity   bool    // mbarrier.test_wait.parity / try_wait.parity
-	NoInc    bool    // cp.async.mbarrier.arrive.noinc
-	ReadOnly bool    // cp.async.bulk.wait_group.read
+	MBarOp  MBarOp
+	Copy    CopyKind
+	Family  GroupFamily
+	GroupOp GroupOp
+	Mem2    Operand // a copy's source, wgmma's B operand, tcgen05.mma's a
+	Mem3    Operand // tcgen05.mma's b
+	MBar    Operand // the mbarrier a bulk copy, st.async or red.async completes on
+	Size    Operand // a copy's size in bytes (OperandNone when absent)
+	Parity  bool    // mbarrier.test_wait.parity / try_wait.parity
+	NoInc   bool    // cp.async.mbarrier.arrive.noinc
+	// NoComplete is mbarrier.arrive.noComplete and
+	// mbarrier.arrive_drop.noComplete: the arrive must not complete the
+	// phase (undefined otherwise).
+	NoComplete bool
+	ReadOnly   bool // cp.async.bulk.wait_group.read
 	// SpaceQ is the state space the instruction names for its memory
 	// operand (".global", ".shared::cta", ...), SpaceQNone when it names
 	// none.

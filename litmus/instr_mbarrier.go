@@ -40,7 +40,7 @@ func (p *parser) parseMBarrier(c *cursor, in *Instr, m mnemonic, thread int) boo
 		}
 		spec.sems = []Sem{SemRelease, SemRelaxed}
 		spec.spaces = []SpaceQual{SpaceQShared, SpaceQCluster}
-		spec.flags = []string{"expect_tx"}
+		spec.flags = []string{"expect_tx", "noComplete"}
 	case "expect_tx", "complete_tx":
 		in.MBarOp = MBarExpectTx
 		if opQ.name == "complete_tx" {
@@ -61,18 +61,6 @@ func (p *parser) parseMBarrier(c *cursor, in *Instr, m mnemonic, thread int) boo
 		return false
 	}
 	spec.mn = "mbarrier." + opQ.name
-	if in.MBarOp == MBarArrive || in.MBarOp == MBarArriveDrop {
-		// PTX's .noComplete promises that the arrive does not complete
-		// the phase (undefined otherwise); ptxmm has no flag for a
-		// broken promise yet, so it refuses the form rather than
-		// ignore it.
-		for _, x := range rest {
-			if x.name == "noComplete" {
-				p.errorf(x.off, "%s.noComplete is not supported: ptxmm does not check the promise that the arrive does not complete the phase; write %s without it (docs/litmus.md, section 4.7)", spec.mn, spec.mn)
-				return false
-			}
-		}
-	}
 	if in.MBarOp.IsWait() {
 		// Waits test a phase of the executing CTA's own mbarriers only.
 		for _, x := range rest {
@@ -89,6 +77,10 @@ func (p *parser) parseMBarrier(c *cursor, in *Instr, m mnemonic, thread int) boo
 	in.SpaceQ = q.space
 	in.Parity = q.flags["parity"] != nil
 	expectTx := q.flags["expect_tx"] != nil
+	in.NoComplete = q.flags["noComplete"] != nil
+	if in.NoComplete && !p.noCompleteForm(q, spec.mn) {
+		return false
+	}
 	p.mbarrierSemantics(in, q)
 	switch in.MBarOp {
 	case MBarInit:
@@ -100,6 +92,10 @@ func (p *parser) parseMBarrier(c *cursor, in *Instr, m mnemonic, thread int) boo
 		ok = p.mbarOperand(c, in, thread, spec.mn)
 	case MBarArrive, MBarArriveDrop:
 		ok = p.parseArriveOperands(c, in, thread, spec.mn, expectTx)
+		if ok && in.NoComplete && in.Src.At == lineColOf(in.Pos) {
+			p.errorf(q.flags["noComplete"].off, "%s.noComplete needs the arrival count: %s.noComplete{.release.cta}{.shared{::cta}}.b64 state, [addr], count", spec.mn, spec.mn)
+			return false
+		}
 	case MBarExpectTx, MBarCompleteTx:
 		if !p.mbarOperand(c, in, thread, spec.mn) || !p.expectComma(c, spec.mn, "mbarrier") {
 			return false
@@ -113,6 +109,29 @@ func (p *parser) parseMBarrier(c *cursor, in *Instr, m mnemonic, thread int) boo
 		return false
 	}
 	return p.endOperands(c, spec.mn)
+}
+
+// noCompleteForm checks the qualifiers .noComplete allows: the
+// mbarrier.arrive and mbarrier.arrive_drop pages write it
+// "mbarrier.arrive.noComplete{.release.cta}{.shared{::cta}}.b64 state,
+// [addr], count" (and the same for arrive_drop): no .relaxed, no .cluster,
+// no .shared::cluster, no .expect_tx.
+func (p *parser) noCompleteForm(q sortedQuals, mn string) bool {
+	bad := func(x *qual) bool {
+		p.errorf(x.off, "%s.noComplete cannot be .%s: the form is %s.noComplete{.release.cta}{.shared{::cta}}.b64 state, [addr], count", mn, x.name, mn)
+		return false
+	}
+	switch {
+	case q.semQ != nil && q.sem != SemRelease:
+		return bad(q.semQ)
+	case q.scopeQ != nil && q.scope != ScopeCTA:
+		return bad(q.scopeQ)
+	case q.spaceQ != nil && q.space == SpaceQCluster:
+		return bad(q.spaceQ)
+	case q.flags["expect_tx"] != nil:
+		return bad(q.flags["expect_tx"])
+	}
+	return true
 }
 
 // mbarrierSemantics applies the PTX defaults: arrives and arrive_drops are

@@ -16,7 +16,7 @@ func (p *parser) parseFence(c *cursor, in *Instr, m mnemonic) bool {
 	if len(m.qs) > 0 && m.qs[0].name == "mbarrier_init" {
 		return p.parseMBarInitFence(c, in, m)
 	}
-	var semQ, scopeQ *qual
+	var semQ, scopeQ, restrictQ *qual
 	in.Op, in.Sem = OpFence, SemAcqRel // fence without a memory order is fence.acq_rel (PTX ISA)
 	for i := range m.qs {
 		x := &m.qs[i]
@@ -37,8 +37,12 @@ func (p *parser) parseFence(c *cursor, in *Instr, m mnemonic) bool {
 			continue
 		}
 		if strings.HasPrefix(x.name, "sync_restrict") {
-			p.errorf(x.off, "%s is not supported: ptxmm does not model restricted fences (.sync_restrict::shared::cta, .sync_restrict::shared::cluster): the memory consistency model (chapter 8) does not say how the restriction enters its patterns (docs/litmus.md, section 4.4)", m.text)
-			return false
+			if restrictQ != nil {
+				p.errorf(x.off, "fence has two restrictions, .%s and .%s", restrictQ.name, x.name)
+				return false
+			}
+			restrictQ = x
+			continue
 		}
 		p.errorf(x.off, "fence.%s is not supported: expected fence.sc, fence.acq_rel, fence.acquire or fence.release with a scope, fence.proxy.KIND or fence.mbarrier_init.release.cluster", x.name)
 		return false
@@ -47,7 +51,46 @@ func (p *parser) parseFence(c *cursor, in *Instr, m mnemonic) bool {
 		p.errorf(m.off, "%s needs a scope: .cta, .cluster, .gpu or .sys", m.text)
 		return false
 	}
+	if restrictQ != nil && !p.syncRestrict(in, m, restrictQ, semQ, scopeQ) {
+		return false
+	}
 	return p.endOperands(c, m.text)
+}
+
+// syncRestrict checks the restriction of fence.release.sync_restrict::
+// shared::cta.cluster and fence.acquire.sync_restrict::shared::cluster
+// .cluster (PTX ISA 8.6, fence page): "When .sync_restrict is
+// .sync_restrict::shared::cta, .sem must be .release ... when .sync_restrict
+// is .sync_restrict::shared::cluster, .sem must be .acquire ... the .scope
+// must be specified as .cluster". The restriction goes to in.SpaceQ: the
+// state space on whose objects the fence's effect applies.
+func (p *parser) syncRestrict(in *Instr, m mnemonic, r, semQ, scopeQ *qual) bool {
+	want, space := SemRelease, SpaceQShared
+	switch r.name {
+	case "sync_restrict::shared::cta":
+	case "sync_restrict::shared::cluster":
+		want, space = SemAcquire, SpaceQCluster
+	case "sync_restrict::shared::cluster::read":
+		p.errorf(r.off, "%s is not supported: .sync_restrict::shared::cluster::read (PTX ISA 9.4) makes fence.proxy.async::generic.release a non-cumulative fence, which ptxmm does not model (docs/litmus.md, section 4.4)", m.text)
+		return false
+	default:
+		p.errorf(r.off, "unknown restriction .%s on %s: expected .sync_restrict::shared::cta (with .release) or .sync_restrict::shared::cluster (with .acquire)", r.name, m.op)
+		return false
+	}
+	if in.Sem != want {
+		at := r.off
+		if semQ != nil {
+			at = semQ.off
+		}
+		p.errorf(at, "%s: .%s requires .%s and the scope .cluster (fence page)", m.text, r.name, want)
+		return false
+	}
+	if in.Scope != ScopeCluster {
+		p.errorf(scopeQ.off, "%s: .%s requires the scope .cluster, not .%s", m.text, r.name, scopeQ.name)
+		return false
+	}
+	in.SpaceQ = space
+	return true
 }
 
 // parseProxyFence parses fence.proxy.alias and the fences of the surface,
@@ -68,8 +111,10 @@ func (p *parser) parseProxyFence(c *cursor, in *Instr, m mnemonic) bool {
 		in.Proxy = ProxyTexture
 	case "constant":
 		in.Proxy = ProxyConstant
-	case "async::generic", "tensormap::generic":
-		p.errorf(k.off, "%s is not supported: ptxmm does not model the unidirectional proxy fences (fence.proxy.async::generic, fence.proxy.tensormap::generic) (docs/litmus.md, section 4.4)", m.text)
+	case "async::generic":
+		return p.parseUniProxyFence(c, in, m)
+	case "tensormap::generic":
+		p.errorf(k.off, "%s is not supported: ptxmm does not model the tensormap proxy (tensormap.replace, the tensor-map reads of cp.async.bulk.tensor), which fence.proxy.tensormap::generic orders (docs/litmus.md, section 4.4)", m.text)
 		return false
 	default:
 		p.errorf(k.off, "fence.proxy.%s is not supported: expected fence.proxy.alias, fence.proxy.async, fence.proxy.surface, fence.proxy.texture or fence.proxy.constant", k.name)
@@ -77,6 +122,42 @@ func (p *parser) parseProxyFence(c *cursor, in *Instr, m mnemonic) bool {
 	}
 	if len(m.qs) > 2 {
 		p.errorf(m.qs[2].off, "unexpected qualifier .%s after %s.proxy.%s", m.qs[2].name, m.op, k.name)
+		return false
+	}
+	return p.endOperands(c, m.text)
+}
+
+// parseUniProxyFence parses the unidirectional generic-to-async proxy
+// fences of PTX ISA 8.6, fence.proxy.async::generic.release.sync_restrict::
+// shared::cta.cluster and fence.proxy.async::generic.acquire.sync_restrict::
+// shared::cluster.cluster: a proxy fence of the async proxy (Op
+// OpProxyFence, Proxy ProxyAsync) with a memory order, the scope .cluster
+// and the restriction in SpaceQ. Its memory order is what tells it from
+// the bidirectional fence.proxy.async, which has none.
+func (p *parser) parseUniProxyFence(c *cursor, in *Instr, m mnemonic) bool {
+	in.Op, in.Proxy = OpProxyFence, ProxyAsync
+	var semQ, scopeQ, restrictQ *qual
+	for i := 2; i < len(m.qs); i++ {
+		x := &m.qs[i]
+		sem, isSem := semOf(x.name)
+		scope, isScope := scopeOf(x.name)
+		switch {
+		case isSem && (sem == SemRelease || sem == SemAcquire) && semQ == nil:
+			semQ, in.Sem = x, sem
+		case isScope && scopeQ == nil:
+			scopeQ, in.Scope = x, scope
+		case strings.HasPrefix(x.name, "sync_restrict") && restrictQ == nil:
+			restrictQ = x
+		default:
+			p.errorf(x.off, "unexpected qualifier .%s on %s: expected .release.sync_restrict::shared::cta.cluster or .acquire.sync_restrict::shared::cluster.cluster", x.name, m.text)
+			return false
+		}
+	}
+	if semQ == nil || restrictQ == nil || scopeQ == nil {
+		p.errorf(m.qs[1].off, "%s needs a memory order, a restriction and a scope: fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster or fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster", m.text)
+		return false
+	}
+	if !p.syncRestrict(in, m, restrictQ, semQ, scopeQ) {
 		return false
 	}
 	return p.endOperands(c, m.text)

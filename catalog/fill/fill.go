@@ -127,7 +127,7 @@ func choiceRelation(name string) bool {
 	// The names of catalog.ChoiceRelations, without building its slice: this runs
 	// for every input of every candidate.
 	switch name {
-	case "rf", "bar", "cbar", "MBAR_UNINIT":
+	case "rf", "bar", "cbar", "MBAR_UNINIT", "NOCOMPLETE_COMPLETES":
 		return true
 	}
 	return false
@@ -137,10 +137,11 @@ func choiceRelation(name string) bool {
 // candidate of x's combination of runs may fill: rf when it has reads,
 // bar and cbar when it has barrier arrivals, MBAR_UNINIT when it has
 // mbarrier reads of a location some write of which may hold no mbarrier
-// state. The others are empty in every candidate of the combination, as
-// FillPartial fills them.
+// state, NOCOMPLETE_COMPLETES when it has a .noComplete arrive. The others
+// are empty in every candidate of the combination, as FillPartial fills
+// them.
 func ChoicesVarying(x *execution.Execution) []string {
-	var reads, barriers, mbarReads bool
+	var reads, barriers, mbarReads, noComplete bool
 	for i := range x.Events {
 		ev := &x.Events[i]
 		switch {
@@ -150,13 +151,14 @@ func ChoicesVarying(x *execution.Execution) []string {
 		case ev.Kind == execution.KindRead:
 			reads = true
 			mbarReads = mbarReads || accessesMBar(ev) && !x.OnlyMBarStates(ev.Loc)
+			noComplete = noComplete || ev.Instr.NoComplete
 		}
 	}
 	var out []string
 	for _, c := range []struct {
 		name string
 		may  bool
-	}{{"rf", reads}, {"bar", barriers}, {"cbar", barriers}, {"MBAR_UNINIT", mbarReads}} {
+	}{{"rf", reads}, {"bar", barriers}, {"cbar", barriers}, {"MBAR_UNINIT", mbarReads}, {"NOCOMPLETE_COMPLETES", noComplete}} {
 		if c.may {
 			out = append(out, c.name)
 		}
@@ -189,7 +191,8 @@ func (f *Filler) FillPartial(inst *rules.Instance, x *execution.Execution) error
 // PartialIsWhole reports whether FillPartial fills the complete candidate
 // x as Fill does: its relations of catalog.ChoiceRelations other than rf are empty
 // (no barrier group of two arrivals, no cluster phase with a wait, no read
-// of an uninitialized mbarrier).
+// of an uninitialized mbarrier, no .noComplete arrive that completes a
+// phase).
 func PartialIsWhole(x *execution.Execution) bool {
 	for _, g := range x.BarGroups {
 		if len(g) > 1 {
@@ -206,7 +209,7 @@ func PartialIsWhole(x *execution.Execution) bool {
 			return false
 		}
 	}
-	return true
+	return !completesNoComplete(x, func(int) bool { return false })
 }
 
 func (f *Filler) fill(ctx context.Context, inst *rules.Instance, x *execution.Execution, partial bool) error {

@@ -112,11 +112,15 @@ func fillOutsideSpace(s *relations.Set, x *execution.Execution) {
 // implicit proxy fence that follows a bulk copy reaches the kind of memory
 // its copy's destination names: every CTA's shared memory for a
 // destination in shared memory, global memory for one in global memory.
+// A restricted fence (fence.release.sync_restrict::shared::cta.cluster,
+// fence.acquire.sync_restrict::shared::cluster.cluster) gets the window of
+// the space it restricts its effect to, in the same way.
 func fillProxyFenceWindow(r *relations.Rel, x *execution.Execution) {
 	clusterOf := clustersOfCTAs(x)
 	for i := range x.Events {
 		f := &x.Events[i]
-		if f.Kind != execution.KindProxyFence || f.Thread < 0 {
+		restricted := f.Kind == execution.KindFence && f.Instr.Op == litmus.OpFence && f.Instr.SpaceQ != litmus.SpaceQNone
+		if (f.Kind != execution.KindProxyFence && !restricted) || f.Thread < 0 {
 			continue
 		}
 		th := x.Test.Threads[f.Thread]

@@ -121,6 +121,8 @@ func setFillerOf(name string) *setFiller {
 				}
 			}
 		}}
+	case "NOCOMPLETE_COMPLETES":
+		return &setFiller{whole: fillNoCompleteCompletes}
 	case "MBAR_UNINIT":
 		// Filled for every candidate: straight to its test.
 		return &setFiller{whole: func(s *relations.Set, x *execution.Execution) {
@@ -176,6 +178,8 @@ func gateOfSet(name string) eventGate {
 		return eventGate{kinds: bit(execution.KindIssue)}
 	case "F":
 		return of(litmus.OpFence)
+	case "SYNC_RESTRICT":
+		return of(litmus.OpFence, litmus.OpProxyFence)
 	case "BAR", "BAR_SYNC", "BAR_ARRIVE", "BAR_RED":
 		return of(litmus.OpBarrier)
 	case "LD":
@@ -245,6 +249,34 @@ func accessesMBar(ev *execution.Event) bool {
 		ev.Role == execution.RoleAsyncArrive || ev.Role == execution.RolePendingInc))
 }
 
+// fillNoCompleteCompletes fills NOCOMPLETE_COMPLETES (completesNoComplete).
+func fillNoCompleteCompletes(s *relations.Set, x *execution.Execution) {
+	completesNoComplete(x, func(w int) bool { s.Add(w); return true })
+}
+
+// completesNoComplete calls add with each write of an
+// mbarrier.arrive.noComplete or mbarrier.arrive_drop.noComplete update
+// whose phase is not that of the state its read half read, that is, of an
+// update that completed the phase (PTX ISA 9.7.13.15.13 and 9.7.13.15.14:
+// it "must not cause the mbarrier to complete its current phase"), until
+// add returns false; it reports whether it found one.
+func completesNoComplete(x *execution.Execution, add func(w int) bool) bool {
+	found := false
+	for _, p := range x.RMW {
+		r, w := &x.Events[p[0]], &x.Events[p[1]]
+		if !w.Instr.NoComplete || w.Instr.Op != litmus.OpMBarrier || !r.Value.IsMBar || !w.Value.IsMBar {
+			continue
+		}
+		if w.Value.MBar.Phase != r.Value.MBar.Phase {
+			found = true
+			if !add(p[1]) {
+				return true
+			}
+		}
+	}
+	return found
+}
+
 // readsUninitMBar decides MBAR_UNINIT: a read of an mbarrier that returns
 // a value no mbarrier.init wrote.
 func readsUninitMBar(ev *execution.Event) bool {
@@ -273,6 +305,12 @@ func instrTest(name string) eventTest {
 		return func(ev *execution.Event) bool { return ev.Kind == execution.KindWrite }
 	case "F":
 		return func(ev *execution.Event) bool { return ev.Kind == execution.KindFence && ev.Instr.Op == litmus.OpFence }
+	case "SYNC_RESTRICT":
+		return func(ev *execution.Event) bool {
+			fence := ev.Kind == execution.KindFence && ev.Instr.Op == litmus.OpFence && ev.Instr.SpaceQ != litmus.SpaceQNone
+			proxy := ev.Kind == execution.KindProxyFence && ev.Instr.Op == litmus.OpProxyFence && (ev.Sem == litmus.SemRelease || ev.Sem == litmus.SemAcquire)
+			return fence || proxy
+		}
 	case "PF":
 		return func(ev *execution.Event) bool { return ev.Kind == execution.KindProxyFence }
 	case "BAR":
@@ -490,7 +528,13 @@ func qualifierTest(name string) eventTest {
 		return func(*execution.Event) bool { return false }
 	}
 	return func(ev *execution.Event) bool {
-		if ev.Kind == execution.KindProxyFence || ev.Kind == execution.KindIssue || ev.Kind == execution.KindControl {
+		if ev.Kind == execution.KindIssue || ev.Kind == execution.KindControl {
+			return false
+		}
+		// Of the proxy fences only the unidirectional ones
+		// (fence.proxy.async::generic.release/.acquire) have a memory
+		// order and a scope.
+		if ev.Kind == execution.KindProxyFence && ev.Sem != litmus.SemRelease && ev.Sem != litmus.SemAcquire {
 			return false
 		}
 		if ev.Kind == execution.KindBarrier && ev.Instr.Op == litmus.OpBarrier {

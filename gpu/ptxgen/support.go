@@ -77,6 +77,8 @@ func unsupported(in *litmus.Instr, dev gpu.Device) string {
 		return fmt.Sprintf("PTX has no 64-bit atom.%s with a limit", in.AtomOp)
 	case in.Op == litmus.OpRed && (in.AtomOp == "inc" || in.AtomOp == "dec") && in.Src.Kind != litmus.OperandNone && in.Type.Size == 8:
 		return fmt.Sprintf("PTX has no 64-bit red.%s with a limit", in.AtomOp)
+	case in.Op == litmus.OpMBarrier && in.NoComplete:
+		return "ptxmm run does not generate .noComplete: an execution in which the arrive completes the phase is undefined, which a run cannot detect"
 	case in.Op == litmus.OpStAsync && in.MBar.Kind == litmus.OperandNone:
 		return "ptxmm run generates st.async and red.async only with an mbarrier's complete-tx (.mbarrier::complete_tx::bytes)"
 	case in.Op == litmus.OpCopy:
@@ -153,7 +155,7 @@ func needs86(t *litmus.Test) bool {
 			switch {
 			case in.Op == litmus.OpMBarrier && in.Sem == litmus.SemRelaxed && (in.MBarOp == litmus.MBarArrive || in.MBarOp == litmus.MBarArriveDrop || in.MBarOp.IsWait()):
 				return true
-			case in.Op == litmus.OpFence && (in.Sem == litmus.SemAcquire || in.Sem == litmus.SemRelease):
+			case (in.Op == litmus.OpFence || in.Op == litmus.OpProxyFence) && (in.Sem == litmus.SemAcquire || in.Sem == litmus.SemRelease):
 				return true
 			}
 		}

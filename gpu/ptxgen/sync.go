@@ -15,10 +15,21 @@ func (rg *roleGen) fence(in *litmus.Instr) error {
 	case litmus.OpMBarInitFence:
 		e.ins("fence.mbarrier_init.release.cluster")
 	case litmus.OpProxyFence:
+		if in.Sem == litmus.SemRelease || in.Sem == litmus.SemAcquire {
+			// fence.proxy.async::generic.{release,acquire}.sync_restrict::... (PTX ISA 8.6).
+			e.ins("fence.proxy.async::generic.%s.sync_restrict::shared::%s.%s", in.Sem, map[litmus.SpaceQual]string{litmus.SpaceQShared: "cta", litmus.SpaceQCluster: "cluster"}[in.SpaceQ], in.Scope)
+			return nil
+		}
 		e.ins("fence.proxy.async%s", map[litmus.SpaceQual]string{litmus.SpaceQGlobal: ".global", litmus.SpaceQShared: ".shared::cta", litmus.SpaceQCluster: ".shared::cluster"}[in.SpaceQ])
 	default:
 		if strings.HasPrefix(in.Text, "membar") {
 			e.ins("membar.%s", map[litmus.Scope]string{litmus.ScopeCTA: "cta", litmus.ScopeGPU: "gl", litmus.ScopeSys: "sys"}[in.Scope])
+			return nil
+		}
+		if in.SpaceQ != litmus.SpaceQNone {
+			// fence.release.sync_restrict::shared::cta.cluster or
+			// fence.acquire.sync_restrict::shared::cluster.cluster (PTX ISA 8.6).
+			e.ins("fence.%s.sync_restrict::shared::%s.%s", in.Sem, map[litmus.SpaceQual]string{litmus.SpaceQShared: "cta", litmus.SpaceQCluster: "cluster"}[in.SpaceQ], in.Scope)
 			return nil
 		}
 		e.ins("fence.%s.%s", in.Sem, in.Scope)

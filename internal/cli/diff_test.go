@@ -37,7 +37,7 @@ func TestDiffVariants(t *testing.T) {
 		// generic store or atom on a bulk reduction's destination is
 		// morally strong with it, so atomic.
 		{"ptx-v6.0", []string{"BulkLoad-source-after-acquire", "BulkLoad-source-generic-store", "BulkLoad-source-generic-store+fence.proxy.async.shared", "BulkReduce-atom-on-destination", "BulkReduce-store-to-destination", "BulkStore-after-acquire", "BulkStore-no-proxy-fence", "BulkStore-source-refilled-by-generic-store", "CoWR+alias-nofence", "CoWW+surface-no-fence", "MBar-own-arrive-refill", "MP+alias-fence-before-write", "MP+alias-flag", "MP+ld-global-nc", "MP+surface-fence-no-texture-fence", "Multimem-alias-nofence", "ProxyFence-cta-space-remote-write", "ProxyFence-writer-other-cta-no-fence", "Smem-no-proxy-fence", "Smem-release-no-proxy-fence-other-thread", "Surface-host-roundtrip", "Surface-nofence", "Surface-same-kernel",
-			"TMA-ring-refill-after-write-flag", "TMA-store-no-proxy-fence", "TMA-store[2]", "Texture-running-kernel", "WRC+alias-no-fence", "WRC+surface-fence-other-cta", "Wgmma-no-proxy-fence"}},
+			"TMA-ring-refill-after-write-flag", "TMA-store-no-proxy-fence", "TMA-store[2]", "Texture-running-kernel", "UniProxyFence-acquire-war-nofence", "WRC+alias-no-fence", "WRC+surface-fence-other-cta", "Wgmma-no-proxy-fence"}},
 	}
 	for _, c := range cases {
 		t.Run(c.variant, func(t *testing.T) {
