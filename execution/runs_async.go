@@ -156,7 +156,9 @@ func (e *explorer) clusterBarrier(s *state, in *litmus.Instr) error {
 // SIZE bytes on its mbarrier.
 func (e *explorer) copy(s *state, in *litmus.Instr) error {
 	issue := s.addEvent(newEvent(KindIssue, e.th.Index, in))
-	if !in.Copy.Bulk() {
+	if !in.Copy.Bulk() || in.Tensor != nil {
+		// A tensor copy's size is its tensor map's box, which the
+		// multiple-of-16 rule of cp.async.bulk does not cover.
 		return e.copyAt(s, in)
 	}
 	// A bulk copy's size must be a multiple of 16, or the behaviour is

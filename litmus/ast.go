@@ -30,7 +30,10 @@ type Test struct {
 
 	Addresses []*Address // every address name, in declaration order
 	RegInits  []*RegInit // initial register values (herd init block)
-	Threads   []*Thread
+	// TensorMaps are the declared tensor maps (tensormap.go), which
+	// cp.async.bulk.tensor names; nil in most tests.
+	TensorMaps []*TensorMap
+	Threads    []*Thread
 	// HostNativeAtomics is set when the test declares that the link
 	// between the devices and the host supports native atomics
 	// (cudaDevAttrHostNativeAtomicSupported = 1; PTX ISA 8.1.1): host
@@ -416,8 +419,12 @@ type Instr struct {
 	Mem3    Operand // tcgen05.mma's b
 	MBar    Operand // the mbarrier a bulk copy, st.async or red.async completes on
 	Size    Operand // a copy's size in bytes (OperandNone when absent)
-	Parity  bool    // mbarrier.test_wait.parity / try_wait.parity
-	NoInc   bool    // cp.async.mbarrier.arrive.noinc
+	// Tensor is the tensor operand of cp.async.bulk.tensor and
+	// cp.reduce.async.bulk.tensor (nil for other instructions); the copy's
+	// global operand and Size come from its tensor map.
+	Tensor *TensorCopy
+	Parity bool // mbarrier.test_wait.parity / try_wait.parity
+	NoInc  bool // cp.async.mbarrier.arrive.noinc
 	// NoComplete is mbarrier.arrive.noComplete and
 	// mbarrier.arrive_drop.noComplete: the arrive must not complete the
 	// phase (undefined otherwise).

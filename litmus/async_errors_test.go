@@ -69,7 +69,7 @@ func TestAsyncParseErrors(t *testing.T) {
 		{"src-size above cp-size", asyncWith("cp.async.ca.shared.global y, x, 4, 8"), "the source size 8 of cp.async.ca is larger than its size 4", "4:37"},
 		{"negative src-size", asyncWith("cp.async.ca.shared.global y, x, 4, -1"), "the source size of cp.async.ca must not be negative", "4:37"},
 		{"copy without cache operator", asyncWith("cp.async.shared.global y, x"), "cp.async needs a cache operator", "4:10"},
-		{"tensor copies", asyncWith("cp.async.bulk.tensor.1d.shared::cluster.global y, x"), "cp.async.bulk.tensor is not supported", "4:15"},
+		{"bulk prefetch", asyncWith("cp.async.bulk.prefetch.L2.global x, 16"), "cp.async.bulk.prefetch is not supported", "4:15"},
 		{"bulk load without mbarrier", asyncWith("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes y, x, 16"), "expected ',' after the size of cp.async.bulk", "4:77"},
 		{"bulk store without mechanism", asyncWith("cp.async.bulk.global.shared::cta x, y, 16"), "cp.async.bulk needs a completion mechanism", "4:2"},
 		{"reduce without add", asyncWith("cp.reduce.async.bulk.global.shared::cta.bulk_group.min x, y, 16"), "cp.reduce.async.bulk needs the operation .add", "4:52"},

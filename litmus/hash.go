@@ -135,6 +135,16 @@ func (hb *hashBuf) init(t *Test) {
 		hb.text = b
 		hb.item(start)
 	}
+	for _, tm := range t.TensorMaps {
+		start := len(hb.text)
+		b := append(hb.text, tm.Name...)
+		b = append(b, " tensormap "...)
+		b = append(b, tm.Target...)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, tm.Bytes, 10)
+		hb.text = b
+		hb.item(start)
+	}
 	hb.joinSorted(false)
 }
 

@@ -169,6 +169,13 @@ func (p *parser) parseHerdAt(c *cursor, t *Test) {
 		}
 		return
 	}
+	if kindTok.is("tensormap") && !c.done() {
+		c.next()
+		if !p.parseTensorMapDecl(c, t, name) {
+			c.skipTo(";", "}")
+		}
+		return
+	}
 	kinds := map[string]Proxy{"generic": ProxyGeneric, "surface": ProxySurface, "texture": ProxyTexture, "constant": ProxyConstant}
 	kind, ok := kinds[kindTok.text]
 	if _, isSpace := spaces[kindTok.text]; isSpace && !c.done() {
@@ -177,7 +184,7 @@ func (p *parser) parseHerdAt(c *cursor, t *Test) {
 		return
 	}
 	if c.done() || kindTok.kind != tokIdent || !ok {
-		p.errorf(kindTok.off, "expected a state space (global, shared or tmem), mbarrier, multimem, or the kind of alias (generic, surface, texture or constant) after '@', found %s", kindTok.describe())
+		p.errorf(kindTok.off, "expected a state space (global, shared or tmem), mbarrier, multimem, tensormap, or the kind of alias (generic, surface, texture or constant) after '@', found %s", kindTok.describe())
 		c.skipTo(";", "}")
 		return
 	}

@@ -79,6 +79,7 @@ func (p *parser) parseHerd() *Test {
 	p.warnDialect()
 	p.checkRegInits(t, *regInits)
 	p.resolve(t)
+	p.checkTensorMaps(t)
 	p.checkPlacement(t)
 	p.checkHost(t)
 	p.parseCondition(c, t)

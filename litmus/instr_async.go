@@ -21,6 +21,8 @@ func (p *parser) parseCp(c *cursor, in *Instr, m mnemonic, thread int) bool {
 	}
 	at := func(i int, s string) bool { return i < len(names) && names[i] == s }
 	switch {
+	case at(0, "reduce") && at(1, "async") && at(2, "bulk") && at(3, "tensor"):
+		return p.parseTensorCopy(c, in, m, thread, 4, true)
 	case at(0, "reduce") && at(1, "async") && at(2, "bulk"):
 		return p.parseBulkCopy(c, in, m, thread, 3, true)
 	case !at(0, "async"):
@@ -34,7 +36,9 @@ func (p *parser) parseCp(c *cursor, in *Instr, m mnemonic, thread int) bool {
 		switch {
 		case at(2, "commit_group"), at(2, "wait_group"):
 			return p.parseGroup(c, in, m, GroupBulk, 2)
-		case at(2, "tensor"), at(2, "prefetch"):
+		case at(2, "tensor"):
+			return p.parseTensorCopy(c, in, m, thread, 3, false)
+		case at(2, "prefetch"):
 			p.errorf(m.qs[2].off, "cp.async.bulk.%s is not supported: expected %s", names[2], cpForms)
 			return false
 		}

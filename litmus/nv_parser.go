@@ -42,6 +42,7 @@ func (p *parser) parseNV(name string, instance int) *Test {
 	p.checkAliases()
 	p.checkMultimem(t)
 	p.resolve(t)
+	p.checkTensorMaps(t)
 	p.applyNVKernels(t)
 	p.checkPlacement(t)
 	p.checkHost(t)
@@ -76,6 +77,9 @@ func (p *parser) parseDecl(c *cursor, t *Test) {
 	case ".multimem":
 		p.parseNVMultimem(c, t, d)
 		return
+	case ".tensormap":
+		p.parseNVTensorMap(c, t, d)
+		return
 	case ".surfref":
 		a.Kind, isRef = ProxySurface, true
 	case ".texref":
@@ -83,7 +87,7 @@ func (p *parser) parseDecl(c *cursor, t *Test) {
 	case ".constref":
 		a.Kind, isRef = ProxyConstant, true
 	default:
-		p.errorf(d.off, "unknown declaration %s: expected .global, .shared, .tmem, .mbarrier, .multimem, .surfref, .texref, .constref, .kernel or .attribute", d.text)
+		p.errorf(d.off, "unknown declaration %s: expected .global, .shared, .tmem, .mbarrier, .multimem, .tensormap, .surfref, .texref, .constref, .kernel or .attribute", d.text)
 		p.skipStatement(c)
 		return
 	}

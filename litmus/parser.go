@@ -32,6 +32,8 @@ type parser struct {
 	aliasTargets []aliasTarget
 	// multimemDecls are the multimem declarations, checked likewise.
 	multimemDecls []multimemDecl
+	// tensorMaps indexes the tensor-map declarations by name.
+	tensorMaps map[string]*TensorMap
 	// instrFailed is set when an instruction was rejected. Names that only
 	// it used are then unknown, and the conditions' "unknown name"
 	// diagnostics would repeat the same mistake, so they are left out.

@@ -81,6 +81,8 @@ func unsupported(in *litmus.Instr, dev gpu.Device) string {
 		return "ptxmm run does not generate .noComplete: an execution in which the arrive completes the phase is undefined, which a run cannot detect"
 	case in.Op == litmus.OpStAsync && in.MBar.Kind == litmus.OperandNone:
 		return "ptxmm run generates st.async and red.async only with an mbarrier's complete-tx (.mbarrier::complete_tx::bytes)"
+	case in.Op == litmus.OpCopy && in.Tensor != nil:
+		return "a tensor copy needs a tensor map, which the host makes (cuTensorMapEncodeTiled) and passes to the kernel as a parameter: ptxmm run does not make tensor maps"
 	case in.Op == litmus.OpCopy:
 		return copyProblem(in, sm)
 	}

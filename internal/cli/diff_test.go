@@ -28,7 +28,8 @@ func TestDiffVariants(t *testing.T) {
 			"BulkLoad-size-register-unaligned", "BulkLoad-source-overwritten-other-thread", "BulkLoad-two-copies-one-phase", "BulkLoad-two-copies-one-phase-short-tx", "CpAsync+mbarrier-inc", "CpAsync+mbarrier-inc-store+release", "MBar-local-plus-remote", "MBar-local-plus-remote-cta-wait", "MBar-two-arrivals", "MBar-two-arrivals+ctrl", "MBar-two-arrivals+try_wait-loop", "MP+red-chain", "MP+rmw-chain", "MP+rmw-chain-two",
 			"RedAsync-one-of-two", "RedAsync-two-producers", "StAsync+wait", "StAsync-no-expect_tx", "StAsync-prior-store", "StAsync-two-stores",
 			"TMA-load-wait-consume", "TMA-load-wait-consume-short-tx", "TMA-remote-issuer-cluster-wait", "TMA-remote-loop-cluster-wait", "TMA-ring-2x3", "TMA-ring-2x3-no-empty-wait", "TMA-ring-2x3-read-before-wait",
-			"TMA-ring-2x3-wrong-parity", "TMA-ring-refill-after-write", "TMA-ring-refill-after-write-flag"}},
+			"TMA-ring-2x3-wrong-parity", "TMA-ring-refill-after-write", "TMA-ring-refill-after-write-flag",
+			"TensorLoad+expect_tx", "TensorLoad-remote-cluster-wait", "TensorLoad-two-boxes-one-phase", "TensorLoad-two-boxes-short-tx"}},
 		{"nta-data-only", []string{"LB+ctrl", "NTA+cas"}},
 		{"causality-alloy", nil},
 		{"no-sc-per-location", nil},
@@ -37,7 +38,7 @@ func TestDiffVariants(t *testing.T) {
 		// generic store or atom on a bulk reduction's destination is
 		// morally strong with it, so atomic.
 		{"ptx-v6.0", []string{"BulkLoad-source-after-acquire", "BulkLoad-source-generic-store", "BulkLoad-source-generic-store+fence.proxy.async.shared", "BulkReduce-atom-on-destination", "BulkReduce-store-to-destination", "BulkStore-after-acquire", "BulkStore-no-proxy-fence", "BulkStore-source-refilled-by-generic-store", "CoWR+alias-nofence", "CoWW+surface-no-fence", "MBar-own-arrive-refill", "MP+alias-fence-before-write", "MP+alias-flag", "MP+ld-global-nc", "MP+surface-fence-no-texture-fence", "Multimem-alias-nofence", "ProxyFence-cta-space-remote-write", "ProxyFence-writer-other-cta-no-fence", "Smem-no-proxy-fence", "Smem-release-no-proxy-fence-other-thread", "Surface-host-roundtrip", "Surface-nofence", "Surface-same-kernel",
-			"TMA-ring-refill-after-write-flag", "TMA-store-no-proxy-fence", "TMA-store[2]", "Texture-running-kernel", "UniProxyFence-acquire-war-nofence", "WRC+alias-no-fence", "WRC+surface-fence-other-cta", "Wgmma-no-proxy-fence"}},
+			"TMA-ring-refill-after-write-flag", "TMA-store-no-proxy-fence", "TMA-store[2]", "TensorLoad-source-generic-store", "TensorStore-no-proxy-fence", "Texture-running-kernel", "UniProxyFence-acquire-war-nofence", "WRC+alias-no-fence", "WRC+surface-fence-other-cta", "Wgmma-no-proxy-fence"}},
 	}
 	for _, c := range cases {
 		t.Run(c.variant, func(t *testing.T) {
