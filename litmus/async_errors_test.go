@@ -1,14 +1,6 @@
 package litmus
 
-import (
-	"fmt"
-	"strings"
-	"testing"
-
-	"github.com/ptxmm/ptxmm/source"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-)
+import "testing"
 
 // asyncWith builds a herd test whose first thread's only instruction is
 // instr (line 4, starting at column 2), with global x, shared y and
@@ -83,21 +75,7 @@ func TestAsyncParseErrors(t *testing.T) {
 		{"shared aliases", "PTX T\n{ x=0; y @ shared aliases x; }\n P0@cta 0,gpu 0 ;\n ld r0, y ;\nexists (0:r0 == 0)\n", "shared is a state space, not a kind of alias", "2:12"},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := ParseHerd("t.litmus", []byte(tc.src))
-			require.Error(t, err, "input must be rejected")
-			var list source.List
-			require.ErrorAs(t, err, &list)
-			var found []string
-			for _, e := range list {
-				at := fmt.Sprintf("%d:%d", e.Pos.Line, e.Pos.Col)
-				if strings.Contains(e.Msg, tc.msg) && at == tc.at {
-					return
-				}
-				found = append(found, e.Error())
-			}
-			assert.Fail(t, "diagnostic not found", "want %q at %s; got:\n%s", tc.msg, tc.at, strings.Join(found, "\n"))
-		})
+		t.Run(tc.name, func(t *testing.T) { requireDiagnosticAt(t, tc.src, tc.msg, tc.at) })
 	}
 }
 
@@ -120,19 +98,6 @@ func TestTcgen05ParseErrors(t *testing.T) {
 		{"ld of tensor memory", with("ld r0, t"), "the address t of \"ld r0, t\" is in tensor memory, which only tcgen05 instructions reach", "4:9"},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := ParseHerd("t.litmus", []byte(tc.src))
-			require.Error(t, err)
-			var list source.List
-			require.ErrorAs(t, err, &list)
-			var found []string
-			for _, e := range list {
-				if strings.Contains(e.Msg, tc.msg) && fmt.Sprintf("%d:%d", e.Pos.Line, e.Pos.Col) == tc.at {
-					return
-				}
-				found = append(found, e.Error())
-			}
-			assert.Fail(t, "diagnostic not found", "want %q at %s; got:\n%s", tc.msg, tc.at, strings.Join(found, "\n"))
-		})
+		t.Run(tc.name, func(t *testing.T) { requireDiagnosticAt(t, tc.src, tc.msg, tc.at) })
 	}
 }

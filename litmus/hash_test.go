@@ -114,6 +114,9 @@ func hashText(t *Test) [3]string {
 		}
 		items = append(items, fmt.Sprintf("%d:%s=%s", r.Thread, r.Reg, v))
 	}
+	for _, tm := range t.TensorMaps {
+		items = append(items, fmt.Sprintf("%s tensormap %s,%d", tm.Name, tm.Target, tm.Bytes))
+	}
 	sort.Strings(items)
 	init := strings.Join(items, "; ")
 

@@ -198,40 +198,86 @@ func (p *parser) parseBulkCopy(c *cursor, in *Instr, m mnemonic, thread, first i
 	if reduce {
 		mn = "cp.reduce.async.bulk"
 	}
-	var spaces []qual
-	var mech *qual
-	var redOp *qual
+	var b bulkQuals
 	for i := first; i < len(m.qs); i++ {
 		x := &m.qs[i]
+		taken, ok := p.bulkQual(&b, x, mn, reduce)
 		switch {
-		case x.name == "mbarrier::complete_tx::bytes" || x.name == "bulk_group":
-			if mech != nil {
-				p.errorf(x.off, "%s has two completion mechanisms, .%s and .%s", mn, mech.name, x.name)
-				return false
-			}
-			mech = x
-		case isSpaceQual(x.name):
-			spaces = append(spaces, *x)
-		case reduce && isReduceOp(x.name):
-			if redOp != nil {
-				p.errorf(x.off, "%s has two operations, .%s and .%s", mn, redOp.name, x.name)
-				return false
-			}
-			redOp = x
-		case isTypeQual(x.name) || hintKindOf(x.name) == hintCachePol || x.name == "noftz":
+		case !ok:
+			return false
+		case taken, isTypeQual(x.name) || hintKindOf(x.name) == hintCachePol || x.name == "noftz":
 		default:
 			p.errorf(x.off, "unknown qualifier .%s on %s: expected %s", x.name, mn, cpForms)
 			return false
 		}
 	}
-	if mech == nil {
+	if !p.bulkQualsComplete(&b, m, mn, mn) {
+		return false
+	}
+	if !p.bulkDirection(in, mn, cpForms, &b, reduce) {
+		return false
+	}
+	if !reduce && b.redOp != nil {
+		p.errorf(b.redOp.off, "cp.async.bulk takes no operation .%s: reductions are cp.reduce.async.bulk", b.redOp.name)
+		return false
+	}
+	if !p.copyOperands(c, in, thread, mn, true, in.Copy == CopyBulkLoad) || !p.copyPolicy(c, m, mn) {
+		return false
+	}
+	return p.endOperands(c, mn)
+}
+
+// bulkQuals are the qualifiers the bulk and tensor copies share: the state
+// spaces (destination first), the completion mechanism and the reduction.
+type bulkQuals struct {
+	spaces      []qual
+	mech, redOp *qual
+}
+
+// bulkQual records x in b when it is one of those qualifiers (taken); ok
+// is false after an error (a second mechanism or operation).
+func (p *parser) bulkQual(b *bulkQuals, x *qual, mn string, reduce bool) (taken, ok bool) {
+	switch {
+	case x.name == "mbarrier::complete_tx::bytes" || x.name == "bulk_group":
+		if b.mech != nil {
+			p.errorf(x.off, "%s has two completion mechanisms, .%s and .%s", mn, b.mech.name, x.name)
+			return true, false
+		}
+		b.mech = x
+	case isSpaceQual(x.name):
+		b.spaces = append(b.spaces, *x)
+	case reduce && isReduceOp(x.name):
+		if b.redOp != nil {
+			p.errorf(x.off, "%s has two operations, .%s and .%s", mn, b.redOp.name, x.name)
+			return true, false
+		}
+		b.redOp = x
+	default:
+		return false, true
+	}
+	return true, true
+}
+
+// bulkQualsComplete requires the completion mechanism and two state
+// spaces; example is the copy's name as the message's example writes it.
+func (p *parser) bulkQualsComplete(b *bulkQuals, m mnemonic, mn, example string) bool {
+	if b.mech == nil {
 		p.errorf(m.off, "%s needs a completion mechanism: .mbarrier::complete_tx::bytes (loads into shared memory) or .bulk_group (stores to global memory)", mn)
 		return false
 	}
-	if len(spaces) != 2 {
-		p.errorf(mech.off, "%s needs a destination and a source state space, e.g. %s.shared::cluster.global.mbarrier::complete_tx::bytes", mn, mn)
+	if len(b.spaces) != 2 {
+		p.errorf(b.mech.off, "%s needs a destination and a source state space, e.g. %s.shared::cluster.global.mbarrier::complete_tx::bytes", mn, example)
 		return false
 	}
+	return true
+}
+
+// bulkDirection sets the kind of a bulk or tensor copy from its state
+// spaces (destination first), completion mechanism and reduction: a load
+// into shared memory completes on an mbarrier, a store or reduction to
+// global memory in a bulk group, and .add is the only reduction.
+func (p *parser) bulkDirection(in *Instr, mn, forms string, b *bulkQuals, reduce bool) bool {
+	spaces, mech, redOp := b.spaces, b.mech, b.redOp
 	dst, _ := spaceQualOf(spaces[0].name)
 	src, _ := spaceQualOf(spaces[1].name)
 	in.Op, in.SpaceQ = OpCopy, dst
@@ -245,7 +291,7 @@ func (p *parser) parseBulkCopy(c *cursor, in *Instr, m mnemonic, thread, first i
 				if redOp != nil {
 					off = redOp.off
 				}
-				p.errorf(off, "cp.reduce.async.bulk needs the operation .add (the only reduction ptxmm models)")
+				p.errorf(off, "%s needs the operation .add (the only reduction ptxmm models)", mn)
 				return false
 			}
 			in.AtomOp = "add"
@@ -253,17 +299,10 @@ func (p *parser) parseBulkCopy(c *cursor, in *Instr, m mnemonic, thread, first i
 	case !reduce && mech.name == "mbarrier::complete_tx::bytes" && (dst == SpaceQCluster || dst == SpaceQShared) && src == SpaceQGlobal:
 		in.Copy = CopyBulkLoad
 	default:
-		p.errorf(spaces[0].off, "%s.%s.%s.%s is not supported: expected %s", mn, spaces[0].name, spaces[1].name, mech.name, cpForms)
+		p.errorf(spaces[0].off, "%s.%s.%s.%s is not supported: expected %s", mn, spaces[0].name, spaces[1].name, mech.name, forms)
 		return false
 	}
-	if !reduce && redOp != nil {
-		p.errorf(redOp.off, "cp.async.bulk takes no operation .%s: reductions are cp.reduce.async.bulk", redOp.name)
-		return false
-	}
-	if !p.copyOperands(c, in, thread, mn, true, in.Copy == CopyBulkLoad) || !p.copyPolicy(c, m, mn) {
-		return false
-	}
-	return p.endOperands(c, mn)
+	return true
 }
 
 func isReduceOp(s string) bool {

@@ -37,34 +37,23 @@ func (p *parser) parseTensorCopy(c *cursor, in *Instr, m mnemonic, thread, first
 	if reduce {
 		mn = "cp.reduce.async.bulk.tensor"
 	}
-	var spaces []qual
-	var mech, redOp, dimQ *qual
+	var b bulkQuals
+	var dimQ *qual
 	dim := 0
 	for i := first; i < len(m.qs); i++ {
 		x := &m.qs[i]
+		taken, ok := p.bulkQual(&b, x, mn, reduce)
 		switch {
+		case !ok:
+			return false
+		case taken, x.name == "tile", x.name == "cta_group::1", hintKindOf(x.name) == hintCachePol:
 		case len(x.name) == 2 && x.name[1] == 'd' && x.name[0] >= '1' && x.name[0] <= '5':
 			if dimQ != nil {
 				p.errorf(x.off, "%s has two dimensions, .%s and .%s", mn, dimQ.name, x.name)
 				return false
 			}
 			dimQ, dim = x, int(x.name[0]-'0')
-		case x.name == "mbarrier::complete_tx::bytes" || x.name == "bulk_group":
-			if mech != nil {
-				p.errorf(x.off, "%s has two completion mechanisms, .%s and .%s", mn, mech.name, x.name)
-				return false
-			}
-			mech = x
-		case isSpaceQual(x.name):
-			spaces = append(spaces, *x)
-		case reduce && isReduceOp(x.name):
-			if redOp != nil {
-				p.errorf(x.off, "%s has two operations, .%s and .%s", mn, redOp.name, x.name)
-				return false
-			}
-			redOp = x
-		case x.name == "tile", x.name == "cta_group::1", hintKindOf(x.name) == hintCachePol:
-		case x.name == "multicast::cluster" || strings.HasPrefix(x.name, "multicast::"):
+		case strings.HasPrefix(x.name, "multicast::"):
 			p.errorf(x.off, "%s.%s is not supported: ptxmm models tensor copies into one CTA's shared memory", mn, x.name)
 			return false
 		case x.name == "cta_group::2":
@@ -82,36 +71,7 @@ func (p *parser) parseTensorCopy(c *cursor, in *Instr, m mnemonic, thread, first
 		p.errorf(m.off, "%s needs the dimension of the tensor: .1d, .2d, .3d, .4d or .5d", mn)
 		return false
 	}
-	if mech == nil {
-		p.errorf(m.off, "%s needs a completion mechanism: .mbarrier::complete_tx::bytes (loads into shared memory) or .bulk_group (stores to global memory)", mn)
-		return false
-	}
-	if len(spaces) != 2 {
-		p.errorf(mech.off, "%s needs a destination and a source state space, e.g. %s.%s.shared::cluster.global.mbarrier::complete_tx::bytes", mn, mn, dimQ.name)
-		return false
-	}
-	dst, _ := spaceQualOf(spaces[0].name)
-	src, _ := spaceQualOf(spaces[1].name)
-	in.Op, in.SpaceQ = OpCopy, dst
-	switch {
-	case mech.name == "bulk_group" && dst == SpaceQGlobal && src == SpaceQShared:
-		in.Copy = CopyBulkStore
-		if reduce {
-			in.Copy = CopyBulkReduce
-			if redOp == nil || redOp.name != "add" {
-				off := mech.off
-				if redOp != nil {
-					off = redOp.off
-				}
-				p.errorf(off, "%s needs the operation .add (the only reduction ptxmm models)", mn)
-				return false
-			}
-			in.AtomOp = "add"
-		}
-	case !reduce && mech.name == "mbarrier::complete_tx::bytes" && (dst == SpaceQCluster || dst == SpaceQShared) && src == SpaceQGlobal:
-		in.Copy = CopyBulkLoad
-	default:
-		p.errorf(spaces[0].off, "%s.%s.%s.%s is not supported: expected %s", mn, spaces[0].name, spaces[1].name, mech.name, tensorForms)
+	if !p.bulkQualsComplete(&b, m, mn, mn+"."+dimQ.name) || !p.bulkDirection(in, mn, tensorForms, &b, reduce) {
 		return false
 	}
 	mnd := mn + "." + strconv.Itoa(dim) + "d"

@@ -1,11 +1,8 @@
 package litmus
 
 import (
-	"fmt"
-	"strings"
 	"testing"
 
-	"github.com/ptxmm/ptxmm/source"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -98,19 +95,14 @@ func TestTensorCopyErrors(t *testing.T) {
 		{"name used as an address", tensorWith("", "ld r0, tm"), "tm is declared as a tensor map and used as an address", "2:40"},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := ParseHerd("t.litmus", []byte(tc.src))
-			require.Error(t, err)
-			var list source.List
-			require.ErrorAs(t, err, &list)
-			var found []string
-			for _, e := range list {
-				if strings.Contains(e.Msg, tc.msg) && fmt.Sprintf("%d:%d", e.Pos.Line, e.Pos.Col) == tc.at {
-					return
-				}
-				found = append(found, e.Error())
-			}
-			assert.Fail(t, "diagnostic not found", "want %q at %s; got:\n%s", tc.msg, tc.at, strings.Join(found, "\n"))
-		})
+		t.Run(tc.name, func(t *testing.T) { requireDiagnosticAt(t, tc.src, tc.msg, tc.at) })
 	}
+}
+
+// requireDiagnosticAt parses the herd test src and requires a diagnostic
+// containing msg at line:column at.
+func requireDiagnosticAt(t *testing.T, src, msg, at string) {
+	t.Helper()
+	_, err := ParseHerd("t.litmus", []byte(src))
+	requireDiagnostic(t, err, msg, at)
 }
