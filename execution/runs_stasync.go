@@ -11,6 +11,9 @@ import "github.com/ptxmm/ptxmm/litmus"
 
 // stAsync executes st.async or red.async and goes on exploring.
 func (e *explorer) stAsync(s *state, in *litmus.Instr) error {
+	if in.Sem == litmus.SemRelease {
+		return e.asyncRelease(s, in)
+	}
 	s.addEvent(newEvent(KindIssue, e.th.Index, in))
 	return e.withAddress(s, in, in.Addr, func(c *state, dst place, dtaint []int) error {
 		return e.withAddress(c, in, in.MBar, func(c *state, bar place, btaint []int) error {
@@ -61,4 +64,42 @@ func (e *explorer) stAsyncPlaces(in *litmus.Instr, dst, bar place) error {
 		return errAt(in.PosOf(in.Addr), "%q: the destination is in the executing thread's own CTA; red.async reduces into another CTA of the cluster (PTX ISA 9.7.13.7: otherwise the behaviour is undefined)", in.Text)
 	}
 	return nil
+}
+
+// asyncRelease executes the .release forms into global memory (PTX ISA
+// 8.7): an issue event in program order, then, asynchronously, a strong
+// store, or an atomic add's read and write, with .release semantics at the
+// instruction's scope, in the generic proxy, and no completion mechanism
+// (docs/model.md, "The .release forms of st.async and red.async").
+func (e *explorer) asyncRelease(s *state, in *litmus.Instr) error {
+	for _, th := range e.t.Threads {
+		if th.Host {
+			// "The completion of the store synchronizes with the end of
+			// the CTA" (red.async): ptxmm does not order asynchronous
+			// operations before the end of a kernel that a host thread
+			// synchronizes with, so it refuses the test rather than let a
+			// host read miss the store.
+			return errAt(in.Pos, "%q: the .release forms of st.async and red.async are not supported in tests with host threads (their completion synchronizes with the end of the CTA, which ptxmm does not model for asynchronous operations)", in.Text)
+		}
+	}
+	s.addEvent(newEvent(KindIssue, e.th.Index, in))
+	return e.withAddress(s, in, in.Addr, func(c *state, dst place, dtaint []int) error {
+		if e.layout.Addrs[dst.addr].Space.PerCTA() {
+			return errAt(in.PosOf(in.Addr), "%q: the destination %s is in %s memory; the .release form stores into global memory (PTX ISA: otherwise the behaviour is undefined)", in.Text, e.layout.Addrs[dst.addr].Name, e.layout.Addrs[dst.addr].Space)
+		}
+		typ := in.Type
+		v := convSym(e.operand(c, in.Src), 0, typ.Size, typ.Signed)
+		if in.AtomOp == "" {
+			w := c.addEvent(e.asyncEvent(KindWrite, in, dst, v, RoleCopy, litmus.SemRelease, in.Scope, litmus.ProxyGeneric))
+			deps(&c.addr, dtaint, w)
+			deps(&c.data, v.reads(nil), w)
+		} else {
+			old := c.addEvent(e.asyncEvent(KindRead, in, dst, nil, RoleCopy, litmus.SemRelease, in.Scope, litmus.ProxyGeneric))
+			deps(&c.addr, dtaint, old)
+			nv := &Sym{kind: symAtom, op: in.AtomOp, a: &Sym{kind: symRead, read: old}, b: v, instr: in.Text, size: typ.Size, signed: typ.Signed}
+			e.update(c, in, dst, old, nv, dtaint, e.asyncEvent(KindWrite, in, dst, nil, RoleCopy, litmus.SemRelease, in.Scope, litmus.ProxyGeneric))
+		}
+		c.pc++
+		return e.explore(c)
+	})
 }

@@ -51,6 +51,9 @@ func operandNeeds(in *Instr) []operandNeed {
 	case OpWgmma:
 		return []operandNeed{{&in.Addr, needShared, "A operand"}, {&in.Mem2, needShared, "B operand"}}
 	case OpStAsync:
+		if in.Sem == SemRelease {
+			return []operandNeed{{&in.Addr, needGlobal, "destination"}}
+		}
 		return []operandNeed{{&in.Addr, needShared, "destination"}, {&in.MBar, needMBarrier, "mbarrier"}}
 	case OpMapa:
 		return []operandNeed{{&in.A, needSharedAny, "shared address"}}

@@ -84,6 +84,10 @@ func TestAsyncInstructions(t *testing.T) {
 		{"st.async.weak.mbarrier::complete_tx::bytes.b64 y, r3, b", Instr{Op: OpStAsync, Sem: SemWeak, Scope: ScopeCluster, Type: b64, Addr: addr("y"), Src: reg("r3"), MBar: addr("b")}},
 		{"red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u64 [y], 2, [b]", Instr{Op: OpStAsync, Sem: SemRelaxed, Scope: ScopeCluster, SpaceQ: SpaceQCluster, AtomOp: "add", Type: u64, Addr: addr("y"), Src: imm(2), MBar: addr("b")}},
 		{"red.async.max.s32 y, r1, b", Instr{Op: OpStAsync, Sem: SemRelaxed, Scope: ScopeCluster, AtomOp: "max", Type: s32, Addr: addr("y"), Src: reg("r1"), MBar: addr("b")}},
+		// Their .release forms into global memory (PTX ISA 8.7).
+		{"st.async.release.gpu.global.u32 x, 1", Instr{Op: OpStAsync, Sem: SemRelease, Scope: ScopeGPU, SpaceQ: SpaceQGlobal, Type: u32, Addr: addr("x"), Src: one}},
+		{"st.async.sys.release.b64 [x], r2", Instr{Op: OpStAsync, Sem: SemRelease, Scope: ScopeSys, Type: b64, Addr: addr("x"), Src: reg("r2")}},
+		{"red.async.release.sys.global.add.u64 x, 2", Instr{Op: OpStAsync, Sem: SemRelease, Scope: ScopeSys, SpaceQ: SpaceQGlobal, AtomOp: "add", Type: u64, Addr: addr("x"), Src: imm(2)}},
 		// mapa.
 		{"mapa.shared::cluster.u64 r2, y, 1", Instr{Op: OpMapa, SpaceQ: SpaceQCluster, Dst: "r2", A: addr("y"), B: one}},
 	}

@@ -8,8 +8,10 @@ import (
 // This file parses st.async and red.async (PTX ISA 9.7.9.12 and 9.7.13.7)
 // in their forms that complete on an mbarrier: an asynchronous store or
 // reduction into the shared memory of a CTA of the cluster, followed by a
-// complete-tx of the bytes it stored on an mbarrier of the same CTA. The
-// .release forms into global memory (PTX ISA 8.7) are not supported.
+// complete-tx of the bytes it stored on an mbarrier of the same CTA; and in
+// their .release forms into global memory (PTX ISA 8.7), an asynchronous
+// release store or reduction with no completion mechanism (.mmio is not
+// supported).
 
 // stAsyncMech is the completion mechanism of st.async and red.async.
 const stAsyncMech = "mbarrier::complete_tx::bytes"
@@ -37,6 +39,11 @@ var stAsyncTypes = []string{"b32", "b64", "u32", "u64", "s32", "s64", "f32", "f6
 func (p *parser) parseStAsync(c *cursor, in *Instr, m mnemonic, thread int) bool {
 	mn := m.op + ".async"
 	red := m.op == "red"
+	for _, x := range m.qs[1:] {
+		if x.name == "release" {
+			return p.parseAsyncRelease(c, in, m, thread)
+		}
+	}
 	in.Op, in.Proxy, in.Sem, in.Scope = OpStAsync, ProxyGeneric, SemWeak, ScopeCluster
 	if red {
 		in.Sem = SemRelaxed
@@ -110,8 +117,8 @@ func (p *parser) stAsyncQual(in *Instr, x *qual, mn string, red bool) bool {
 		return true
 	case x.name == order:
 		return true
-	case x.name == "release" || x.name == "mmio" || x.name == "global":
-		p.errorf(x.off, "%s.%s is not supported: ptxmm models the form that stores into shared::cluster memory and completes on an mbarrier, not the .release form into global memory (docs/litmus.md, section 4.9.1)", mn, x.name)
+	case x.name == "mmio" || x.name == "global":
+		p.errorf(x.off, "%s.%s belongs to the .release form into global memory: write %s.release.gpu.global (or .sys) (docs/litmus.md, section 4.9.1)", mn, x.name, mn)
 		return false
 	case x.name == "cluster":
 		return true
@@ -161,4 +168,97 @@ func (p *parser) stAsyncType(in *Instr, m mnemonic, mn string, typQ, opQ *qual) 
 	}
 	in.Type, _ = dataTypeOf(typQ.name)
 	return true
+}
+
+// asyncReleaseTypes lists the types of the .release forms ptxmm models:
+// 32- and 64-bit values, as for the shared-memory forms (ptxmm models
+// st.async and red.async on whole locations).
+var asyncReleaseTypes = map[string][]string{
+	"st":  {"b32", "b64", "u32", "u64", "s32", "s64", "f32", "f64"},
+	"red": {"u32", "s32", "u64", "s64"},
+}
+
+// parseAsyncRelease parses the .release forms into global memory:
+//
+//	st.async.release.SCOPE{.global}.TYPE a, b
+//	red.async.release.SCOPE{.global}.add.TYPE a, b
+//
+// SCOPE is .gpu or .sys. The store (or reduction) is asynchronous and "a
+// strong memory operation with .release semantics at the scope specified
+// by .scope"; there is no completion mechanism.
+func (p *parser) parseAsyncRelease(c *cursor, in *Instr, m mnemonic, thread int) bool {
+	mn := m.op + ".async.release"
+	red := m.op == "red"
+	in.Op, in.Proxy, in.Sem, in.Scope = OpStAsync, ProxyGeneric, SemRelease, ScopeNone
+	var typQ, opQ, scopeQ *qual
+	for i := 1; i < len(m.qs); i++ {
+		x := &m.qs[i]
+		sc, isScope := scopeOf(x.name)
+		switch {
+		case x.name == "release":
+		case x.name == "global":
+			in.SpaceQ = SpaceQGlobal
+		case isScope && (sc == ScopeGPU || sc == ScopeSys):
+			if scopeQ != nil {
+				p.errorf(x.off, "%s has two scopes, .%s and .%s", mn, scopeQ.name, x.name)
+				return false
+			}
+			scopeQ, in.Scope = x, sc
+		case isScope:
+			p.errorf(x.off, "%s cannot be .%s: expected .gpu or .sys", mn, x.name)
+			return false
+		case red && x.name == "add":
+			opQ = x
+		case red && redAsyncTypes[x.name] != nil:
+			p.errorf(x.off, "%s.%s is not a PTX form: the .release form has only .add", mn, x.name)
+			return false
+		case slices.Contains(asyncReleaseTypes[m.op], x.name):
+			if typQ != nil {
+				p.errorf(x.off, "%s has two types, .%s and .%s", mn, typQ.name, x.name)
+				return false
+			}
+			typQ = x
+		case x.name == "mmio":
+			p.errorf(x.off, "%s.mmio is not supported: ptxmm gives an instruction one memory order, and an .mmio operation's (8.4.1) would hide the .release", m.op+".async")
+			return false
+		case x.name == stAsyncMech:
+			p.errorf(x.off, "%s takes no completion mechanism: the .release form's completion \"synchronizes with the end of the CTA\" (PTX ISA, red.async)", mn)
+			return false
+		case isSpaceQual(x.name):
+			p.errorf(x.off, "%s cannot use .%s: the .release form stores into global memory (.global)", mn, x.name)
+			return false
+		case isTypeQual(x.name) || x.name == "f32" || x.name == "f64" || x.name == "v2" || x.name == "v4" || x.name == "b128":
+			p.errorf(x.off, "%s.%s is not supported: expected .%s", mn, x.name, strings.Join(asyncReleaseTypes[m.op], ", ."))
+			return false
+		default:
+			if _, ok := semOf(x.name); ok {
+				p.errorf(x.off, "%s cannot also be .%s", mn, x.name)
+				return false
+			}
+			p.errorf(x.off, "unknown qualifier .%s on %s: expected a scope (.gpu or .sys), .global%s and a type", x.name, mn, map[bool]string{true: ", .add", false: ""}[red])
+			return false
+		}
+	}
+	switch {
+	case scopeQ == nil:
+		p.errorf(m.off, "%s needs a scope: .gpu or .sys", mn)
+		return false
+	case red && opQ == nil:
+		p.errorf(m.off, "%s needs the operation .add", mn)
+		return false
+	case typQ == nil:
+		p.errorf(m.off, "%s needs a data type: .%s", mn, strings.Join(asyncReleaseTypes[m.op], ", ."))
+		return false
+	}
+	in.Type, _ = dataTypeOf(typQ.name)
+	if red {
+		in.AtomOp = "add"
+	}
+	if _, ok := p.memOperandTo(c, in, &in.Addr, thread, mn, false, -1); !ok {
+		return false
+	}
+	if !p.expectComma(c, mn, "destination") || !p.valueOperand(c, in, &in.Src, thread, mn, "value") {
+		return false
+	}
+	return p.endOperands(c, mn)
 }

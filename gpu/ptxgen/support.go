@@ -79,6 +79,8 @@ func unsupported(in *litmus.Instr, dev gpu.Device) string {
 		return fmt.Sprintf("PTX has no 64-bit red.%s with a limit", in.AtomOp)
 	case in.Op == litmus.OpMBarrier && in.NoComplete:
 		return "ptxmm run does not generate .noComplete: an execution in which the arrive completes the phase is undefined, which a run cannot detect"
+	case in.Op == litmus.OpStAsync && in.Sem == litmus.SemRelease:
+		return "ptxmm run does not generate the .release forms of st.async and red.async (PTX ISA 8.7, sm_100 and later), which it has not been checked against on a device"
 	case in.Op == litmus.OpStAsync && in.MBar.Kind == litmus.OperandNone:
 		return "ptxmm run generates st.async and red.async only with an mbarrier's complete-tx (.mbarrier::complete_tx::bytes)"
 	case in.Op == litmus.OpCopy && in.Tensor != nil:
