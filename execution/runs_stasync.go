@@ -20,21 +20,14 @@ func (e *explorer) stAsync(s *state, in *litmus.Instr) error {
 			if err := e.stAsyncPlaces(in, dst, bar); err != nil {
 				return err
 			}
-			typ := in.Type
-			v := convSym(e.operand(c, in.Src), 0, typ.Size, typ.Signed)
 			if in.AtomOp == "" {
-				w := c.addEvent(e.asyncEvent(KindWrite, in, dst, v, RoleCopy, litmus.SemWeak, litmus.ScopeNone, litmus.ProxyGeneric))
-				deps(&c.addr, dtaint, w)
-				deps(&c.data, v.reads(nil), w)
+				e.asyncStore(c, in, dst, dtaint, litmus.SemWeak, litmus.ScopeNone)
 			} else {
-				old := c.addEvent(e.asyncEvent(KindRead, in, dst, nil, RoleCopy, litmus.SemRelaxed, litmus.ScopeCluster, litmus.ProxyGeneric))
-				deps(&c.addr, dtaint, old)
-				nv := &Sym{kind: symAtom, op: in.AtomOp, a: &Sym{kind: symRead, read: old}, b: v, instr: in.Text, size: typ.Size, signed: typ.Signed}
-				e.update(c, in, dst, old, nv, dtaint, e.asyncEvent(KindWrite, in, dst, nil, RoleCopy, litmus.SemRelaxed, litmus.ScopeCluster, litmus.ProxyGeneric))
+				e.asyncStore(c, in, dst, dtaint, litmus.SemRelaxed, litmus.ScopeCluster)
 			}
 			// "a complete-tx operation ... with completeCount argument
 			// equal to the amount of data stored in bytes".
-			e.completeTx(c, in, bar, btaint, constSym(Int(int64(typ.Size))))
+			e.completeTx(c, in, bar, btaint, constSym(Int(int64(in.Type.Size))))
 			c.pc++
 			return e.explore(c)
 		})
@@ -87,19 +80,26 @@ func (e *explorer) asyncRelease(s *state, in *litmus.Instr) error {
 		if e.layout.Addrs[dst.addr].Space.PerCTA() {
 			return errAt(in.PosOf(in.Addr), "%q: the destination %s is in %s memory; the .release form stores into global memory (PTX ISA: otherwise the behaviour is undefined)", in.Text, e.layout.Addrs[dst.addr].Name, e.layout.Addrs[dst.addr].Space)
 		}
-		typ := in.Type
-		v := convSym(e.operand(c, in.Src), 0, typ.Size, typ.Signed)
-		if in.AtomOp == "" {
-			w := c.addEvent(e.asyncEvent(KindWrite, in, dst, v, RoleCopy, litmus.SemRelease, in.Scope, litmus.ProxyGeneric))
-			deps(&c.addr, dtaint, w)
-			deps(&c.data, v.reads(nil), w)
-		} else {
-			old := c.addEvent(e.asyncEvent(KindRead, in, dst, nil, RoleCopy, litmus.SemRelease, in.Scope, litmus.ProxyGeneric))
-			deps(&c.addr, dtaint, old)
-			nv := &Sym{kind: symAtom, op: in.AtomOp, a: &Sym{kind: symRead, read: old}, b: v, instr: in.Text, size: typ.Size, signed: typ.Signed}
-			e.update(c, in, dst, old, nv, dtaint, e.asyncEvent(KindWrite, in, dst, nil, RoleCopy, litmus.SemRelease, in.Scope, litmus.ProxyGeneric))
-		}
+		e.asyncStore(c, in, dst, dtaint, litmus.SemRelease, in.Scope)
 		c.pc++
 		return e.explore(c)
 	})
+}
+
+// asyncStore adds the asynchronous store of st.async, or the atomic
+// update (read and write) of red.async, at dst, with the memory order and
+// scope of the form, in the generic proxy.
+func (e *explorer) asyncStore(c *state, in *litmus.Instr, dst place, dtaint []int, sem litmus.Sem, scope litmus.Scope) {
+	typ := in.Type
+	v := convSym(e.operand(c, in.Src), 0, typ.Size, typ.Signed)
+	if in.AtomOp == "" {
+		w := c.addEvent(e.asyncEvent(KindWrite, in, dst, v, RoleCopy, sem, scope, litmus.ProxyGeneric))
+		deps(&c.addr, dtaint, w)
+		deps(&c.data, v.reads(nil), w)
+		return
+	}
+	old := c.addEvent(e.asyncEvent(KindRead, in, dst, nil, RoleCopy, sem, scope, litmus.ProxyGeneric))
+	deps(&c.addr, dtaint, old)
+	nv := &Sym{kind: symAtom, op: in.AtomOp, a: &Sym{kind: symRead, read: old}, b: v, instr: in.Text, size: typ.Size, signed: typ.Signed}
+	e.update(c, in, dst, old, nv, dtaint, e.asyncEvent(KindWrite, in, dst, nil, RoleCopy, sem, scope, litmus.ProxyGeneric))
 }
