@@ -69,6 +69,7 @@ func entries() []Entry {
 		{"MBAR_INIT", 1, "mbarrier.init writes"},
 		{"MBAR_WAIT", 1, "mbarrier.test_wait and mbarrier.try_wait reads"},
 		{"MBAR_UNINIT", 1, "mbarrier operations that read a location holding no mbarrier state: an uninitialized object (undefined in PTX)"},
+		{"MBAR_PENDING_OVER", 1, "the writes of cp.async.mbarrier.arrive's pending-count increments (without .noinc) that leave the pending arrival count above 2^20-1 (undefined in PTX)"},
 		{"NOCOMPLETE_COMPLETES", 1, "the writes of mbarrier.arrive.noComplete and mbarrier.arrive_drop.noComplete that complete the phase they arrive on (undefined in PTX)"},
 		{"MBAR_INIT_FENCE", 1, "fence.mbarrier_init.release.cluster events"},
 		{"CBAR_ARRIVE", 1, "barrier.cluster.arrive events"},
@@ -111,6 +112,7 @@ func entries() []Entry {
 		{"same_cta_group", 2, "events of tcgen05 instructions with the same .cta_group::N (1 by default), reflexive"},
 		{"same_shape", 2, "events of tcgen05 instructions with the same shape, kind and packing qualifiers, reflexive"},
 		{"group_commit", 2, "from the issue of a cp.async, bulk store, bulk reduction or wgmma.mma_async to the commit_group of its kind that closes its group: the first one after it in program order (a cp.async.wait_all closes a cp.async-group too; a bulk load, completed on an mbarrier, is in no group)"},
+		{"same_group", 2, "events of two different asynchronous instruction instances of a thread (their issues and operations) that one commit_group (or cp.async.wait_all) closes: the same committed async-group; instructions that no commit follows are in no group"},
 		{"pf_window", 2, "from a proxy fence, or a restricted fence (SYNC_RESTRICT), to the memory events (initial writes included) whose location lies in the window of the state space the fence names, seen from its thread: .global global memory, .shared::cta the executing CTA's shared memory, .shared::cluster the shared memory of the CTAs of its cluster; every memory event when it names none"},
 		{"wait_pending", 2, "from a wait_group N to the commit_group events of its family among the N most recent before it in program order: the groups it leaves pending"},
 	}, hostEntries()...)
@@ -161,10 +163,10 @@ func Validate(m *datalog.Model) source.List {
 // before a candidate's reads-from is complete (fill.Filler.FillPartial): rf
 // itself, what depends on the values reads return (the barrier groups,
 // reads of uninitialized mbarriers, .noComplete arrives that complete a
-// phase), and the cluster barrier phases, which the enumeration resolves
+// phase, pending-count increments over the limit), and the cluster barrier phases, which the enumeration resolves
 // for complete candidates.
 func ChoiceRelations() []string {
-	return []string{"rf", "bar", "cbar", "MBAR_UNINIT", "NOCOMPLETE_COMPLETES"}
+	return []string{"rf", "bar", "cbar", "MBAR_UNINIT", "NOCOMPLETE_COMPLETES", "MBAR_PENDING_OVER"}
 }
 
 // Describe prints an entry as "name/arity: doc".

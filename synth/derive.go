@@ -42,9 +42,9 @@ import (
 // part and checks this list against what they fill.
 var neverFilled = setOf("BAR_RED", "RED", "VOL", "MMIO", "CP_ASYNC", "BULK_REDUCE", "BULK_BAD_SIZE",
 	"WGMMA", "CP_MBAR_ARRIVE", "ST_ASYNC", "WAIT_READ", "WAIT_ALL", "WGMMA_FENCE", "MBAR_INIT", "MBAR_UNINIT",
-	"MBAR_INIT_FENCE", "SYNC_RESTRICT", "NOCOMPLETE_COMPLETES", "TC", "TC_MMA", "TC_CP", "TC_CP_4X256B", "TC_SHIFT", "TC_LD", "TC_ST",
+	"MBAR_INIT_FENCE", "SYNC_RESTRICT", "NOCOMPLETE_COMPLETES", "MBAR_PENDING_OVER", "TC", "TC_MMA", "TC_CP", "TC_CP_4X256B", "TC_SHIFT", "TC_LD", "TC_ST",
 	"TC_COMMIT", "TC_WAIT_LD", "TC_WAIT_ST", "TC_BEFORE", "TC_AFTER", "TMEM", "OUTSIDE_SPACE",
-	"MULTIMEM", "MULTIMEM_ADDR", "addr", "wait_pending", "same_cta_group", "same_shape", "HOST",
+	"MULTIMEM", "MULTIMEM_ADDR", "addr", "wait_pending", "same_group", "same_cta_group", "same_shape", "HOST",
 	"HOST_NATIVE_ATOMIC", "API", "SYNC_CALL", "QUERY_OK", "TASK_START", "TASK_END", "GRAPH_SOURCE",
 	"GRAPH_SINK", "THREAD_START", "THREAD_END", "stream_next", "event_wait", "barrier_wait",
 	"kernel_thread", "graph_node", "graph_dep", "api_wait", "device_task")

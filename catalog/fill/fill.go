@@ -127,7 +127,7 @@ func choiceRelation(name string) bool {
 	// The names of catalog.ChoiceRelations, without building its slice: this runs
 	// for every input of every candidate.
 	switch name {
-	case "rf", "bar", "cbar", "MBAR_UNINIT", "NOCOMPLETE_COMPLETES":
+	case "rf", "bar", "cbar", "MBAR_UNINIT", "NOCOMPLETE_COMPLETES", "MBAR_PENDING_OVER":
 		return true
 	}
 	return false
@@ -137,11 +137,12 @@ func choiceRelation(name string) bool {
 // candidate of x's combination of runs may fill: rf when it has reads,
 // bar and cbar when it has barrier arrivals, MBAR_UNINIT when it has
 // mbarrier reads of a location some write of which may hold no mbarrier
-// state, NOCOMPLETE_COMPLETES when it has a .noComplete arrive. The others
+// state, NOCOMPLETE_COMPLETES when it has a .noComplete arrive,
+// MBAR_PENDING_OVER when it has a pending-count increment. The others
 // are empty in every candidate of the combination, as FillPartial fills
 // them.
 func ChoicesVarying(x *execution.Execution) []string {
-	var reads, barriers, mbarReads, noComplete bool
+	var reads, barriers, mbarReads, noComplete, pendingInc bool
 	for i := range x.Events {
 		ev := &x.Events[i]
 		switch {
@@ -152,13 +153,14 @@ func ChoicesVarying(x *execution.Execution) []string {
 			reads = true
 			mbarReads = mbarReads || accessesMBar(ev) && !x.OnlyMBarStates(ev.Loc)
 			noComplete = noComplete || ev.Instr.NoComplete
+			pendingInc = pendingInc || ev.Role == execution.RolePendingInc
 		}
 	}
 	var out []string
 	for _, c := range []struct {
 		name string
 		may  bool
-	}{{"rf", reads}, {"bar", barriers}, {"cbar", barriers}, {"MBAR_UNINIT", mbarReads}, {"NOCOMPLETE_COMPLETES", noComplete}} {
+	}{{"rf", reads}, {"bar", barriers}, {"cbar", barriers}, {"MBAR_UNINIT", mbarReads}, {"NOCOMPLETE_COMPLETES", noComplete}, {"MBAR_PENDING_OVER", pendingInc}} {
 		if c.may {
 			out = append(out, c.name)
 		}
@@ -454,6 +456,8 @@ func relFillerOf(name string) relFiller {
 		return whole(fillWaitPending)
 	case "group_commit":
 		return whole(fillGroupCommit)
+	case "same_group":
+		return whole(fillSameGroup)
 	case "rf":
 		return whole(func(r *relations.Rel, x *execution.Execution) {
 			for i, w := range x.RF {
@@ -555,31 +559,74 @@ func fillWaitPending(r *relations.Rel, x *execution.Execution) {
 // bulk async-group: cp.async.bulk.commit_group batches only the prior
 // instructions that "use bulk_group based completion mechanism".
 func fillGroupCommit(r *relations.Rel, x *execution.Execution) {
+	eachGroup(x, func(_, base int, issues []int, commit int) {
+		for _, issue := range issues {
+			r.Add(base+issue, base+commit)
+		}
+	})
+}
+
+// eachGroup calls f with each committed async-group of each thread t
+// (base: the index of its first event in x.Events): the run indexes of the issues of the instructions in it (tracked by
+// async-group completion: a bulk load, completed on an mbarrier, is in
+// none) and of the commit_group (or cp.async.wait_all) that closes it.
+func eachGroup(x *execution.Execution, f func(t, base int, issues []int, commit int)) {
 	for t, run := range x.Runs {
-		base := x.ThreadStart[t]
 		open := map[litmus.GroupFamily][]int{}
 		for i := range run.Events {
 			ev := &run.Events[i]
 			in := ev.Instr
 			switch {
 			case ev.Kind == execution.KindIssue && (in.Op == litmus.OpCopy || in.Op == litmus.OpWgmma):
-				f := litmus.GroupWgmma
+				fam := litmus.GroupWgmma
 				if in.Op == litmus.OpCopy {
 					if in.Copy == litmus.CopyBulkLoad {
 						continue
 					}
-					f = litmus.GroupCpAsync
+					fam = litmus.GroupCpAsync
 					if in.Copy.Bulk() {
-						f = litmus.GroupBulk
+						fam = litmus.GroupBulk
 					}
 				}
-				open[f] = append(open[f], base+i)
+				open[fam] = append(open[fam], i)
 			case ev.Kind == execution.KindControl && in.Op == litmus.OpAsyncGroup && (in.GroupOp == litmus.GroupCommit || in.GroupOp == litmus.GroupWaitAll):
-				for _, issue := range open[in.Family] {
-					r.Add(issue, base+i)
+				if len(open[in.Family]) > 0 {
+					f(t, x.ThreadStart[t], open[in.Family], i)
 				}
 				open[in.Family] = nil
 			}
 		}
 	}
+}
+
+// fillSameGroup relates the events of two different instruction instances
+// of one committed async-group (eachGroup): "A commit operation creates a
+// per-thread async-group containing all prior asynchronous operations
+// tracked by async-group completion and initiated by the executing thread
+// but none of the asynchronous operations following the commit operation"
+// (PTX ISA 9.7.9.25.1.1). An instance's events share its step.
+func fillSameGroup(r *relations.Rel, x *execution.Execution) {
+	eachGroup(x, func(t, base int, issues []int, _ int) {
+		if len(issues) < 2 {
+			return
+		}
+		run := x.Runs[t]
+		steps := make(map[int]bool, len(issues))
+		for _, i := range issues {
+			steps[run.Events[i].Step] = true
+		}
+		var members []int
+		for i := range run.Events {
+			if steps[run.Events[i].Step] {
+				members = append(members, i)
+			}
+		}
+		for _, a := range members {
+			for _, b := range members {
+				if run.Events[a].Step != run.Events[b].Step {
+					r.Add(base+a, base+b)
+				}
+			}
+		}
+	})
 }

@@ -141,3 +141,42 @@ func TestFillGroupCommitClosers(t *testing.T) {
 		})
 	}
 }
+
+// TestFillSameGroup: same_group relates the events (issue, read, write) of
+// the instructions one commit closes, both ways, and nothing of
+// instructions no commit follows (9.7.9.25.1.1).
+func TestFillSameGroup(t *testing.T) {
+	cases := []struct {
+		name, body string
+		want       int
+	}{
+		{"two copies committed together", `
+ cp.async.ca.shared.global y, x ;
+ cp.async.ca.shared.global y, z ;
+ cp.async.commit_group ;`, 18},
+		{"two copies in two groups", `
+ cp.async.ca.shared.global y, x ;
+ cp.async.commit_group ;
+ cp.async.ca.shared.global y, z ;
+ cp.async.commit_group ;`, 0},
+		{"two copies no commit follows", `
+ cp.async.ca.shared.global y, x ;
+ cp.async.ca.shared.global y, z ;`, 0},
+		{"wait_all closes the group", `
+ cp.async.ca.shared.global y, x ;
+ cp.async.ca.shared.global y, z ;
+ cp.async.wait_all ;`, 18},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			x := firstCandidate(t, "PTX T\n{ x = 1; z = 2; y @ shared = 0; }\n P0@cta 0,gpu 0 ;"+c.body+"\nexists (x == 1)\n")
+			r := relations.NewRel(len(x.Events))
+			fillRel(r, "same_group", x)
+			got := pairs(x, r)
+			require.Len(t, got, c.want, "%v", got)
+			for _, p := range got {
+				require.NotContains(t, p, "commit_group")
+			}
+		})
+	}
+}

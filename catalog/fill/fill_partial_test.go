@@ -79,7 +79,7 @@ exists (P1:r0 == 1)
 	require.NoError(t, f.Fill(inst, x))
 	assert.Equal(t, 2, size("rf"))
 	assert.Positive(t, size("bar"))
-	assert.ElementsMatch(t, []string{"rf", "bar", "cbar", "MBAR_UNINIT", "NOCOMPLETE_COMPLETES"}, catalog.ChoiceRelations())
+	assert.ElementsMatch(t, []string{"rf", "bar", "cbar", "MBAR_UNINIT", "NOCOMPLETE_COMPLETES", "MBAR_PENDING_OVER"}, catalog.ChoiceRelations())
 	assert.False(t, PartialIsWhole(x), "its barrier group is left out of a partial fill")
 	assert.True(t, PartialIsWhole(firstCandidate(t, `PTX MP
 { x=0; y=0; }

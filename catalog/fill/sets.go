@@ -123,6 +123,8 @@ func setFillerOf(name string) *setFiller {
 		}}
 	case "NOCOMPLETE_COMPLETES":
 		return &setFiller{whole: fillNoCompleteCompletes}
+	case "MBAR_PENDING_OVER":
+		return &setFiller{whole: fillPendingOver}
 	case "MBAR_UNINIT":
 		// Filled for every candidate: straight to its test.
 		return &setFiller{whole: func(s *relations.Set, x *execution.Execution) {
@@ -275,6 +277,25 @@ func completesNoComplete(x *execution.Execution, add func(w int) bool) bool {
 		}
 	}
 	return found
+}
+
+// mbarPendingLimit is the largest pending arrival count an mbarrier may
+// hold (PTX ISA 9.7.13.15.2, Contents of the mbarrier object: 2^20 - 1).
+const mbarPendingLimit = 1<<20 - 1
+
+// fillPendingOver fills MBAR_PENDING_OVER: the write of a pending-count
+// increment of cp.async.mbarrier.arrive that leaves the count above the
+// limit. The cp.async.mbarrier.arrive page: "The pending count of the
+// mbarrier object after the increment should not exceed the limit as
+// mentioned in Contents of the mbarrier object. Otherwise, the behavior is
+// undefined."
+func fillPendingOver(s *relations.Set, x *execution.Execution) {
+	for _, p := range x.RMW {
+		w := &x.Events[p[1]]
+		if w.Role == execution.RolePendingInc && w.Value.IsMBar && w.Value.MBar.Pending > mbarPendingLimit {
+			s.Add(p[1])
+		}
+	}
 }
 
 // readsUninitMBar decides MBAR_UNINIT: a read of an mbarrier that returns
