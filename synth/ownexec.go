@@ -126,6 +126,9 @@ func newRelPlan(a *boundAnalysis, overs map[string]bound, checks []*datalog.Chec
 		if r.Kind == datalog.RelDerived && r.Def != nil {
 			refs(r.Def.Expr, &ds)
 		}
+		if sub := ruleUnder(a, n); sub != "" {
+			ds = append(ds, sub)
+		}
 		for _, d := range ds {
 			visit(d)
 		}
@@ -216,6 +219,9 @@ const (
 	opOpt
 	opInv
 	opCompl
+	// opGuard is a union some of whose operands are guarded by sets
+	// ([s] ; r or s * t): evaluated per profile index (ownprofile.go).
+	opGuard
 )
 
 // cnode is a relational expression compiled against a model: names
@@ -227,6 +233,16 @@ type cnode struct {
 	// sets'.
 	idx, s, t int
 	b         bound
+	// terms are the operands of a guarded union (opGuard).
+	terms []gterm
+}
+
+// gterm is an operand of a guarded union: [s] ; c, s * t (prod), or,
+// with s -1, c unguarded.
+type gterm struct {
+	s, t int
+	prod bool
+	c    *cnode
 }
 
 // compiler compiles expressions of one model.
@@ -244,6 +260,11 @@ func (c compiler) compile(e datalog.Expr) *cnode {
 	case *datalog.Binary:
 		if e.Op == datalog.OpProduct {
 			return &cnode{op: opProduct, s: c.rp.setIndex(e.L), t: c.rp.setIndex(e.R)}
+		}
+		if e.Op == datalog.OpUnion {
+			if g := c.guarded(e); g != nil {
+				return g
+			}
 		}
 		var o op
 		switch e.Op {
@@ -309,7 +330,11 @@ func (c compiler) ref(name string) *cnode {
 			return &cnode{op: opTop}
 		}
 		if b, ok := a.bounds[name]; ok {
-			return &cnode{op: opRule, b: b}
+			n := &cnode{op: opRule, b: b}
+			if sub := ruleUnder(a, name); sub != "" {
+				n.l = c.ref(sub)
+			}
+			return n
 		}
 	}
 	return &cnode{op: opTop}
@@ -395,6 +420,13 @@ func (rp *relPlan) readsRF(c *cnode) bool {
 		return true
 	case opDef:
 		return !rp.fixed[c.idx]
+	case opGuard:
+		for _, t := range c.terms {
+			if rp.readsRF(t.c) {
+				return true
+			}
+		}
+		return false
 	}
 	return rp.readsRF(c.l) || rp.readsRF(c.r)
 }
@@ -421,6 +453,7 @@ type execEval struct {
 	inputs []ival
 	haveIn []bool
 	sets   []nodeSets
+	setsAt [][]nodeSets
 	haveS  []bool
 	// buf is where graphs are cut from, reset for each choice; graphs
 	// of fixed definitions are allocated apart (persist), and kept.
@@ -433,7 +466,7 @@ type execEval struct {
 func newExecEval(rp *relPlan, p *pruneInstance) *execEval {
 	return &execEval{rp: rp, p: p, vals: make([]ival, len(rp.defs)), stamp: make([]uint32, len(rp.defs)), kept: make([]bool, len(rp.defs)),
 		inputs: make([]ival, len(rp.inputs)), haveIn: make([]bool, len(rp.inputs)),
-		sets: make([]nodeSets, len(rp.sets)), haveS: make([]bool, len(rp.sets))}
+		sets: make([]nodeSets, len(rp.sets)), setsAt: make([][]nodeSets, len(rp.sets)), haveS: make([]bool, len(rp.sets))}
 }
 
 // bufPool keeps the evaluations' buffers between skeletons.
@@ -565,6 +598,8 @@ func (x *execEval) input(k int) ival {
 				}
 			}
 		}
+	case name == "scta" || name == "sclu" || name == "sgpu":
+		under = x.p.placeUnder(name)
 	case name == "vaddr":
 		// Two accesses through the same address of a location, and
 		// each access with itself; the initial write uses the
@@ -583,10 +618,18 @@ func (x *execEval) input(k int) ival {
 
 // set is the node sets of a numbered set expression.
 func (x *execEval) set(k int) nodeSets {
-	if !x.haveS[k] {
-		x.sets[k], x.haveS[k] = x.p.set(x.rp.sets[k]), true
-	}
+	x.setAt(k)
 	return x.sets[k]
+}
+
+// setAt is the node sets of a numbered set expression at each profile
+// index.
+func (x *execEval) setAt(k int) []nodeSets {
+	if !x.haveS[k] {
+		x.setsAt[k] = x.p.setsAt(x.rp.sets[k])
+		x.sets[k], x.haveS[k] = x.p.join(x.setsAt[k]), true
+	}
+	return x.setsAt[k]
 }
 
 // eval evaluates a compiled expression.
@@ -601,7 +644,13 @@ func (x *execEval) eval(c *cnode) ival {
 	case opDef:
 		return x.def(c.idx)
 	case opRule:
-		return ival{over: x.p.bound(c.b), under: x.newGraph()}
+		under := x.newGraph()
+		if c.l != nil {
+			copy(under, x.eval(c.l).under)
+		}
+		return ival{over: x.p.bound(c.b), under: under}
+	case opGuard:
+		return x.guarded(c)
 	case opOrder:
 		pairs := x.eval(c.l)
 		over := pairs.over

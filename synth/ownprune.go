@@ -100,7 +100,14 @@ type pruneInstance struct {
 	ns    []pnode
 	all   uint64
 	kinds map[string]graph
-	sets  map[string]nodeSets
+	// places are where the skeleton's threads run (nil: each in a CTA
+	// of its own on GPU 0); prof are each node's profiles, nprof the
+	// most a node has, and memo the named sets spread at each profile
+	// index (ownprofile.go).
+	places []program.Place
+	prof   [][]profile
+	nprof  int
+	memo   []map[string]nodeSets
 }
 
 // preciseSets are the input sets whose members eventNodes says exactly.
@@ -136,8 +143,13 @@ func (p *pruneInstance) inputSet(name string) nodeSets {
 		case "ALIAS":
 			in = !n.iw && n.kind == program.AliasFence
 		default:
-			if over, ok := p.attributeSet(name); ok {
-				return over
+			if _, ok := (profile{}).attribute(name); ok {
+				// Each node's memberships over its profiles.
+				at := make([]nodeSets, p.nprof)
+				for k := range at {
+					at[k], _ = p.attributeSetAt(name, k)
+				}
+				return p.join(at)
 			}
 			if p.a.empty[name] {
 				return nodeSets{}
@@ -151,62 +163,9 @@ func (p *pruneInstance) inputSet(name string) nodeSets {
 	return nodeSets{over: m, under: m}
 }
 
-// attributeSet spreads the sets of instructions' memory orders and
-// scopes: each may hold the nodes whose instruction takes, at some point
-// of a skeleton's lattice (dims.go), the order or scope it names, and
-// surely holds none (which a node takes depends on the point). An initial
-// write is no instruction, and an alias fence takes neither order nor
-// scope: they are in none of them.
-func (p *pruneInstance) attributeSet(name string) (nodeSets, bool) {
-	var m uint64
-	for i, n := range p.ns {
-		var in bool
-		switch name {
-		case "RLX":
-			// ld and st .relaxed, atom (relaxed when unqualified).
-			in = n.kind == program.Load || n.kind == program.Store || n.kind == program.RMW
-		case "ACQ":
-			in = n.kind == program.Load || n.kind == program.RMW || (n.kind == program.Fence && n.fence == program.Acquire)
-		case "REL":
-			in = n.kind == program.Store || n.kind == program.RMW || (n.kind == program.Fence && n.fence == program.Release)
-		case "ACQ_REL":
-			in = n.kind == program.RMW || (n.kind == program.Fence && n.fence == program.Weak)
-		case "SC":
-			in = n.kind == program.Fence && n.fence == program.Weak
-		case "CTA", "CLUSTER", "GPU", "SYS":
-			in = n.kind == program.Load || n.kind == program.Store || n.kind == program.RMW || n.kind == program.Fence
-		default:
-			return nodeSets{}, false
-		}
-		if in && !n.iw {
-			m |= 1 << i
-		}
-	}
-	if p.a.empty[name] {
-		m = 0
-	}
-	return nodeSets{over: m}, true
-}
-
-// set spreads a set expression over the nodes.
-func (p *pruneInstance) set(e datalog.Expr) nodeSets {
-	ops := &setOps[nodeSets]{
-		top:   nodeSets{over: p.all},
-		univ:  nodeSets{over: p.all, under: p.all},
-		input: p.inputSet,
-		union: func(l, r nodeSets) nodeSets { return nodeSets{over: l.over | r.over, under: l.under | r.under} },
-		inter: func(l, r nodeSets) nodeSets { return nodeSets{over: l.over & r.over, under: l.under & r.under} },
-		diff:  func(l, r nodeSets) nodeSets { return nodeSets{over: l.over &^ r.under, under: l.under &^ r.over} },
-		unary: func(x *datalog.Unary) (nodeSets, bool) {
-			if x.Op != datalog.OpCompl {
-				return nodeSets{}, false
-			}
-			s := p.set(x.X)
-			return nodeSets{over: p.all &^ s.under, under: p.all &^ s.over}, true
-		},
-	}
-	return walkSet(p.a.m, p.sets, ops, e)
-}
+// set spreads a set expression over the nodes: what it may hold at some
+// profile index, and surely holds at every one (ownprofile.go).
+func (p *pruneInstance) set(e datalog.Expr) nodeSets { return p.join(p.setsAt(e)) }
 
 // input spreads an input relation over the nodes.
 func (p *pruneInstance) input(name string) graph {
@@ -244,6 +203,10 @@ func (p *pruneInstance) input(name string) graph {
 				in = sameSlot(a, b)
 			case "sthd":
 				in = a.thread >= 0 && a.thread == b.thread
+			case "scta", "sclu", "sgpu":
+				// Initial writes run on no thread, so in no CTA,
+				// cluster or GPU.
+				in = a.thread >= 0 && b.thread >= 0
 			default:
 				in = true
 			}
@@ -561,8 +524,16 @@ func planModel(m *datalog.Model, checks []*datalog.Check, empty map[string]bool)
 }
 
 // instance spreads the plan's model over nodes.
-func (mp *modelPlan) instance(ns []pnode, all uint64) *pruneInstance {
-	return &pruneInstance{a: mp.a, overs: mp.overs, ns: ns, all: all, kinds: map[string]graph{}, sets: map[string]nodeSets{}}
+func (mp *modelPlan) instance(ns []pnode, all uint64, places []program.Place, scopes []program.Scope) *pruneInstance {
+	return newPruneInstance(mp.a, mp.overs, ns, all, places, scopes)
+}
+
+// newPruneInstance spreads a's model over nodes of a skeleton whose
+// threads run at places, under a vocabulary's scopes.
+func newPruneInstance(a *boundAnalysis, overs map[string]bound, ns []pnode, all uint64, places []program.Place, scopes []program.Scope) *pruneInstance {
+	p := &pruneInstance{a: a, overs: overs, ns: ns, all: all, kinds: map[string]graph{}, places: places}
+	p.setProfiles(scopes)
+	return p
 }
 
 // pruned reports whether no program of the skeleton can separate the
@@ -596,7 +567,8 @@ func (op *ownPrune) prunes(sk *skeleton, fs feature) bool {
 		if !sp.flags.ok || !sp.allow.ok {
 			return false
 		}
-		fi := sp.flags.instance(ns, all)
+		scopes := op.sc.o.Vocabulary.Scopes
+		fi := sp.flags.instance(ns, all, sk.places, scopes)
 		may := false
 		for i, c := range sp.flags.checks {
 			if fi.mayRaise(c.Kind, sp.flags.bounds[i]) {
@@ -604,7 +576,7 @@ func (op *ownPrune) prunes(sk *skeleton, fs feature) bool {
 				break
 			}
 		}
-		if may && sideMayRaise(sp, fi, sp.allow.instance(ns, all), op.use[k], op.fired[k]) {
+		if may && sideMayRaise(sp, fi, sp.allow.instance(ns, all, sk.places, scopes), op.use[k], op.fired[k]) {
 			return false
 		}
 	}

@@ -34,18 +34,23 @@ func TestOwnPruneAgrees(t *testing.T) {
 		events  int
 		prunes  bool // some skeleton is left out
 		tests   bool // the search finds tests
+		scopes  string
 	}{
-		{"causality-alloy", DefaultFeatures, 3, true, false},
-		{"causality-alloy", "fence.sc,atom", 4, true, false},
-		{"no-sc-per-location", DefaultFeatures, 3, true, false},
-		{"nta-data-only", DefaultFeatures, 3, true, true},
-		{"nta-data-only", "ctrl,data,alias", 4, true, true},
-		{"ptx-v6.0", DefaultFeatures, 2, false, true},
-		{"fence-sc-not-acq-rel", DefaultFeatures, 3, false, false},
-		{"obs-one-step", "async", 3, false, true},
-		{noCausality, DefaultFeatures, 3, true, true},
+		{"causality-alloy", DefaultFeatures, 3, true, false, ""},
+		{"causality-alloy", "fence.sc,atom", 4, true, false, ""},
+		// Atoms of several scopes, in shared CTAs: incl from the
+		// placement (ownguard.go).
+		{"causality-alloy", "atom", 3, true, false, "cta,gpu"},
+		{noCausality, "atom,fence.sc", 3, true, true, "cta,cluster,gpu"},
+		{"no-sc-per-location", DefaultFeatures, 3, true, false, ""},
+		{"nta-data-only", DefaultFeatures, 3, true, true, ""},
+		{"nta-data-only", "ctrl,data,alias", 4, true, true, ""},
+		{"ptx-v6.0", DefaultFeatures, 2, false, true, ""},
+		{"fence-sc-not-acq-rel", DefaultFeatures, 3, false, false, ""},
+		{"obs-one-step", "async", 3, false, true, ""},
+		{noCausality, DefaultFeatures, 3, true, true, ""},
 	} {
-		t.Run(filepath.Base(tc.variant)+"/"+tc.vocab, func(t *testing.T) {
+		t.Run(filepath.Base(tc.variant)+"/"+tc.vocab+"/"+tc.scopes, func(t *testing.T) {
 			if testing.Short() && tc.events > 3 {
 				t.Skip("four instructions in -short")
 			}
@@ -54,7 +59,11 @@ func TestOwnPruneAgrees(t *testing.T) {
 				file = filepath.Join("..", "variants", tc.variant+".dl")
 			}
 			variant := fileModel(t, file)
-			v, err := ParseVocabulary(tc.vocab, "gpu")
+			scopes := tc.scopes
+			if scopes == "" {
+				scopes = "gpu"
+			}
+			v, err := ParseVocabulary(tc.vocab, scopes)
 			require.NoError(t, err)
 			run := func(off bool) *Report {
 				return Search(context.Background(), Options{A: spec, B: variant, Vocabulary: v, noOwnPrune: off,
@@ -89,44 +98,57 @@ func TestOwnPruneAgrees(t *testing.T) {
 // fills.
 func TestOwnPruneCovers(t *testing.T) {
 	spec := fileModel(t, "../spec.dl")
-	v, err := ParseVocabulary(DefaultFeatures, "gpu")
-	require.NoError(t, err)
-	maxSize := 3
-	if testing.Short() {
-		maxSize = 2
-	}
 	a := newBoundAnalysis(spec.Syntax, map[string]bool{})
 	inputs := spec.Syntax.Inputs()
-	checked := 0
-	for n := 1; n <= maxSize; n++ {
-		skeletons(n, Bounds{Events: n, Threads: 3, Locations: 2}, v, func(sk *skeleton) bool {
-			ns, ok := eventNodes(sk)
-			require.True(t, ok, sk.key)
-			all := uint64(1)<<len(ns) - 1
-			p := &pruneInstance{a: a, ns: ns, all: all, kinds: map[string]graph{}, sets: map[string]nodeSets{}}
-			x := newExecEval(&relPlan{inputs: inputs}, p)
-			for _, ds := range depChains(sk.dims(v)) {
-				lo, hi := make(point, len(ds)), make(point, len(ds))
-				for i, d := range ds {
-					hi[i] = d.size() - 1
-				}
-				for _, pt := range coverPoints(ds, lo, hi) {
-					lt, err := parse(sk.test(v, ds, pt))
-					require.NoError(t, err)
-					cands, _ := spec.Candidates(lt, checker.DefaultOptions(), 0)
-					require.NotEmpty(t, cands, sk.key)
-					for _, c := range cands {
-						require.NoError(t, spec.EachInputs([]checker.Candidate{c}, func(inst *rules.Instance) {
-							coversInputs(t, sk, x, c.Execution, inst)
-						}))
-						checked++
-					}
-				}
+	for _, tc := range []struct {
+		features, scopes string
+		size, short      int
+	}{
+		{DefaultFeatures, "gpu", 3, 2},
+		// Every scope: threads share CTAs and clusters, or run on
+		// other GPUs (scta, sclu, sgpu), and each instruction takes
+		// one of four scopes (the profiles).
+		{"atom,fence.sc,fence.acq_rel,fence.acquire,fence.release", "cta,cluster,gpu,sys", 2, 2},
+	} {
+		t.Run(tc.features+"/"+tc.scopes, func(t *testing.T) {
+			v, err := ParseVocabulary(tc.features, tc.scopes)
+			require.NoError(t, err)
+			maxSize := tc.size
+			if testing.Short() {
+				maxSize = tc.short
 			}
-			return true
+			checked := 0
+			for n := 1; n <= maxSize; n++ {
+				skeletons(n, Bounds{Events: n, Threads: 3, Locations: 2}, v, func(sk *skeleton) bool {
+					ns, ok := eventNodes(sk)
+					require.True(t, ok, sk.key)
+					all := uint64(1)<<len(ns) - 1
+					p := newPruneInstance(a, nil, ns, all, sk.places, v.Scopes)
+					x := newExecEval(&relPlan{inputs: inputs}, p)
+					for _, ds := range depChains(sk.dims(v)) {
+						lo, hi := make(point, len(ds)), make(point, len(ds))
+						for i, d := range ds {
+							hi[i] = d.size() - 1
+						}
+						for _, pt := range coverPoints(ds, lo, hi) {
+							lt, err := parse(sk.test(v, ds, pt))
+							require.NoError(t, err)
+							cands, _ := spec.Candidates(lt, checker.DefaultOptions(), 0)
+							require.NotEmpty(t, cands, sk.key)
+							for _, c := range cands {
+								require.NoError(t, spec.EachInputs([]checker.Candidate{c}, func(inst *rules.Instance) {
+									coversInputs(t, sk, x, c.Execution, inst)
+								}))
+								checked++
+							}
+						}
+					}
+					return true
+				})
+			}
+			assert.Greater(t, checked, 100)
 		})
 	}
-	assert.Greater(t, checked, 500)
 }
 
 // coverPoints are the points of a lattice TestOwnPruneCovers checks:
@@ -162,6 +184,7 @@ func coversInputs(t *testing.T, sk *skeleton, x *execEval, ex *execution.Executi
 	t.Helper()
 	node := nodesOf(t, sk, x.p.ns, ex)
 	p := x.p
+	coversProfiles(t, sk, p, ex, inst, node)
 	for k, name := range x.rp.inputs {
 		rel := p.a.m.Relations[name]
 		if rel.Arity == 1 {
@@ -199,6 +222,46 @@ func coversInputs(t *testing.T, sk *skeleton, x *execEval, ex *execution.Executi
 			assert.Zero(t, got[i]&^iv.over[i], "%s: %s relates node %d to nodes spread outside it", sk.key, name, i)
 			assert.Zero(t, iv.under[i]&^got[i], "%s: %s misses pairs of node %d said sure", sk.key, name, i)
 		}
+	}
+}
+
+// attributeNames are the sets of memory orders and scopes.
+var attributeNames = []string{"RLX", "ACQ", "REL", "ACQ_REL", "SC", "CTA", "CLUSTER", "GPU", "SYS"}
+
+// coversProfiles checks that each instruction's events take, together,
+// one profile index of their nodes (ownprofile.go): some index k at
+// which every node of the instruction is in exactly the sets of orders
+// and scopes its events are in.
+func coversProfiles(t *testing.T, sk *skeleton, p *pruneInstance, ex *execution.Execution, inst *rules.Instance, node []int) {
+	t.Helper()
+	in := make([]map[string]bool, len(p.ns))
+	for i := range in {
+		in[i] = map[string]bool{}
+	}
+	for _, name := range attributeNames {
+		set, err := inst.Set(name)
+		require.NoError(t, err)
+		for e := range ex.Events {
+			if set.Has(e) {
+				in[node[e]][name] = true
+			}
+		}
+	}
+	for i, n := range p.ns {
+		found := false
+		for k := 0; k < p.nprof && !found; k++ {
+			found = true
+			for j, m := range p.ns {
+				if j != i && (m.thread != n.thread || m.slot != n.slot || n.iw) {
+					continue
+				}
+				for _, name := range attributeNames {
+					want, _ := p.at(j, k).attribute(name)
+					found = found && want == in[j][name]
+				}
+			}
+		}
+		assert.True(t, found, "%s: node %d's instruction takes orders and scopes %v, no profile index of %v", sk.key, i, in[i], p.prof[i])
 	}
 }
 
