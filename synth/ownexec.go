@@ -81,7 +81,10 @@ type relPlan struct {
 	orders     []*datalog.Order
 	orderPairs []*cnode
 	sets       []datalog.Expr
-	checks     []*cnode
+	// setAttr says a set reads a set of orders or scopes (its
+	// spreading depends on the profile index).
+	setAttr []bool
+	checks  []*cnode
 }
 
 // newRelPlan plans the evaluation of the binary definitions the checks
@@ -343,6 +346,7 @@ func (c compiler) ref(name string) *cnode {
 // setIndex numbers a set expression for the evaluation's cache.
 func (rp *relPlan) setIndex(e datalog.Expr) int {
 	rp.sets = append(rp.sets, e)
+	rp.setAttr = append(rp.setAttr, readsAttributes(rp.a.m, e, map[string]bool{}))
 	return len(rp.sets) - 1
 }
 
@@ -626,7 +630,7 @@ func (x *execEval) set(k int) nodeSets {
 // index.
 func (x *execEval) setAt(k int) []nodeSets {
 	if !x.haveS[k] {
-		x.setsAt[k] = x.p.setsAt(x.rp.sets[k])
+		x.setsAt[k] = x.p.setsAt(x.rp.sets[k], x.rp.setAttr[k])
 		x.sets[k], x.haveS[k] = x.p.join(x.setsAt[k]), true
 	}
 	return x.setsAt[k]

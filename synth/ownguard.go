@@ -96,7 +96,7 @@ func (x *execEval) guarded(c *cnode) ival {
 		for k := 0; k < x.p.nprof; k++ {
 			u := base[i]
 			for _, w := range rows {
-				if w.at[k].under&bit == 0 {
+				if atIndex(w.at, k).under&bit == 0 {
 					continue
 				}
 				if w.prod {

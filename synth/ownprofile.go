@@ -122,33 +122,50 @@ func (p *pruneInstance) attributeSetAt(name string, k int) (nodeSets, bool) {
 	return nodeSets{over: m, under: m}, true
 }
 
-// setsAt spreads a set expression at each profile index.
-func (p *pruneInstance) setsAt(e datalog.Expr) []nodeSets {
-	out := make([]nodeSets, p.nprof)
+// setsAt spreads a set expression at each profile index; one that reads
+// no set of orders or scopes (dep false) is the same at every index, and
+// spread once.
+func (p *pruneInstance) setsAt(e datalog.Expr, dep bool) []nodeSets {
+	n := p.nprof
+	if !dep {
+		n = 1
+	}
+	out := make([]nodeSets, n)
 	for k := range out {
-		ops := &setOps[nodeSets]{
-			top:  nodeSets{over: p.all},
-			univ: nodeSets{over: p.all, under: p.all},
-			input: func(name string) nodeSets {
-				if s, ok := p.attributeSetAt(name, k); ok {
-					return s
-				}
-				return p.inputSet(name)
-			},
-			union: func(l, r nodeSets) nodeSets { return nodeSets{over: l.over | r.over, under: l.under | r.under} },
-			inter: func(l, r nodeSets) nodeSets { return nodeSets{over: l.over & r.over, under: l.under & r.under} },
-			diff:  func(l, r nodeSets) nodeSets { return nodeSets{over: l.over &^ r.under, under: l.under &^ r.over} },
-		}
-		ops.unary = func(x *datalog.Unary) (nodeSets, bool) {
-			if x.Op != datalog.OpCompl {
-				return nodeSets{}, false
-			}
-			s := walkSet(p.a.m, p.memo[k], ops, x.X)
-			return nodeSets{over: p.all &^ s.under, under: p.all &^ s.over}, true
-		}
-		out[k] = walkSet(p.a.m, p.memo[k], ops, e)
+		p.curK = k
+		out[k] = walkSet(p.a.m, p.memo[k], p.ops, e)
 	}
 	return out
+}
+
+// atIndex is a set's spreading at profile index k (setsAt).
+func atIndex(at []nodeSets, k int) nodeSets {
+	if k >= len(at) {
+		return at[0]
+	}
+	return at[k]
+}
+
+// readsAttributes reports whether a set expression reads a set of orders
+// or scopes, through any chain of definitions.
+func readsAttributes(m *datalog.Model, e datalog.Expr, seen map[string]bool) bool {
+	switch x := e.(type) {
+	case *datalog.RelRef:
+		if _, ok := (profile{}).attribute(x.Name); ok {
+			return true
+		}
+		r := m.Relations[x.Name]
+		if seen[x.Name] || r == nil || r.Def == nil {
+			return false
+		}
+		seen[x.Name] = true
+		return readsAttributes(m, r.Def.Expr, seen)
+	case *datalog.Binary:
+		return readsAttributes(m, x.L, seen) || readsAttributes(m, x.R, seen)
+	case *datalog.Unary:
+		return readsAttributes(m, x.X, seen)
+	}
+	return false
 }
 
 // join is what a set may and surely holds over every profile index.
@@ -172,8 +189,29 @@ func (p *pruneInstance) setProfiles(scopes []program.Scope) {
 	}
 	p.memo = make([]map[string]nodeSets, p.nprof)
 	for k := range p.memo {
-		p.memo[k] = map[string]nodeSets{}
+		p.memo[k] = make(map[string]nodeSets, 32)
 	}
+	ops := &setOps[nodeSets]{
+		top:  nodeSets{over: p.all},
+		univ: nodeSets{over: p.all, under: p.all},
+		input: func(name string) nodeSets {
+			if s, ok := p.attributeSetAt(name, p.curK); ok {
+				return s
+			}
+			return p.inputSet(name)
+		},
+		union: func(l, r nodeSets) nodeSets { return nodeSets{over: l.over | r.over, under: l.under | r.under} },
+		inter: func(l, r nodeSets) nodeSets { return nodeSets{over: l.over & r.over, under: l.under & r.under} },
+		diff:  func(l, r nodeSets) nodeSets { return nodeSets{over: l.over &^ r.under, under: l.under &^ r.over} },
+	}
+	ops.unary = func(x *datalog.Unary) (nodeSets, bool) {
+		if x.Op != datalog.OpCompl {
+			return nodeSets{}, false
+		}
+		s := walkSet(p.a.m, p.memo[p.curK], ops, x.X)
+		return nodeSets{over: p.all &^ s.under, under: p.all &^ s.over}, true
+	}
+	p.ops = ops
 }
 
 // placeOf is where a thread runs: skeleton.test's place.

@@ -108,6 +108,9 @@ type pruneInstance struct {
 	prof   [][]profile
 	nprof  int
 	memo   []map[string]nodeSets
+	// ops walk set expressions at profile index curK.
+	ops  *setOps[nodeSets]
+	curK int
 }
 
 // preciseSets are the input sets whose members eventNodes says exactly.
@@ -165,7 +168,9 @@ func (p *pruneInstance) inputSet(name string) nodeSets {
 
 // set spreads a set expression over the nodes: what it may hold at some
 // profile index, and surely holds at every one (ownprofile.go).
-func (p *pruneInstance) set(e datalog.Expr) nodeSets { return p.join(p.setsAt(e)) }
+func (p *pruneInstance) set(e datalog.Expr) nodeSets {
+	return p.join(p.setsAt(e, readsAttributes(p.a.m, e, map[string]bool{})))
+}
 
 // input spreads an input relation over the nodes.
 func (p *pruneInstance) input(name string) graph {
