@@ -473,6 +473,14 @@ func newExecEval(rp *relPlan, p *pruneInstance) *execEval {
 		sets: make([]nodeSets, len(rp.sets)), setsAt: make([][]nodeSets, len(rp.sets)), haveS: make([]bool, len(rp.sets))}
 }
 
+// forget drops the graphs and sets computed from the nodes' profiles:
+// every set, and every definition kept across choices.
+func (x *execEval) forget() {
+	clear(x.haveS)
+	clear(x.kept)
+	x.gen++
+}
+
 // bufPool keeps the evaluations' buffers between skeletons.
 var bufPool = sync.Pool{New: func() any { b := make([]uint64, 0, 1<<14); return &b }}
 

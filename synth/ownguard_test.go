@@ -9,16 +9,19 @@ import (
 
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/datalog"
+	"github.com/ptxmm/ptxmm/execution"
 	"github.com/ptxmm/ptxmm/rules"
 )
 
 // TestOwnEvalCovers checks the evaluation of spec.dl's relations that
 // read the orders and scopes (ownprofile.go, ownguard.go) against the
 // engine's: for every skeleton of up to 2 instructions of a vocabulary
-// with every scope (and up to 3 of the default one), at every point of
+// with every scope and of the default one, at every point of
 // its lattice (or the weakest and strongest), each candidate's strong,
 // incl, ms and ms_atomic (and the product strong * strong) lie between
-// the under and over graphs evaluated for the candidate's reads-from.
+// the under and over graphs evaluated for the candidate's reads-from,
+// with every profile, and with each instruction's profile fixed to the
+// candidate's (profilesOpen).
 func TestOwnEvalCovers(t *testing.T) {
 	spec := fileModel(t, "../spec.dl")
 	names := []string{"incl", "ms_scope", "ms", "ms_atomic", "rmw_strong"}
@@ -34,7 +37,7 @@ func TestOwnEvalCovers(t *testing.T) {
 		features, scopes string
 		size, short      int
 	}{
-		{DefaultFeatures, "gpu", 3, 2},
+		{DefaultFeatures, "gpu", 2, 2},
 		{"atom,fence.sc,fence.acq_rel,fence.acquire,fence.release", "cta,cluster,gpu,sys", 2, 2},
 	} {
 		t.Run(tc.features+"/"+tc.scopes, func(t *testing.T) {
@@ -45,7 +48,7 @@ func TestOwnEvalCovers(t *testing.T) {
 			if testing.Short() {
 				maxSize = tc.short
 			}
-			checked, sure := 0, 0
+			checked, sure, fixed := 0, 0, 0
 			for n := 1; n <= maxSize; n++ {
 				skeletons(n, Bounds{Events: n, Threads: 3, Locations: 2}, v, func(sk *skeleton) bool {
 					ns, ok := eventNodes(sk)
@@ -67,7 +70,8 @@ func TestOwnEvalCovers(t *testing.T) {
 							cands, _ := spec.Candidates(lt, checker.DefaultOptions(), 0)
 							for _, c := range cands {
 								require.NoError(t, spec.EachInputs([]checker.Candidate{c}, func(inst *rules.Instance) {
-									sure += coversEval(t, sk, x, mp, names, c, inst)
+									sure += coversEval(t, sk, x, mp, names, c, inst, false)
+									fixed += coversEval(t, sk, x, mp, names, c, inst, true)
 								}))
 								checked++
 							}
@@ -78,16 +82,28 @@ func TestOwnEvalCovers(t *testing.T) {
 			}
 			assert.Greater(t, checked, 100)
 			assert.Positive(t, sure, "no pair said sure")
+			assert.Greater(t, fixed, sure, "fixing the profiles says no more pairs sure")
 		})
 	}
 }
 
 // coversEval checks one candidate's relations against the evaluation
-// for its reads-from, and counts the pairs said sure.
-func coversEval(t *testing.T, sk *skeleton, x *execEval, mp modelPlan, names []string, c checker.Candidate, inst *rules.Instance) int {
+// for its reads-from, and counts the pairs said sure; with fix, each
+// instruction's profile is first fixed to the one the candidate's
+// events take (profilesOpen).
+func coversEval(t *testing.T, sk *skeleton, x *execEval, mp modelPlan, names []string, c checker.Candidate, inst *rules.Instance, fix bool) int {
 	t.Helper()
 	ex := c.Execution
 	node := nodesOf(t, sk, x.p.ns, ex)
+	if fix {
+		for _, nodes := range x.p.instrProfiles() {
+			q := actualProfile(t, x.p, ex, inst, node, nodes)
+			restore := x.p.fixProfile(nodes, q)
+			x.forget()
+			defer x.forget()
+			defer restore()
+		}
+	}
 	rf, err := inst.Rel("rf")
 	require.NoError(t, err)
 	g := make(graph, len(x.p.ns))
@@ -131,4 +147,30 @@ func coversEval(t *testing.T, sk *skeleton, x *execEval, mp modelPlan, names []s
 		}
 	}
 	return sure
+}
+
+// actualProfile is the index of the profile an instruction's events take
+// in a candidate.
+func actualProfile(t *testing.T, p *pruneInstance, ex *execution.Execution, inst *rules.Instance, node []int, nodes []int) int {
+	t.Helper()
+	for q, pr := range p.prof[nodes[0]] {
+		match := true
+		for _, name := range attributeNames {
+			set, err := inst.Set(name)
+			require.NoError(t, err)
+			want, _ := pr.attribute(name)
+			for e := range ex.Events {
+				for _, i := range nodes {
+					if node[e] == i && set.Has(e) != want {
+						match = false
+					}
+				}
+			}
+		}
+		if match {
+			return q
+		}
+	}
+	require.Fail(t, "no profile", "the events of node %d take none of %v", nodes[0], p.prof[nodes[0]])
+	return 0
 }

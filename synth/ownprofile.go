@@ -241,3 +241,91 @@ func (p *pruneInstance) placeUnder(name string) graph {
 	}
 	return g
 }
+
+// instrProfiles lists, per instruction with more than one profile, its
+// nodes (an atom's two), each node's profiles the same list.
+func (p *pruneInstance) instrProfiles() [][]int {
+	var out [][]int
+	for i, n := range p.ns {
+		if len(p.prof[i]) < 2 {
+			continue
+		}
+		if k := len(out); k > 0 {
+			if m := p.ns[out[k-1][0]]; m.thread == n.thread && m.slot == n.slot {
+				out[k-1] = append(out[k-1], i)
+				continue
+			}
+		}
+		out = append(out, []int{i})
+	}
+	return out
+}
+
+// fixProfile gives an instruction's nodes their q-th profile only, and
+// returns what restores them; what was spread from the profiles before
+// is forgotten.
+func (p *pruneInstance) fixProfile(nodes []int, q int) func() {
+	saved := make([][]profile, len(nodes))
+	for j, i := range nodes {
+		saved[j] = p.prof[i]
+		p.prof[i] = p.prof[i][q : q+1]
+	}
+	p.forgetProfiles()
+	return func() {
+		for j, i := range nodes {
+			p.prof[i] = saved[j]
+		}
+		p.forgetProfiles()
+	}
+}
+
+// forgetProfiles drops what was spread from the nodes' profiles: the
+// named sets and the kinds (products of sets, and orders over them).
+func (p *pruneInstance) forgetProfiles() {
+	p.nprof = 1
+	for i := range p.ns {
+		p.nprof = max(p.nprof, len(p.prof[i]))
+	}
+	for k := range p.memo {
+		clear(p.memo[k])
+	}
+	clear(p.kinds)
+}
+
+// profilesOpen reports whether open holds for some choice of a profile
+// for each instruction (the point's order and scope), both models'
+// evaluations taking the same (they read one program at one point):
+// instructions are fixed one after the other, and a partial choice
+// under which open fails (no completion can separate) closes its
+// branch. Sound as the profile indices are: at the actual point each
+// instruction takes one of its profiles, and the evaluations with it
+// fixed hold there.
+//
+// budget counts down the evaluations the branching may still take (an
+// extension is one); once spent, the choice is kept (keeping is always
+// sound), so that a skeleton's judgement stays within a bounded cost,
+// the same on every run.
+func profilesOpen(fe, ae *execEval, instrs [][]int, open func() bool, budget *int) bool {
+	if *budget <= 0 {
+		return true
+	}
+	if len(instrs) == 0 {
+		return extensionsOpen(fe, ae, func() bool { *budget--; return open() })
+	}
+	nodes := instrs[0]
+	for q := range fe.p.prof[nodes[0]] {
+		*budget--
+		rf, ra := fe.p.fixProfile(nodes, q), ae.p.fixProfile(nodes, q)
+		fe.forget()
+		ae.forget()
+		found := open() && profilesOpen(fe, ae, instrs[1:], open, budget)
+		rf()
+		ra()
+		fe.forget()
+		ae.forget()
+		if found {
+			return true
+		}
+	}
+	return false
+}

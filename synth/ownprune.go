@@ -588,6 +588,11 @@ func (op *ownPrune) prunes(sk *skeleton, fs feature) bool {
 	return true
 }
 
+// profileBudget caps the evaluations a skeleton's judgement may take
+// profile by profile (profilesOpen), over all its choices of reads-from;
+// beyond it, the choice in hand is kept.
+const profileBudget = 128
+
 // maxExtensions caps the linear extensions of the orders a choice of
 // reads-from is judged by; beyond it, the choice is kept.
 const maxExtensions = 720
@@ -730,6 +735,8 @@ func sideMayRaise(sp sidePlan, fi, ai *pruneInstance, use []bool, fired []atomic
 	}
 	fe := newExecEval(sp.flags.plan, fi)
 	ae := newExecEval(sp.allow.plan, ai)
+	instrs := fi.instrProfiles()
+	budget := profileBudget
 	defer fe.release()
 	defer ae.release()
 	over, under := make(graph, len(ns)), make(graph, len(ns))
@@ -769,7 +776,9 @@ func sideMayRaise(sp sidePlan, fi, ai *pruneInstance, use []bool, fired []atomic
 			return false
 		}
 		if k == len(reads) {
-			return extensionsOpen(fe, ae, open)
+			// Judged first with every profile at once, and only where
+			// that keeps the choice, profile by profile.
+			return extensionsOpen(fe, ae, open) && (instrs == nil || profilesOpen(fe, ae, instrs, open, &budget))
 		}
 		r := reads[k]
 		for _, w := range writes[k] {
