@@ -138,6 +138,7 @@ func (r *modelRun) newInstance(n int) (*rules.Instance, error) {
 		return nil, err
 	}
 	in.SetVarying(r.m.varying)
+	in.SetQuietPlans(r.m.quietPlans)
 	return in, nil
 }
 

@@ -32,6 +32,9 @@ type Model struct {
 	// varying is the analysis of the flags over what changes between the
 	// candidates of a combination of runs (catalog.ChoiceRelations).
 	varying *rules.Varying
+	// quietPlans keeps the program's dead strata per set of empty inputs
+	// for the instances of every check (rules.QuietPlans).
+	quietPlans *rules.QuietPlans
 	// undefined names the model's .undefined tests, which make a
 	// verdict Undef (deciding.go).
 	undefined []string
@@ -126,7 +129,7 @@ func (c *Compiled) Model(name string) *Model {
 		finals = FinalsRelation
 	}
 	model := &Model{Name: name, Syntax: m, Program: p, Warnings: warnings, Show: m.Show, notMonotone: why, finals: finals,
-		varying: p.Varying(catalog.ChoiceRelations()...), undefined: undefined}
+		varying: p.Varying(catalog.ChoiceRelations()...), quietPlans: p.QuietPlans(), undefined: undefined}
 	model.flagDepth, model.flagsBounded = flagDepth(p)
 	model.workers = newWorkerPool(model)
 	return model

@@ -54,13 +54,23 @@ type quietStrata struct {
 	// (an input holding tuples, or not an input), 0 not asked yet; an
 	// input is read by many starters, and asked once. Scratch.
 	starved []int8
+	// plans, when set, keeps the dead strata per set of empty inputs
+	// (quiet_plans.go), and key is scratch for its keys.
+	plans *QuietPlans
+	key   []byte
+	// plan is the plan of plans the dead strata were found with, nil
+	// without plans; starvedNow is its starved rules while they hold (the
+	// plan is the inputs' as they are, and every dead stratum is quiet),
+	// nil otherwise.
+	plan       *quietPlan
+	starvedNow []uint64
 }
 
 // forgetQuiet drops what the instance knows of its quiet strata (after an
 // evaluation was stopped).
 func (in *Instance) forgetQuiet() {
 	q := &in.quiet
-	q.known = false
+	q.known, q.plan, q.starvedNow = false, nil, nil
 	clear(q.dead)
 	clear(q.quiet)
 }
@@ -88,7 +98,7 @@ func (in *Instance) keepQuietOverReset() {
 // input's tuples goes through it.
 func (q *quietStrata) moved(r relID) {
 	if q.watched != nil && q.watched[r] {
-		q.stale = true
+		q.stale, q.starvedNow = true, nil
 	}
 }
 
@@ -113,6 +123,7 @@ func (in *Instance) quietValid() bool {
 		}
 	}
 	q.stale = false
+	q.starvedNow = q.starvedHold()
 	return true
 }
 
@@ -148,8 +159,51 @@ func (in *Instance) findDead() {
 	}
 	clear(q.dead)
 	clear(q.quiet)
-	clear(q.starved)
+	q.plan, q.starvedNow = nil, nil
 	q.watch, q.watchAt = q.watch[:0], q.watchAt[:0]
+	var key []byte
+	found := false
+	if q.plans != nil {
+		found, key = in.planFound()
+	}
+	if !found {
+		clear(q.starved)
+		in.findDeadStrata()
+		if q.plans != nil {
+			in.keepPlan(key)
+		}
+	}
+	for k, w := range q.dead {
+		for ; w != 0; w &= w - 1 {
+			i := k<<6 + bits.TrailingZeros64(w)
+			if in.relsEmpty(p.strata[i]) {
+				q.quiet.set(i)
+			}
+		}
+	}
+	q.known, q.stale, q.recheck = true, false, false
+	in.quietChanged()
+}
+
+// relsEmpty reports whether every relation of stratum s is empty, asking
+// the emptiness cache first (after Reset, it knows them all empty).
+func (in *Instance) relsEmpty(s *stratum) bool {
+	for _, r := range s.rels {
+		if c := in.empty[r]; c.is && c.at == in.versions[r]+1 {
+			continue
+		}
+		if !in.stores[r].isEmpty() {
+			return false
+		}
+	}
+	return true
+}
+
+// findDeadStrata sets the dead strata for the inputs that are empty now,
+// watching those it finds empty.
+func (in *Instance) findDeadStrata() {
+	p := in.p
+	q := &in.quiet
 	for i, s := range p.strata {
 		dead := true
 		for _, rp := range s.starters {
@@ -172,19 +226,7 @@ func (in *Instance) findDead() {
 			continue
 		}
 		q.dead.set(i)
-		empty := true
-		for _, r := range s.rels {
-			if !in.stores[r].isEmpty() {
-				empty = false
-				break
-			}
-		}
-		if empty {
-			q.quiet.set(i)
-		}
 	}
-	q.known, q.stale, q.recheck = true, false, false
-	in.quietChanged()
 }
 
 // emptyInput reports whether r, not asked yet (starved[r] is 0), is an
@@ -219,7 +261,8 @@ func (in *Instance) markQuiet(i int) {
 	}
 }
 
-// quietChanged computes the masks of the strata to visit from quiet.
+// quietChanged computes the masks of the strata to visit from quiet, and
+// whether every dead stratum is quiet.
 func (in *Instance) quietChanged() {
 	q := &in.quiet
 	n := len(in.p.strata)
@@ -232,6 +275,22 @@ func (in *Instance) quietChanged() {
 		q.skip[k] = w
 		q.neededSkip[k] = w & needed[k]
 	}
+	q.starvedNow = q.starvedHold()
+}
+
+// starvedHold returns the plan's starved rules when they hold (quietPlan):
+// the dead strata are known for the inputs as they are, and every one is
+// quiet; nil otherwise.
+func (q *quietStrata) starvedHold() []uint64 {
+	if q.plan == nil || !q.known || q.stale {
+		return nil
+	}
+	for k, w := range q.dead {
+		if w&^q.quiet[k] != 0 {
+			return nil
+		}
+	}
+	return q.plan.starved
 }
 
 // passQuiet marks the dirty quiet strata among mask's clean, as if they

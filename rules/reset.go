@@ -36,9 +36,14 @@ func (in *Instance) Reset(l Limits) {
 			in.next[r].clearAll()
 		}
 	}
+	// Every relation but the universe is empty now, at its new version:
+	// the emptiness cache says so, and the first questions of the next
+	// test (which strata are quiet, which rules starved) need not look.
 	for i := range in.versions {
 		in.versions[i]++
+		in.empty[i] = emptyCache{at: in.versions[i] + 1, is: true}
 	}
+	in.empty[in.universe] = emptyCache{}
 	in.sched.forget(len(in.p.strata))
 	clear(in.rowMark)
 	in.cur = -1
