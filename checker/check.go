@@ -427,11 +427,15 @@ func eventDomain(n int) *rules.Domain {
 }
 
 // instance returns an evaluation instance for executions of n events.
-func (r *modelRun) instance(n int) (*rules.Instance, error) {
+func (r *modelRun) instance(ctx context.Context, n int) (*rules.Instance, error) {
 	if in, ok := r.insts[n]; ok {
 		return in, nil
 	}
-	in, err := r.newInstance(n)
+	in, err := r.newInstance(ctx, n)
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		// Stopped while its relations were made.
+		return nil, stopCause(ctx)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -458,7 +462,7 @@ func (s *session) candidate(x *execution.Execution) error {
 // it once per choice of final writes.
 func (s *session) evaluateAll(x *execution.Execution) error {
 	for _, r := range s.runs {
-		inst, err := r.instance(len(x.Events))
+		inst, err := r.instance(s.ctx, len(x.Events))
 		if err != nil {
 			return err
 		}

@@ -181,7 +181,7 @@ func (s *session) undefinedPossible(x *execution.Execution) bool {
 		if len(r.m.undefined) == 0 {
 			continue
 		}
-		inst, err := r.instance(len(x.Events))
+		inst, err := r.instance(s.ctx, len(x.Events))
 		if err == nil {
 			err = r.filler.FillPartial(inst, x)
 		}

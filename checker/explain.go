@@ -85,7 +85,7 @@ func (m *Model) EachInputs(cs []Candidate, f func(*rules.Instance)) error {
 	r := newModelRun(m, &Result{}, 0)
 	defer r.release()
 	for _, c := range cs {
-		inst, err := r.instance(len(c.Execution.Events))
+		inst, err := r.instance(context.Background(), len(c.Execution.Events))
 		if err != nil {
 			return err
 		}

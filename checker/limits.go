@@ -132,8 +132,8 @@ func (s *session) releaseMemory() {
 // newInstance makes an instance for candidates of n events under the
 // memory limit, dropping the cached instances of other sizes first when
 // keeping them all would not fit.
-func (r *modelRun) newInstance(n int) (*rules.Instance, error) {
-	in, err := r.newLimitedInstance(n)
+func (r *modelRun) newInstance(ctx context.Context, n int) (*rules.Instance, error) {
+	in, err := r.newLimitedInstance(ctx, n)
 	if err != nil {
 		return nil, err
 	}
@@ -143,22 +143,24 @@ func (r *modelRun) newInstance(n int) (*rules.Instance, error) {
 }
 
 // newLimitedInstance makes the instance within the memory the test may take.
-func (r *modelRun) newLimitedInstance(n int) (*rules.Instance, error) {
+func (r *modelRun) newLimitedInstance(ctx context.Context, n int) (*rules.Instance, error) {
 	if r.maxBytes <= 0 {
-		if in := r.spare(n); in != nil {
-			return in, nil
+		if in, err := r.spare(ctx, n); in != nil || err != nil {
+			return in, err
 		}
-		return r.m.Program.NewInstance(eventDomain(n)), nil
+		return r.m.Program.NewInstanceContext(ctx, eventDomain(n), rules.Limits{})
 	}
 	need := r.m.Program.EstimateBytes(n)
 	if r.instBytes+need > r.maxBytes {
 		r.insts = map[int]*rules.Instance{}
 		r.instBytes = 0
 	}
-	in := r.spare(n)
+	in, err := r.spare(ctx, n)
+	if err != nil {
+		return nil, err
+	}
 	if in == nil {
-		var err error
-		if in, err = r.m.Program.NewLimitedInstance(eventDomain(n), rules.Limits{MaxBytes: r.maxBytes}); err != nil {
+		if in, err = r.m.Program.NewInstanceContext(ctx, eventDomain(n), rules.Limits{MaxBytes: r.maxBytes}); err != nil {
 			return nil, err
 		}
 	}

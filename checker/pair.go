@@ -228,7 +228,7 @@ func (p *pairState) consistent(s *session, k int, sh *rules.Instance, x *executi
 		return true
 	}
 	r := p.runs[k]
-	inst, err := r.instance(len(x.Events))
+	inst, err := r.instance(s.ctx, len(x.Events))
 	if err != nil {
 		p.fail(err)
 		return false

@@ -159,7 +159,7 @@ func (s *session) probeCombo(x *execution.Execution) bool {
 		if len(r.probing) == 0 {
 			continue
 		}
-		inst, err := r.instance(len(x.Events))
+		inst, err := r.instance(s.ctx, len(x.Events))
 		if err == nil {
 			err = r.filler.FillPartial(inst, x)
 		}

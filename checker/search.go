@@ -129,7 +129,7 @@ func (s *session) rejectsAll(x *execution.Execution) bool {
 		return true // stop building anything; the error ends the check
 	}
 	for _, r := range s.runs {
-		inst, err := r.instance(len(x.Events))
+		inst, err := r.instance(s.ctx, len(x.Events))
 		if err != nil {
 			s.err = err
 			return true

@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"context"
 	"sync"
 
 	"github.com/ptxmm/ptxmm/catalog/fill"
@@ -69,21 +70,25 @@ func newWorker(m *Model) *worker {
 }
 
 // spare takes the worker's instance for n events, if it keeps one, reset
-// for a new test under the run's memory limit. An instance whose relations
-// the limit no longer admits is dropped: building it anew reports why.
-func (r *modelRun) spare(n int) *rules.Instance {
+// for a new test under the run's memory limit (nil if it keeps none). An
+// instance whose relations the limit no longer admits is dropped: building
+// it anew reports why. Once ctx is done, the instance is dropped and ctx's
+// error returned.
+func (r *modelRun) spare(ctx context.Context, n int) (*rules.Instance, error) {
 	in, ok := r.w.insts[n]
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	delete(r.w.insts, n)
 	need := r.m.Program.EstimateBytes(n)
 	r.w.bytes -= need
 	if r.maxBytes > 0 && need > r.maxBytes {
-		return nil
+		return nil, nil
 	}
-	in.Reset(rules.Limits{MaxBytes: r.maxBytes})
-	return in
+	if err := in.ResetContext(ctx, rules.Limits{MaxBytes: r.maxBytes}); err != nil {
+		return nil, err
+	}
+	return in, nil
 }
 
 // release gives the run's worker back to its model, keeping the instances

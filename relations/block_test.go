@@ -1,7 +1,9 @@
 package relations
 
 import (
+	"context"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -23,9 +25,11 @@ func TestBlock(t *testing.T) {
 		{130, 2, 2},
 		{9, 0, 3},
 		{9, 3, 0},
+		{2100, 10, 3}, // 554 KB a relation: in more than one array
 	} {
 		rng := rand.New(rand.NewPCG(uint64(tc.n), uint64(tc.rels*10+tc.sets)))
 		b, rs, ss := NewBlock(tc.n, tc.rels, tc.sets)
+		assert.Equal(t, tc.n == 2100, len(b.chunks) > 1, "n=%d: %d arrays", tc.n, len(b.chunks))
 		require.Len(t, rs, tc.rels)
 		require.Len(t, ss, tc.sets)
 		twinRels := make([]*Rel, tc.rels)
@@ -106,4 +110,51 @@ func TestNextInRow(t *testing.T) {
 			}
 		}
 	}
+}
+
+// doneAfter is a context whose Err reports it done from the limit-th look
+// on.
+type doneAfter struct {
+	context.Context
+	looks, limit int
+}
+
+func (c *doneAfter) Err() error {
+	c.looks++
+	if c.looks >= c.limit {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestNewBlockContext: the relations of a candidate of 10,000 events (2.5
+// GB) are made in parts, and making them stops at the first look at a
+// context that is done, having allocated the parts made before; a small
+// block is one array, made after one look.
+func TestNewBlockContext(t *testing.T) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	ctx := &doneAfter{Context: context.Background(), limit: 3}
+	b, rs, ss, err := NewBlockContext(ctx, 10_000, 200, 100)
+	runtime.ReadMemStats(&after)
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Nil(t, b)
+	assert.Nil(t, rs)
+	assert.Nil(t, ss)
+	assert.Equal(t, 3, ctx.looks)
+	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(64<<20), "two relations of 12.5 MB, not 200")
+
+	ctx = &doneAfter{Context: context.Background(), limit: 2}
+	b, rs, ss, err = NewBlockContext(ctx, 20, 200, 100)
+	require.NoError(t, err)
+	assert.Len(t, b.chunks, 1)
+	assert.Len(t, rs, 200)
+	assert.Len(t, ss, 100)
+	assert.Equal(t, 1, ctx.looks)
+	require.NoError(t, b.ClearContext(&doneAfter{Context: context.Background(), limit: 1}), "one array: cleared without a look")
+
+	b, _, _ = NewBlock(2100, 10, 0)
+	require.Greater(t, len(b.chunks), 1)
+	require.ErrorIs(t, b.ClearContext(&doneAfter{Context: context.Background(), limit: 1}), context.Canceled)
+	require.NoError(t, b.ClearContext(context.Background()))
 }

@@ -82,6 +82,15 @@ type Instance struct {
 // NewInstance prepares an evaluation over dom. It adds the program's
 // constants to dom, whose size is then fixed: add every host atom first.
 func (p *Program) NewInstance(dom *Domain) *Instance {
+	in, _ := p.newInstance(context.Background(), dom)
+	return in
+}
+
+// newInstance is NewInstance under a context, looked at while the
+// relations are allocated (those of a candidate of thousands of events
+// take gigabytes, and their first touch seconds): once ctx is done it
+// returns ctx's error.
+func (p *Program) newInstance(ctx context.Context, dom *Domain) (*Instance, error) {
 	for _, c := range p.consts {
 		dom.Intern(c)
 	}
@@ -92,7 +101,9 @@ func (p *Program) NewInstance(dom *Domain) *Instance {
 	in.stores = make([]store, len(p.rels))
 	in.delta = make([]store, len(p.rels))
 	in.next = make([]store, len(p.rels))
-	in.newStores()
+	if err := in.newStores(ctx); err != nil {
+		return nil, err
+	}
 	for _, s := range p.strata {
 		for _, rp := range s.rules {
 			if len(rp.consts) == 0 {
@@ -106,6 +117,12 @@ func (p *Program) NewInstance(dom *Domain) *Instance {
 			in.ruleConsts[rp] = atoms
 		}
 		if s.recursive {
+			if n >= pollComposeAtoms {
+				// Each store of a big domain takes megabytes.
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+			}
 			for _, r := range s.rels {
 				in.delta[r] = newTrackedStore(p.rels[r].arity, n, p.options.trackMinAtoms)
 				in.next[r] = newTrackedStore(p.rels[r].arity, n, p.options.trackMinAtoms)
@@ -118,12 +135,13 @@ func (p *Program) NewInstance(dom *Domain) *Instance {
 	in.versions = make([]uint64, len(p.rels))
 	in.empty = make([]emptyCache, len(p.rels))
 	in.spans = make([]*spanCache, len(p.rels))
-	return in
+	return in, nil
 }
 
 // newStores makes the stores of every relation, those of one or two
-// columns in one block (which Reset empties at once), the universe full.
-func (in *Instance) newStores() {
+// columns in one block (which Reset empties at once), the universe full;
+// once ctx is done it returns ctx's error.
+func (in *Instance) newStores(ctx context.Context) error {
 	sets, rels := 0, 0
 	for _, r := range in.p.rels {
 		switch r.arity {
@@ -133,7 +151,10 @@ func (in *Instance) newStores() {
 			rels++
 		}
 	}
-	block, rs, ss := relations.NewBlock(in.n, rels, sets)
+	block, rs, ss, err := relations.NewBlockContext(ctx, in.n, rels, sets)
+	if err != nil {
+		return err
+	}
 	in.block = block
 	for i, r := range in.p.rels {
 		switch r.arity {
@@ -151,6 +172,7 @@ func (in *Instance) newStores() {
 			in.universe = relID(i)
 		}
 	}
+	return nil
 }
 
 // Domain returns the instance's domain.

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/ptxmm/ptxmm/datalog"
@@ -111,6 +112,14 @@ func (p *Program) countStores() {
 // allocating anything, a domain whose relations would not fit, and makes
 // later evaluations stop with a MemoryError when what they grow would not.
 func (p *Program) NewLimitedInstance(dom *Domain, l Limits) (*Instance, error) {
+	return p.NewInstanceContext(context.Background(), dom, l)
+}
+
+// NewInstanceContext is NewLimitedInstance under a context: making the
+// relations of a big domain takes time (gigabytes of fresh memory for a
+// candidate of 10,000 events), and ctx is looked at as they are made. Once
+// ctx is done it returns ctx's error.
+func (p *Program) NewInstanceContext(ctx context.Context, dom *Domain, l Limits) (*Instance, error) {
 	if l.MaxBytes > 0 {
 		atoms := dom.Len()
 		for _, c := range p.consts {
@@ -122,7 +131,10 @@ func (p *Program) NewLimitedInstance(dom *Domain, l Limits) (*Instance, error) {
 			return nil, &MemoryError{What: fmt.Sprintf("the relations of %d atoms", atoms), Need: need, Limit: l.MaxBytes}
 		}
 	}
-	in := p.NewInstance(dom)
+	in, err := p.newInstance(ctx, dom)
+	if err != nil {
+		return nil, err
+	}
 	in.mem = newMemory(p, in.n, l)
 	return in, nil
 }

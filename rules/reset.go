@@ -1,6 +1,10 @@
 package rules
 
-import "github.com/ptxmm/ptxmm/datalog"
+import (
+	"context"
+
+	"github.com/ptxmm/ptxmm/datalog"
+)
 
 // Reset returns the instance to the state NewInstance (or
 // NewLimitedInstance, with limits l) left it in, over the same domain,
@@ -17,9 +21,19 @@ import "github.com/ptxmm/ptxmm/datalog"
 // relation's version stay: every version moves on, which invalidates them.
 // The varying relations given to SetVarying stay set.
 func (in *Instance) Reset(l Limits) {
+	_ = in.ResetContext(context.Background(), l) // fails only when ctx does
+}
+
+// ResetContext is Reset under a context, looked at while the relations of
+// a big domain are emptied (gigabytes for a candidate of 10,000 events).
+// Once ctx is done it returns ctx's error, and the instance, partly reset,
+// must not be used again.
+func (in *Instance) ResetContext(ctx context.Context, l Limits) error {
 	// The stores of one and two columns are the block's, and none is
 	// tracked; the universe is full again.
-	in.block.Clear()
+	if err := in.block.ClearContext(ctx); err != nil {
+		return err
+	}
 	if in.p.rels[in.universe].kind == datalog.RelUniverse {
 		in.stores[in.universe].set.Complement()
 	}
@@ -30,6 +44,11 @@ func (in *Instance) Reset(l Limits) {
 	for _, s := range in.p.strata {
 		if !s.recursive {
 			continue
+		}
+		if in.n >= pollComposeAtoms {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 		}
 		for _, r := range s.rels {
 			in.delta[r].clearAll()
@@ -55,6 +74,7 @@ func (in *Instance) Reset(l Limits) {
 	in.inc.forgetAll()
 	in.keepQuietOverReset()
 	in.mem = newMemory(in.p, in.n, l)
+	return nil
 }
 
 // clearAll empties a store whatever its row list says: after an evaluation
