@@ -93,6 +93,10 @@ type Program struct {
 	stratumOf []int32
 	// numStarters counts the starting rules of all strata.
 	numStarters int
+	// quietInputs lists the inputs some starting rule reads positively,
+	// and quietBit[r] is r's position there or -1 (QuietPlans' keys).
+	quietInputs []relID
+	quietBit    []int32
 }
 
 type compileOptions struct {
@@ -190,6 +194,7 @@ func Compile(m *datalog.Model, opts ...CompileOption) (*Program, source.List) {
 		}
 		p.numStarters += len(s.starters)
 	}
+	p.findQuietInputs()
 	return p, errs
 }
 

@@ -26,12 +26,12 @@ type QuietPlans struct {
 	p *Program
 	// inputs lists the inputs some starting rule reads positively: the
 	// only relations whose emptiness findDead asks about. A key has a bit
-	// per entry, set when the input is empty.
+	// per entry, set when the input is empty. bit[r] is r's position in
+	// inputs, or -1. Both are the program's (quietInputs).
 	inputs []relID
-	// bit[r] is r's position in inputs, or -1.
-	bit   []int32
-	mu    sync.Mutex
-	plans map[string]*quietPlan
+	bit    []int32
+	mu     sync.Mutex
+	plans  map[string]*quietPlan
 }
 
 // quietPlan is what findDead found for one set of empty inputs.
@@ -40,34 +40,44 @@ type quietPlan struct {
 	// watch lists the empty inputs findDead asked about, in the order it
 	// asked, and full the inputs it found holding tuples.
 	watch, full []relID
+	// key is the plan's key (QuietPlans.key).
+	key string
 	// starved[i] has bit k set when rule k of stratum i, a stratum of at
 	// most 64 rules that is not dead, has a positive atom over one of the
 	// empty inputs or over a relation of a dead stratum: while the inputs
 	// stay empty and the dead strata quiet, it derives nothing, and
-	// runDirtyFlat passes over it without asking.
-	starved []uint64
+	// runDirtyFlat passes over it without asking. starving lists the
+	// empty inputs those rules read. Both are found once, when the plan
+	// is first taken again (planFound); nil until then.
+	once     sync.Once
+	starved  []uint64
+	starving []relID
 }
 
 // QuietPlans returns an empty cache of the program's dead strata per set of
 // empty inputs, for SetQuietPlans.
 func (p *Program) QuietPlans() *QuietPlans {
-	seen := make([]bool, len(p.rels))
-	qp := &QuietPlans{p: p, plans: map[string]*quietPlan{}, bit: make([]int32, len(p.rels))}
-	for r := range qp.bit {
-		qp.bit[r] = -1
+	return &QuietPlans{p: p, plans: map[string]*quietPlan{}, inputs: p.quietInputs, bit: p.quietBit}
+}
+
+// findQuietInputs lists the inputs the starting rules read positively
+// (Program.quietInputs), when the program is compiled: a program read
+// from its image at every start does not walk its rules for them.
+func (p *Program) findQuietInputs() {
+	p.quietBit = make([]int32, len(p.rels))
+	for r := range p.quietBit {
+		p.quietBit[r] = -1
 	}
 	for _, s := range p.strata {
 		for _, rp := range s.starters {
 			for _, r := range rp.positive {
-				if !seen[r] && p.rels[r].kind == datalog.RelInput {
-					seen[r] = true
-					qp.bit[r] = int32(len(qp.inputs))
-					qp.inputs = append(qp.inputs, r)
+				if p.quietBit[r] < 0 && p.rels[r].kind == datalog.RelInput {
+					p.quietBit[r] = int32(len(p.quietInputs))
+					p.quietInputs = append(p.quietInputs, r)
 				}
 			}
 		}
 	}
-	return qp
 }
 
 // SetQuietPlans gives the instance qp, of the instance's program
@@ -145,6 +155,18 @@ func (in *Instance) planFound() (found bool, key []byte) {
 			q.inputs = append(q.inputs, r)
 		}
 	}
+	// The starved rules are found when a plan is taken again (a single
+	// test does not earn them back), and rest on empty inputs findDead may
+	// not have asked about (it stops at a stratum's first live starter):
+	// those are watched too, so that the plan is dropped when one fills.
+	plan.once.Do(func() { plan.starved, plan.starving = q.plans.starvedRules(plan) })
+	for _, r := range plan.starving {
+		if !q.watched[r] {
+			q.watched[r] = true
+			q.watch = append(q.watch, r)
+			q.watchAt = append(q.watchAt, in.versions[r]+1)
+		}
+	}
 	return true, nil
 }
 
@@ -158,27 +180,19 @@ func (in *Instance) keepPlan(key []byte) {
 			plan.full = append(plan.full, relID(r))
 		}
 	}
-	// The starved rules rest on empty inputs findDead may not have asked
-	// about (it stops at a stratum's first live starter): they are
-	// watched too, so that the plan is dropped when one of them fills.
-	plan.starved = q.plans.starvedRules(key, q.dead, func(r relID) {
-		if !q.watched[r] {
-			q.watched[r] = true
-			q.watch = append(q.watch, r)
-			q.watchAt = append(q.watchAt, in.versions[r]+1)
-		}
-	})
 	plan.watch = append([]relID(nil), q.watch...)
+	plan.key = string(key)
 	q.plan = plan
 	q.plans.keep(key, plan)
 }
 
-// starvedRules returns quietPlan.starved for the empty inputs of key and
-// the dead strata dead, calling starving with each input it found starving
-// a rule.
-func (qp *QuietPlans) starvedRules(key []byte, dead strataBits, starving func(relID)) []uint64 {
+// starvedRules returns quietPlan.starved for plan, and the empty inputs
+// that starve its rules.
+func (qp *QuietPlans) starvedRules(plan *quietPlan) (out []uint64, starving []relID) {
 	p := qp.p
-	out := make([]uint64, len(p.strata))
+	key, dead := plan.key, plan.dead
+	seen := map[relID]bool{}
+	out = make([]uint64, len(p.strata))
 	for i, s := range p.strata {
 		if dead.has(i) || len(s.rules) > 64 {
 			continue
@@ -193,11 +207,14 @@ func (qp *QuietPlans) starvedRules(key []byte, dead strataBits, starving func(re
 				}
 				if t < 0 && b >= 0 && key[b>>3]&(1<<uint(b&7)) != 0 {
 					out[i] |= 1 << uint(k)
-					starving(r)
+					if !seen[r] {
+						seen[r] = true
+						starving = append(starving, r)
+					}
 					break
 				}
 			}
 		}
 	}
-	return out
+	return out, starving
 }
