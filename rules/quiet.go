@@ -59,18 +59,20 @@ type quietStrata struct {
 	plans *QuietPlans
 	key   []byte
 	// plan is the plan of plans the dead strata were found with, nil
-	// without plans; starvedNow is its starved rules while they hold (the
-	// plan is the inputs' as they are, and every dead stratum is quiet),
-	// nil otherwise.
-	plan       *quietPlan
-	starvedNow []uint64
+	// without plans; planStarved is its starved rules once this instance
+	// watches the inputs they rest on (planFound), nil before; starvedNow
+	// is planStarved while it holds (the plan is the inputs' as they are, and
+	// every dead stratum is quiet), nil otherwise.
+	plan        *quietPlan
+	planStarved []uint64
+	starvedNow  []uint64
 }
 
 // forgetQuiet drops what the instance knows of its quiet strata (after an
 // evaluation was stopped).
 func (in *Instance) forgetQuiet() {
 	q := &in.quiet
-	q.known, q.plan, q.starvedNow = false, nil, nil
+	q.known, q.plan, q.planStarved, q.starvedNow = false, nil, nil, nil
 	clear(q.dead)
 	clear(q.quiet)
 }
@@ -159,7 +161,7 @@ func (in *Instance) findDead() {
 	}
 	clear(q.dead)
 	clear(q.quiet)
-	q.plan, q.starvedNow = nil, nil
+	q.plan, q.planStarved, q.starvedNow = nil, nil, nil
 	q.watch, q.watchAt = q.watch[:0], q.watchAt[:0]
 	var key []byte
 	found := false
@@ -282,7 +284,7 @@ func (in *Instance) quietChanged() {
 // the dead strata are known for the inputs as they are, and every one is
 // quiet; nil otherwise.
 func (q *quietStrata) starvedHold() []uint64 {
-	if q.plan == nil || !q.known || q.stale {
+	if q.planStarved == nil || !q.known || q.stale {
 		return nil
 	}
 	for k, w := range q.dead {
@@ -290,7 +292,7 @@ func (q *quietStrata) starvedHold() []uint64 {
 			return nil
 		}
 	}
-	return q.plan.starved
+	return q.planStarved
 }
 
 // passQuiet marks the dirty quiet strata among mask's clean, as if they

@@ -167,6 +167,7 @@ func (in *Instance) planFound() (found bool, key []byte) {
 			q.watchAt = append(q.watchAt, in.versions[r]+1)
 		}
 	}
+	q.planStarved = plan.starved
 	return true, nil
 }
 

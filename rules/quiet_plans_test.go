@@ -71,12 +71,18 @@ func TestQuietPlans(t *testing.T) {
 		assert.Equal(t, uint64(5), second.quiet.starvedNow[u], "u's rules over g and h are starved for the test")
 		assert.Equal(t, uint64(2), second.quiet.starvedNow[stratumOf(t, p, "w")], "w's rule over the dead b is starved")
 
+		// The first instance made the plan, without its starved rules: it
+		// does not watch h, and must not take them now that the second
+		// found them.
+		assert.Nil(t, first.quiet.starvedNow)
+		assert.Equal(t, wantH, derive(first, []string{"c,a"}))
+
 		// h holds tuples, then g: the plan no longer holds, and the rules
 		// over them run.
 		assert.Equal(t, wantH, derive(second, []string{"c,a"}))
 		assert.Equal(t, want, derive(second, nil))
 		assert.Equal(t, wantG, derive(second, nil, "b,a", "c,c"))
-		assert.Nil(t, second.quiet.plan.starved, "a plan's starved rules are found when it is taken again")
+		assert.Nil(t, second.quiet.planStarved, "a plan's starved rules are found when it is taken again")
 		assert.Len(t, qp.plans, 3)
 
 		// Back to an empty g, after Reset as a host checking many tests
@@ -86,7 +92,7 @@ func TestQuietPlans(t *testing.T) {
 		assert.Equal(t, wantH, derive(second, []string{"c,a"}))
 		second.Reset(Limits{})
 		assert.Equal(t, wantG, derive(second, nil, "b,a", "c,c"))
-		assert.Equal(t, uint64(4), second.quiet.plan.starved[u], "only the rule over h is starved")
+		assert.Equal(t, uint64(4), second.quiet.planStarved[u], "only the rule over h is starved")
 		assert.Len(t, qp.plans, 3)
 	})
 }
