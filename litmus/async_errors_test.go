@@ -66,6 +66,8 @@ func TestAsyncParseErrors(t *testing.T) {
 		{"inval with a count", asyncWith("mbarrier.inval b, 1"), "unexpected \",\" after the operands of mbarrier.inval", "4:18"},
 		{"mbarrier in global memory", asyncWith("mbarrier.arrive x"), "mbarrier objects live in shared memory", "4:18"},
 		{"undeclared mbarrier", asyncWith("mbarrier.arrive q"), "the mbarrier q of \"mbarrier.arrive q\" is not declared", "4:18"},
+		{"init count zero", asyncWith("mbarrier.init b, 0"), "mbarrier.init expects 1 to 1048575 arrivals per phase, found 0", "4:19"},
+		{"init count 2^20", asyncWith("mbarrier.init.shared.b64 b, 1048576"), "mbarrier.init expects 1 to 1048575 arrivals per phase, found 1048576", "4:30"},
 		{"mbarrier count zero", "PTX T\n{ b @ mbarrier 0; }\n P0@cta 0,gpu 0 ;\n mbarrier.arrive b ;\nexists (0:r0 == 0)\n", "an mbarrier expects 1 to 1048575 arrivals per phase, found 0", "2:16"},
 		{"release on a cluster wait", asyncWith("barrier.cluster.wait.release"), "barrier.cluster.wait cannot be .release: expected .acquire", "4:22"},
 		{"cluster barrier without kind", asyncWith("barrier.cluster"), "barrier.cluster needs .arrive or .wait", "4:2"},

@@ -150,6 +150,17 @@ func (p *parser) parseBarrier(c *cursor, in *Instr, m mnemonic) bool {
 		p.errorf(c.lastEnd(), "%s needs a thread count: PTX writes %s a, b, and b is required for arrive", m.text, m.text)
 		return false
 	}
+	// PTX ISA 9.7.13.1: a CTA has 16 logical barriers, 0 to 15; the herd
+	// format names the logical barrier second (its first operand is
+	// Dartagnan's instance), the .test format first.
+	idx := 0
+	if p.format != FormatNV {
+		idx = 1
+	}
+	if idx < len(args) && args[idx].Kind == OperandImm && args[idx].Imm > maxLogicalBarrier {
+		p.errorf(offs[idx], "%s names logical barrier %d: a CTA has barriers 0 to %d", m.text, args[idx].Imm, maxLogicalBarrier)
+		return false
+	}
 	in.BarID = Operand{Kind: OperandImm, Imm: 0, At: lineColOf(in.Pos)}
 	if p.format == FormatNV {
 		in.Instance, in.BarID = args[0], args[0]
@@ -213,3 +224,8 @@ func (p *parser) barOperand(c *cursor, mn string) (Operand, bool) {
 	}
 	return o, ok
 }
+
+// maxLogicalBarrier is the last of a CTA's 16 logical barriers (PTX ISA
+// 9.7.13.1: operand a names "a logical barrier resource" with a value
+// "0 through 15").
+const maxLogicalBarrier = 15

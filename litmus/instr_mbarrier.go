@@ -87,7 +87,14 @@ func (p *parser) parseMBarrier(c *cursor, in *Instr, m mnemonic, thread int) boo
 		if !p.mbarOperand(c, in, thread, spec.mn) || !p.expectComma(c, spec.mn, "mbarrier") {
 			return false
 		}
+		countOff := c.peek().off
 		in.Src, ok = p.immOrReg(c, spec.mn, "expected arrival count")
+		// The mbarrier.init page gives count the range [1, 2^20-1], as a
+		// declared mbarrier's count; an integer outside it is no PTX.
+		if ok && in.Src.Kind == OperandImm && (in.Src.Imm < 1 || in.Src.Imm > maxMBarCount) {
+			p.errorf(countOff, "mbarrier.init expects 1 to %d arrivals per phase, found %d", maxMBarCount, in.Src.Imm)
+			return false
+		}
 	case MBarInval:
 		ok = p.mbarOperand(c, in, thread, spec.mn)
 	case MBarArrive, MBarArriveDrop:
