@@ -1,6 +1,7 @@
 package litmus
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -59,7 +60,7 @@ func (p *parser) parseTensorCopy(c *cursor, in *Instr, m mnemonic, thread, first
 		case x.name == "cta_group::2":
 			p.errorf(x.off, "%s.cta_group::2 is not supported: ptxmm models .cta_group::1, the default (the mbarrier in the destination's CTA)", mn)
 			return false
-		case isTensorMode(x.name):
+		case slices.Contains(tensorModes, x.name):
 			p.errorf(x.off, "%s.%s is not supported: ptxmm models the .tile mode, which copies the box as it is (the box is one whole location)", mn, x.name)
 			return false
 		default:
@@ -97,13 +98,4 @@ func (p *parser) parseTensorCopy(c *cursor, in *Instr, m mnemonic, thread, first
 		return false
 	}
 	return p.endOperands(c, mnd)
-}
-
-func isTensorMode(s string) bool {
-	for _, x := range tensorModes {
-		if s == x {
-			return true
-		}
-	}
-	return false
 }

@@ -241,16 +241,30 @@ func (in *Instance) emptyInput(r relID) bool {
 		return false
 	}
 	if !in.stores[r].isEmpty() {
-		if !q.listed[r] {
-			q.listed[r] = true
-			q.inputs = append(q.inputs, r)
-		}
+		q.listInput(r)
 		return false
 	}
-	q.starved[r], q.watched[r] = 1, true
+	q.starved[r] = 1
+	in.watchInput(r)
+	return true
+}
+
+// watchInput watches input r, empty at its version now: the dead strata
+// rely on it staying so (quietValid).
+func (in *Instance) watchInput(r relID) {
+	q := &in.quiet
+	q.watched[r] = true
 	q.watch = append(q.watch, r)
 	q.watchAt = append(q.watchAt, in.versions[r]+1)
-	return true
+}
+
+// listInput lists input r, which holds tuples, once in inputs: after Reset
+// it may be empty (quietValid's recheck).
+func (q *quietStrata) listInput(r relID) {
+	if !q.listed[r] {
+		q.listed[r] = true
+		q.inputs = append(q.inputs, r)
+	}
 }
 
 // markQuiet notes that dead stratum i was cleared (runDirty): it is quiet

@@ -145,15 +145,10 @@ func (in *Instance) planFound() (found bool, key []byte) {
 	copy(q.dead, plan.dead)
 	q.plan = plan
 	for _, r := range plan.watch {
-		q.watched[r] = true
-		q.watch = append(q.watch, r)
-		q.watchAt = append(q.watchAt, in.versions[r]+1)
+		in.watchInput(r)
 	}
 	for _, r := range plan.full {
-		if !q.listed[r] {
-			q.listed[r] = true
-			q.inputs = append(q.inputs, r)
-		}
+		q.listInput(r)
 	}
 	// The starved rules are found when a plan is taken again (a single
 	// test does not earn them back), and rest on empty inputs findDead may
@@ -162,9 +157,7 @@ func (in *Instance) planFound() (found bool, key []byte) {
 	plan.once.Do(func() { plan.starved, plan.starving = q.plans.starvedRules(plan) })
 	for _, r := range plan.starving {
 		if !q.watched[r] {
-			q.watched[r] = true
-			q.watch = append(q.watch, r)
-			q.watchAt = append(q.watchAt, in.versions[r]+1)
+			in.watchInput(r)
 		}
 	}
 	q.planStarved = plan.starved
