@@ -15,6 +15,7 @@ import (
 	"io/fs"
 
 	"github.com/ptxmm/ptxmm/internal/loader"
+	"github.com/ptxmm/ptxmm/internal/snapshot"
 )
 
 //go:generate go run ./gen
@@ -28,8 +29,11 @@ const File = "spec.snap"
 //go:embed spec.snap
 var compiled []byte
 
+// image is compiled, read at most once per process.
+var image = snapshot.NewBuiltIn(compiled)
+
 // Source is the default model read from fsys, the file system holding
 // spec.dl (the embedding API's DefaultModelFS), with its compiled form.
 func Source(fsys fs.FS) loader.Source {
-	return loader.Source{Name: Name, FS: fsys, Builtin: true, Compiled: compiled, CompiledBuiltIn: true}
+	return loader.Source{Name: Name, FS: fsys, Builtin: true, Image: image}
 }

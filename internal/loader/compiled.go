@@ -63,14 +63,16 @@ func Precompile(src Source, opts Options) ([]byte, error) {
 // Anything else (bytes of another build, an edited file) and the model is
 // compiled as usual.
 func loadCompiled(src Source, opts Options) (*Model, bool) {
-	if src.Compiled == nil || src.Text != nil || cat.IsCatFile(src.Name) || len(opts.Extra) > 0 || len(opts.Unchecked) > 0 {
+	if (src.Compiled == nil && src.Image == nil) || src.Text != nil || cat.IsCatFile(src.Name) || len(opts.Extra) > 0 || len(opts.Unchecked) > 0 {
 		return nil, false
 	}
-	decode := snapshot.DecodeImage[compiledModel]
-	if src.CompiledBuiltIn {
-		decode = snapshot.DecodeBuiltInImage[compiledModel]
+	var cm *compiledModel
+	var err error
+	if src.Image != nil {
+		cm, err = snapshot.ReadBuiltIn[compiledModel](src.Image, newCodec())
+	} else {
+		cm, err = snapshot.DecodeImage[compiledModel](newCodec(), src.Compiled)
 	}
-	cm, err := decode(newCodec(), src.Compiled)
 	if err != nil || cm.Name != src.Name || cm.Compiled == nil {
 		return nil, false
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/ptxmm/ptxmm/checker"
 	"github.com/ptxmm/ptxmm/datalog"
 	"github.com/ptxmm/ptxmm/internal/lazyregexp"
+	"github.com/ptxmm/ptxmm/internal/snapshot"
 	"github.com/ptxmm/ptxmm/limits"
 	"github.com/ptxmm/ptxmm/source"
 )
@@ -40,11 +41,12 @@ type Source struct {
 	// checks left out; otherwise the model is compiled as usual. The
 	// embedded default model carries it (internal/defaultmodel).
 	Compiled []byte
-	// CompiledBuiltIn says Compiled is part of the program (embedded when
-	// it was built, and checked intact by its package's tests), so its
-	// checksum is not computed at each load (snapshot.DecodeBuiltInImage).
-	// Bytes read from anywhere else leave it false.
-	CompiledBuiltIn bool
+	// Image, when set, is the model compiled ahead of time as part of
+	// the program (embedded when it was built, and checked intact by its
+	// package's tests), in place of Compiled: it is read once per process,
+	// without computing its checksum, into read-only memory, and every
+	// load that uses it shares that graph (snapshot.BuiltIn).
+	Image *snapshot.BuiltIn
 }
 
 // Options say how a model is read and what is added to it.

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"unsafe"
+
+	"github.com/ptxmm/ptxmm/internal/heappages"
 )
 
 // An image is a graph as it lies in memory: the arrays its values were
@@ -466,13 +468,19 @@ func DecodeBuiltInImage[T any](c *Codec, data []byte) (*T, error) {
 // decodeChecked reads an image whose checksum holds or need not be
 // computed, cutting parts from data in place when inPlace is set.
 func decodeChecked[T any](c *Codec, data []byte, inPlace bool) (*T, error) {
+	return decodeWith[T](c, data, &imageReader{inPlace: inPlace})
+}
+
+// decodeWith reads an image with r (whose flags are set), checking its
+// types and layout first.
+func decodeWith[T any](c *Codec, data []byte, r *imageReader) (*T, error) {
 	var root *T
 	ps, _ := c.codecPlans(reflect.TypeOf(root))
 	fp := imageFingerprint(ps)
 	if len(data) < imageHead || string(data[:len(imageMagic)]) != imageMagic || string(data[len(imageMagic):imageHead-4]) != string(fp[:]) {
 		return nil, ErrMismatch
 	}
-	r := &imageReader{decoder: decoder{data: data, pos: imageHead}, inPlace: inPlace}
+	r.decoder = decoder{data: data, pos: imageHead}
 	return decodeImage[T](r, ps)
 }
 
@@ -492,6 +500,20 @@ type imageReader struct {
 	// without pointers qualify: the pointers of the others are written
 	// at load, and the collector does not scan data for them.
 	inPlace bool
+	// offHeap says the arrays not cut from data are laid out in region,
+	// memory outside the heap (BuiltIn), rather than allocated in the
+	// heap; keep then holds the heap objects the graph points to from
+	// there.
+	offHeap bool
+	region  []byte
+	keep    []any
+}
+
+// arenaHead is an arena as an image's header gives it: the plan of its
+// values and how many there are.
+type arenaHead struct {
+	plan *plan
+	n    int
 }
 
 // number reads a uvarint at most max.
@@ -507,10 +529,6 @@ func (r *imageReader) number(max uint64) int {
 func decodeImage[T any](r *imageReader, ps *plans) (*T, error) {
 	limit := uint64(len(r.data))
 	nArenas := r.number(limit)
-	type arenaHead struct {
-		plan *plan
-		n    int
-	}
 	heads := make([]arenaHead, nArenas)
 	for i := range heads {
 		p := ps.list[r.number(uint64(len(ps.list)-1))]
@@ -568,9 +586,13 @@ func decodeImage[T any](r *imageReader, ps *plans) (*T, error) {
 	} else {
 		blob = string(r.data[r.pos : r.pos+nBlob])
 	}
-	at := r.pos + nBlob
 	r.bases = make([]unsafe.Pointer, 0, nArenas+2+nItabs)
 	r.sizes = make([]uintptr, 0, nArenas+2+nItabs)
+	if r.offHeap {
+		r.mapRegion(heads, r.pos+nBlob)
+	}
+	used := 0
+	at := r.pos + nBlob
 	for _, h := range heads {
 		at = alignArena(at)
 		size := uintptr(h.n) * h.plan.size
@@ -579,6 +601,10 @@ func decodeImage[T any](r *imageReader, ps *plans) (*T, error) {
 		case h.n == 0:
 		case r.inPlace && size > 0 && r.cutInPlace(h.plan, at):
 			base = unsafe.Pointer(&r.data[at])
+		case r.offHeap:
+			base = unsafe.Pointer(&r.region[used])
+			used += alignArena(int(size))
+			copy(unsafe.Slice((*byte)(base), size), r.data[at:at+int(size)])
 		default:
 			base = reflect.MakeSlice(reflect.SliceOf(h.plan.t), h.n, h.n).UnsafePointer()
 			// Every pointer in these bytes is nil: a plain copy.
@@ -588,7 +614,11 @@ func decodeImage[T any](r *imageReader, ps *plans) (*T, error) {
 		r.bases = append(r.bases, base)
 		r.sizes = append(r.sizes, size)
 	}
-	r.bases = append(r.bases, unsafe.Pointer(unsafe.StringData(blob)), unsafe.Pointer(new(uint64)))
+	empty := new(uint64)
+	if r.offHeap {
+		r.keep = append(r.keep, empty)
+	}
+	r.bases = append(r.bases, unsafe.Pointer(unsafe.StringData(blob)), unsafe.Pointer(empty))
 	r.sizes = append(r.sizes, uintptr(len(blob)), 0)
 	for _, it := range itabs {
 		word, err := typeWord(it[0], it[1])
@@ -612,6 +642,27 @@ func decodeImage[T any](r *imageReader, ps *plans) (*T, error) {
 		return nil, errors.New("snapshot: image's root is out of its arena")
 	}
 	return (*T)(unsafe.Add(r.bases[rootArena], rootOff)), nil
+}
+
+// mapRegion takes the memory outside the heap for the arenas not cut
+// from data (their bytes start at byte at), or leaves them to the heap
+// (offHeap unset) where none is offered.
+func (r *imageReader) mapRegion(heads []arenaHead, at int) {
+	need := 0
+	for _, h := range heads {
+		at = alignArena(at)
+		size := uintptr(h.n) * h.plan.size
+		if h.n > 0 && !(r.inPlace && size > 0 && r.cutInPlace(h.plan, at)) {
+			need += alignArena(int(size))
+		}
+		at += int(size)
+	}
+	region, err := heappages.OffHeap(need)
+	if err != nil || len(region) < need || need == 0 {
+		r.offHeap = false
+		return
+	}
+	r.region = region
 }
 
 // cutInPlace reports whether the array of plan p at byte at of the image
@@ -700,6 +751,10 @@ func (r *imageReader) buildMap(arena, off int, p *plan, keys, vals, n int, kp, v
 		k := reflect.NewAt(kp.t, unsafe.Add(r.bases[keys], uintptr(i)*kp.size)).Elem()
 		v := reflect.NewAt(vp.t, unsafe.Add(r.bases[vals], uintptr(i)*vp.size)).Elem()
 		m.SetMapIndex(k, v)
+	}
+	if r.offHeap {
+		// The map lives in the heap; only keep holds it alive.
+		r.keep = append(r.keep, m.Interface())
 	}
 	reflect.NewAt(p.t, unsafe.Add(r.bases[arena], off)).Elem().Set(m)
 	return nil
