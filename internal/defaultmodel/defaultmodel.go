@@ -1,8 +1,8 @@
 // Package defaultmodel holds the embedded default model (spec.dl)
 // compiled when ptxmm is built, so that a run reads it instead of
-// compiling it (internal/loader, Source.Compiled): compiling spec.dl costs
+// compiling it (internal/loader, Source.Image): compiling spec.dl costs
 // a few milliseconds, reading its image back (internal/snapshot,
-// DecodeImage) about a fifth of that. spec.snap is written by go
+// BuiltIn) about a fifth of that, once per process. spec.snap is written by go
 // generate; TestSnapshotCurrent fails when it is stale against spec.dl or
 // the compiler. One compiled from another spec.dl, or
 // for other types, is never used (the model is then compiled as before);

@@ -28,8 +28,8 @@ func TestSnapshotCurrent(t *testing.T) {
 	if !bytes.Equal(want, compiled) {
 		t.Fatalf("internal/defaultmodel/%s is stale against spec.dl (or the compiled model's types): run go generate ./internal/defaultmodel", File)
 	}
-	// The program reads it without its checksum (CompiledBuiltIn): these
-	// bytes are the ones built in.
+	// The program reads it without its checksum (snapshot.BuiltIn):
+	// these bytes are the ones built in.
 	require.NoError(t, snapshot.CheckImage(compiled))
 }
 
@@ -94,7 +94,7 @@ func TestSnapshotNotUsed(t *testing.T) {
 
 // TestBuiltInBytesUnchanged checks the model against its own bytes: a
 // load cuts the compiled model's strings and arrays without pointers from
-// the embedded image (snapshot.DecodeBuiltInImage), so a check that wrote
+// the embedded image (snapshot.BuiltIn), so a check that wrote
 // into them would change the image. After loading it and checking the
 // examples with explanations (which read the model the most), the bytes
 // are the ones built in, and the model a second load reads is the one

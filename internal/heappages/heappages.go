@@ -14,6 +14,8 @@
 // mapping). Reserve makes the heap grow by a stretch of address space that
 // nothing has touched yet, asks for huge pages on it, and hands it back to
 // the runtime's allocator, which then places the run's objects there.
+// OffHeap gives memory outside the heap, in huge pages, for data made once
+// per process (the embedded model's image).
 package heappages
 
 // Pin holds the padding Reserve placed below the stretch it prepared, so

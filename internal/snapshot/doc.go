@@ -25,5 +25,8 @@
 // uses its strings and its arrays without pointers where they lie in the
 // image's bytes (each array is aligned in the image for that) instead of
 // copying them: those bytes and those parts of the graph are never
-// changed.
+// changed. BuiltIn reads such an image once per process, with its arrays
+// with pointers outside the Go heap (in huge pages where granted) and
+// read-only: no fresh heap pages for them, and every load shares the
+// graph.
 package snapshot
