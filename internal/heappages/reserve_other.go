@@ -17,3 +17,6 @@ func OffHeap(size int) ([]byte, error) { return nil, errNoOffHeap }
 
 // Seal does nothing where OffHeap gives no memory.
 func Seal(mem []byte) error { return nil }
+
+// Populate does nothing where OffHeap gives no memory.
+func Populate(b []byte) {}

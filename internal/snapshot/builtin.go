@@ -69,6 +69,8 @@ func ReadBuiltIn[T any](b *BuiltIn, c *Codec) (*T, error) {
 // outside the heap, and returns the heap objects the graph points to from
 // there.
 func decodeBuiltIn[T any](c *Codec, data []byte) (*T, []any, error) {
+	// Every byte of the image is read once: map its pages in one call.
+	heappages.Populate(data)
 	r := &imageReader{inPlace: true, offHeap: true}
 	got, err := decodeWith[T](c, data, r)
 	if err != nil {
