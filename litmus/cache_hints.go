@@ -144,3 +144,40 @@ func (p *parser) cachePolicy(c *cursor, h *cacheHints, mn string) bool {
 func takesHints(op string) bool {
 	return op == "ld" || op == "st" || op == "atom" || op == "red" || op == ncLoad
 }
+
+// checkGlobalOnly applies the sentences of the ld, st, atom and red pages
+// that tie a qualifier to global memory, to an instruction that names a
+// shared state space with it:
+//   - "The qualifier .mmio may be used only with .global space and with
+//     generic addressing, where the address points to .global space";
+//   - "The qualifier .level::prefetch_size may only be used with .global
+//     state space and with generic addressing where the address points to
+//     .global state space";
+//   - "The qualifiers .unified and .level::cache_hint are only supported
+//     for .global state space and for generic addressing where the address
+//     points to the .global state space" (ld; st, atom and red say the same
+//     of .level::cache_hint).
+//
+// Generic addressing stays accepted: none of these sentences makes an
+// access through a generic address to shared memory undefined (the prefetch
+// page says only that the prefetching is), so it keeps the meaning of the
+// access without the qualifier (docs/model.md, "Audit of the
+// memory-instruction pages").
+func (p *parser) checkGlobalOnly(q memQuals, op string) bool {
+	if q.spaceQ == nil || q.space == SpaceQGlobal {
+		return true
+	}
+	var what string
+	switch {
+	case q.sem == SemMMIO:
+		what = op + ".mmio"
+	case q.hints[hintPrefetch] != nil:
+		what = "the prefetch size ." + q.hints[hintPrefetch].name
+	case q.hints[hintCachePol] != nil:
+		what = ".L2::cache_hint"
+	default:
+		return true
+	}
+	p.errorf(q.spaceQ.off, "%s goes only with global memory: PTX allows it with .global or generic addressing, not with .%s", what, q.spaceQ.name)
+	return false
+}

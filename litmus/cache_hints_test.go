@@ -78,6 +78,10 @@ func TestCacheHintErrors(t *testing.T) {
 		{"register move", " ld.ca r1, 1 | ld r0, x ;", "a register move (ld DST, IMM) takes no cache qualifier, found .ca", "4:4"},
 		{"unknown on surface", " suld.ca r1, x | ld r0, x ;", "unknown qualifier .ca on suld", "4:6"},
 		{"misspelt L1", " ld.L1::evict_most r1, x | ld r0, x ;", "unknown qualifier .L1::evict_most on ld", "4:4"},
+		{"cache hint on shared ld", " ld.shared.L2::cache_hint r1, [x], r9 | ld r0, x ;", ".L2::cache_hint goes only with global memory", "4:4"},
+		{"cache hint on shared atom", " atom.shared::cluster.add.L2::cache_hint r1, [x], 1, r9 | ld r0, x ;", ".L2::cache_hint goes only with global memory", "4:6"},
+		{"cache hint on shared red", " red.add.shared::cta.L2::cache_hint [x], 1, r9 | ld r0, x ;", "not with .shared::cta", "4:9"},
+		{"prefetch on shared", " ld.L2::128B.shared r1, [x] | ld r0, x ;", "the prefetch size .L2::128B goes only with global memory", "4:13"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -153,6 +153,12 @@ func (p *parser) checkSpace(in *Instr, on operandNeed, a, root *Address, implici
 			p.errs.Add(p.opPos(on.op.At), "the %s %s of %q is in tensor memory, which only tcgen05 instructions reach (tcgen05.ld, tcgen05.st, ...)", on.what, a.Name, mn)
 			return
 		}
+		if a.Kind == ProxyConstant && in.Op != OpLoad {
+			// st page: "Stores to const memory are illegal"; atom and red
+			// "may be used only with .global and .shared spaces".
+			p.errs.Add(p.opPos(on.op.At), "%s is a constant reference, and %q writes: stores to constant memory are illegal in PTX (only ld and cold read it); write through %s instead", a.Name, mn, root.Name)
+			return
+		}
 		p.checkSpaceQual(in, on, a, root)
 	case needMultimem:
 		if len(a.Multimem) == 0 {

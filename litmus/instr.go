@@ -241,7 +241,13 @@ func (p *parser) ldstQuals(in *Instr, m mnemonic, op Op) (memQuals, bool) {
 		return q, false
 	}
 	scope, ok := p.ldstScope(m, q)
-	if !ok || !p.checkHints(&q.hints, m.op, "", q.sem) {
+	if !ok || !p.checkHints(&q.hints, m.op, "", q.sem) || !p.checkGlobalOnly(q, m.op) {
+		return q, false
+	}
+	if q.vecQ != nil && q.sem == SemMMIO {
+		// The ld and st pages write the mmio forms without .vec:
+		// "ld.mmio.relaxed.sys{.global}.type d, [a]".
+		p.errorf(q.vecQ.off, "%s.mmio takes no vector qualifier: PTX writes %s.mmio.relaxed.sys{.global}.TYPE, one scalar access", m.op, m.op)
 		return q, false
 	}
 	in.Op, in.Sem, in.Scope, in.Proxy, in.SpaceQ = op, q.sem, scope, proxyOf(m.op), q.space
@@ -304,7 +310,7 @@ func (p *parser) parseAtom(c *cursor, in *Instr, m mnemonic, thread int) bool {
 		p.errorf(m.off, "%s needs an operation: .%s", m.op, strings.Join(rmwOps(m.op), ", ."))
 		return false
 	}
-	if !p.atomType(m, q) || !p.checkHints(&q.hints, m.op, q.atomOp, q.sem) {
+	if !p.atomType(m, q) || !p.checkHints(&q.hints, m.op, q.atomOp, q.sem) || !p.checkGlobalOnly(q, m.op) {
 		return false
 	}
 	in.Op, in.Sem, in.Scope, in.Proxy, in.AtomOp, in.SpaceQ = OpAtom, SemRelaxed, ScopeGPU, ProxyGeneric, q.atomOp, q.space

@@ -223,6 +223,9 @@ func (p *parser) addrOffset(c *cursor, in *Instr, dst *Operand, mn string) bool 
 // register per element.
 func (p *parser) vectorRegs(c *cursor, in *Instr, mn string) bool {
 	return p.vectorList(c, in, mn, func(k int) bool {
+		if !p.noSink(c, mn, "read") {
+			return false
+		}
 		r, ok := p.regOperand(c, mn, "destination")
 		in.VecDst = append(in.VecDst, r.Reg)
 		return ok
@@ -234,7 +237,7 @@ func (p *parser) vectorRegs(c *cursor, in *Instr, mn string) bool {
 func (p *parser) vectorVals(c *cursor, in *Instr, thread int, mn string) bool {
 	in.VecSrc = make([]Operand, in.Vec)
 	return p.vectorList(c, in, mn, func(k int) bool {
-		if k >= len(in.VecSrc) {
+		if k >= len(in.VecSrc) || !p.noSink(c, mn, "written") {
 			return false
 		}
 		return p.valueOperand(c, in, &in.VecSrc[k], thread, mn, "value")
@@ -281,5 +284,21 @@ func (p *parser) endOperands(c *cursor, mn string) bool {
 	}
 	t := c.peek()
 	p.errorf(t.off, "unexpected %s after the operands of %s", t.describe(), mn)
+	return false
+}
+
+// noSink rejects PTX's sink symbol _ as an element of a vector operand.
+// The ld and st pages give it a meaning no register has: "data from
+// corresponding memory location is not read" (ld), "no data is being
+// written at the corresponding destination address" (st). Read as a
+// register named _, the element would be read or written (a store of 0),
+// so it is an error rather than a wrong answer (docs/model.md, "Audit of
+// the memory-instruction pages").
+func (p *parser) noSink(c *cursor, mn, done string) bool {
+	t := c.peek()
+	if c.done() || !t.is("_") {
+		return true
+	}
+	p.errorf(t.off, "the sink symbol _ is not supported in the elements of %s: PTX's _ leaves its element's memory not %s, and ptxmm makes one memory operation per element; use a shorter vector or scalar accesses for the elements you need", mn, done)
 	return false
 }
