@@ -614,11 +614,14 @@ func (x *execEval) input(k int) ival {
 		under = x.p.placeUnder(name)
 	case name == "vaddr":
 		// Two accesses through the same address of a location, and
-		// each access with itself; the initial write uses the
-		// location's first address (its declaration's).
+		// each access with itself (an atom's two events too); the
+		// initial write uses the location's first address (its
+		// declaration's). A node of either address is sure of its
+		// own instruction's only.
 		for i, a := range x.p.ns {
 			for j, b := range x.p.ns {
-				if a.loc >= 0 && a.loc == b.loc && a.alias == b.alias {
+				same := a.alias == b.alias && !a.anyAlias && !b.anyAlias
+				if a.loc >= 0 && a.loc == b.loc && (same || (!a.iw && a.thread == b.thread && a.slot == b.slot)) {
 					under[i] |= 1 << j
 				}
 			}

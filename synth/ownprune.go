@@ -45,6 +45,9 @@ type pnode struct {
 	loc          int // -1 for a fence
 	r, w, f, pf  bool
 	iw, alias    bool
+	// anyAlias says the node's address is one of its location's two,
+	// whichever the shape's alias variants take (prefixNodes).
+	anyAlias bool
 	// kind is the node's instruction's kind, and fence the kind of a
 	// fence (0 for one of a chain: acq_rel or sc).
 	kind  program.Kind
@@ -203,7 +206,7 @@ func (p *pruneInstance) input(name string) graph {
 				// use different virtual (and generic) addresses; an
 				// initial write uses the declaration's, whichever that
 				// is taken to be.
-				in = a.loc >= 0 && a.loc == b.loc && (a.iw || b.iw || a.alias == b.alias)
+				in = a.loc >= 0 && a.loc == b.loc && (a.iw || b.iw || a.alias == b.alias || a.anyAlias || b.anyAlias)
 			case "same_instr":
 				in = sameSlot(a, b)
 			case "sthd":
@@ -371,6 +374,11 @@ type ownPrune struct {
 	// once the pruning is seen not to pay (judge).
 	tried, left atomic.Int64
 	off         bool
+	// prefixTried counts the location assignments judged, prefixLeft
+	// the skeletons left out with theirs (ownprefix.go); prefixOff is
+	// set once judging them is seen not to pay (judge).
+	prefixTried, prefixLeft atomic.Int64
+	prefixOff               bool
 }
 
 // ownPruneTrial is how many skeletons the pruning must have judged before
@@ -444,6 +452,12 @@ func (op *ownPrune) judge() {
 	}
 	if tried := op.tried.Load(); tried >= ownPruneTrial && ownPruneKeep*op.left.Load() < tried {
 		op.off = true
+	}
+	// An assignment judged costs about what a skeleton judged does; it
+	// pays where it leaves out more skeletons than it judges
+	// assignments.
+	if tried := op.prefixTried.Load(); tried >= ownPruneTrial && op.prefixLeft.Load() < tried {
+		op.prefixOff = true
 	}
 	for k := range op.use {
 		for i := range op.use[k] {
@@ -562,6 +576,12 @@ func (op *ownPrune) prunes(sk *skeleton, fs feature) bool {
 	if !ok {
 		return false
 	}
+	return op.prunesNodes(ns, sk.places, fs)
+}
+
+// prunesNodes judges a skeleton's nodes, whose threads run at places,
+// with the plans of the feature set fs.
+func (op *ownPrune) prunesNodes(ns []pnode, places []program.Place, fs feature) bool {
 	var all uint64
 	if len(ns) == 64 {
 		all = ^uint64(0)
@@ -573,7 +593,7 @@ func (op *ownPrune) prunes(sk *skeleton, fs feature) bool {
 			return false
 		}
 		scopes := op.sc.o.Vocabulary.Scopes
-		fi := sp.flags.instance(ns, all, sk.places, scopes)
+		fi := sp.flags.instance(ns, all, places, scopes)
 		may := false
 		for i, c := range sp.flags.checks {
 			if fi.mayRaise(c.Kind, sp.flags.bounds[i]) {
@@ -581,7 +601,7 @@ func (op *ownPrune) prunes(sk *skeleton, fs feature) bool {
 				break
 			}
 		}
-		if may && sideMayRaise(sp, fi, sp.allow.instance(ns, all, sk.places, scopes), op.use[k], op.fired[k]) {
+		if may && sideMayRaise(sp, fi, sp.allow.instance(ns, all, places, scopes), op.use[k], op.fired[k]) {
 			return false
 		}
 	}

@@ -35,20 +35,24 @@ func TestOwnPruneAgrees(t *testing.T) {
 		prunes  bool // some skeleton is left out
 		tests   bool // the search finds tests
 		scopes  string
+		// prefix: some skeleton is left out with its location
+		// assignment (ownprefix.go)
+		prefix bool
 	}{
-		{"causality-alloy", DefaultFeatures, 3, true, false, ""},
-		{"causality-alloy", "fence.sc,atom", 4, true, false, ""},
+		{"causality-alloy", DefaultFeatures, 3, true, false, "", true},
+		{"causality-alloy", "fence.sc,atom", 4, true, false, "", false},
 		// Atoms of several scopes, in shared CTAs: incl from the
 		// placement (ownguard.go).
-		{"causality-alloy", "atom", 3, true, false, "cta,gpu"},
-		{noCausality, "atom,fence.sc", 3, true, true, "cta,cluster,gpu"},
-		{"no-sc-per-location", DefaultFeatures, 3, true, false, ""},
-		{"nta-data-only", DefaultFeatures, 3, true, true, ""},
-		{"nta-data-only", "ctrl,data,alias", 4, true, true, ""},
-		{"ptx-v6.0", DefaultFeatures, 2, false, true, ""},
-		{"fence-sc-not-acq-rel", DefaultFeatures, 3, false, false, ""},
-		{"obs-one-step", "async", 3, false, true, ""},
-		{noCausality, DefaultFeatures, 3, true, true, ""},
+		{"causality-alloy", "atom", 3, true, false, "cta,gpu", false},
+		{noCausality, "atom,fence.sc", 3, true, true, "cta,cluster,gpu", false},
+		{"no-sc-per-location", DefaultFeatures, 3, true, false, "", false},
+		{"nta-data-only", DefaultFeatures, 3, true, true, "", true},
+		{"nta-data-only", "ctrl,data,alias", 4, true, true, "", true},
+		{"ptx-v6.0", DefaultFeatures, 2, false, true, "", false},
+		{"fence-sc-not-acq-rel", DefaultFeatures, 3, false, false, "", false},
+		{"obs-one-step", "async", 3, false, true, "", false},
+		{noCausality, DefaultFeatures, 3, true, true, "", true},
+		{noCausality, "atom,alias", 4, true, true, "", true},
 	} {
 		t.Run(filepath.Base(tc.variant)+"/"+tc.vocab+"/"+tc.scopes, func(t *testing.T) {
 			if testing.Short() && tc.events > 3 {
@@ -65,8 +69,10 @@ func TestOwnPruneAgrees(t *testing.T) {
 			}
 			v, err := ParseVocabulary(tc.vocab, scopes)
 			require.NoError(t, err)
+			// Location assignments are judged from the first size
+			// (ownprefix.go), so that the small sizes exercise it.
 			run := func(off bool) *Report {
-				return Search(context.Background(), Options{A: spec, B: variant, Vocabulary: v, noOwnPrune: off,
+				return Search(context.Background(), Options{A: spec, B: variant, Vocabulary: v, noOwnPrune: off, prefixFrom: 1,
 					Bounds: Bounds{Events: tc.events, Threads: 3, Locations: 2}, Check: checker.DefaultOptions(), Workers: 2})
 			}
 			with, without := run(false), run(true)
@@ -77,6 +83,7 @@ func TestOwnPruneAgrees(t *testing.T) {
 			assert.Equal(t, without.ThinAir > 0, with.ThinAir > 0)
 			assert.Equal(t, without.Undefined, with.Undefined)
 			assert.Zero(t, without.OwnPruned)
+			assert.Equal(t, tc.prefix, with.prefixLeft > 0)
 			if tc.prunes {
 				assert.Positive(t, with.OwnPruned)
 				assert.Less(t, with.Programs, without.Programs)
@@ -125,6 +132,18 @@ func TestOwnPruneCovers(t *testing.T) {
 					all := uint64(1)<<len(ns) - 1
 					p := newPruneInstance(a, nil, ns, all, sk.places, v.Scopes)
 					x := newExecEval(&relPlan{inputs: inputs}, p)
+					// The nodes of its location assignment, judged
+					// for all its alias variants (ownprefix.go),
+					// must cover it too.
+					pre := sk.clone()
+					for _, th := range pre.threads {
+						for k := range th {
+							th[k].alias = false
+						}
+					}
+					pns, _, ok := prefixNodes(pre, v)
+					require.True(t, ok, sk.key)
+					xp := newExecEval(&relPlan{inputs: inputs}, newPruneInstance(a, nil, pns, all, sk.places, v.Scopes))
 					for _, ds := range depChains(sk.dims(v)) {
 						lo, hi := make(point, len(ds)), make(point, len(ds))
 						for i, d := range ds {
@@ -138,6 +157,7 @@ func TestOwnPruneCovers(t *testing.T) {
 							for _, c := range cands {
 								require.NoError(t, spec.EachInputs([]checker.Candidate{c}, func(inst *rules.Instance) {
 									coversInputs(t, sk, x, c.Execution, inst)
+									coversInputs(t, sk, xp, c.Execution, inst)
 								}))
 								checked++
 							}

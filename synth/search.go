@@ -41,6 +41,9 @@ type Options struct {
 	// noOwnPrune searches the skeletons ownprune.go leaves out, for the
 	// tests that compare the search with and without the pruning.
 	noOwnPrune bool
+	// prefixFrom is the least size whose location assignments are
+	// judged (ownprefix.go; 0: prefixSize), for the tests.
+	prefixFrom int
 	// screen is what Derive sampled of the models' inputs, which the
 	// search reuses when its models and vocabulary are the same.
 	screen *screen
@@ -114,6 +117,9 @@ type Report struct {
 	// OwnPruned counts the shapes left out because no execution of theirs
 	// can break a part of either model's own axioms (ownprune.go).
 	OwnPruned int
+	// prefixLeft counts those of OwnPruned left out with their location
+	// assignment (ownprefix.go), for the tests.
+	prefixLeft int
 	// ThinAir counts the programs on which the models disagree about an
 	// execution that has no final state (values out of thin air), which
 	// no test can exhibit.
@@ -185,6 +191,9 @@ func Search(ctx context.Context, o Options) *Report {
 	rep.Programs = int(s.evals.Load())
 	rep.Checked = Checked{Corners: int(s.why[forCorner].Load()), Probes: int(s.why[forProbe].Load()), Removals: int(s.why[forRemoval].Load())}
 	rep.ThinAir = int(s.thin.Load())
+	if s.own != nil {
+		rep.prefixLeft = int(s.own.prefixLeft.Load())
+	}
 	if v := s.violation; v != nil {
 		rep.Checked.Violations = int(v.checks.Load())
 		rep.ViolationScreened = int(v.left.Load())
@@ -310,11 +319,12 @@ func (s *searcher) size(n int, emit func([]*Found)) {
 		uses := func(sk *skeleton) bool { return sk.features(sk.dims(s.o.Vocabulary), nil, nil)&s.prefer != 0 }
 		passes = []func(*skeleton) bool{uses, func(sk *skeleton) bool { return !uses(sk) }}
 	}
+	judge := s.prefixJudge(n)
 	for _, keep := range passes {
 		if s.ctx.Err() != nil {
 			break
 		}
-		skeletonsOrdered(n, s.o.Bounds, s.o.Vocabulary, s.oneThreadLast, func(sk *skeleton) bool {
+		skeletonsJudged(n, s.o.Bounds, s.o.Vocabulary, s.oneThreadLast, judge, func(sk *skeleton) bool {
 			if keep != nil && !keep(sk) {
 				return s.ctx.Err() == nil
 			}
@@ -364,7 +374,7 @@ func (s *searcher) skeleton(sk *skeleton) []*Found {
 		s.mu.Unlock()
 		return nil
 	}
-	if !s.o.noOwnPrune && s.ownPrune().pruned(sk, fs) {
+	if !s.o.noOwnPrune && (s.ownPrune().leftOut(sk) || s.ownPrune().pruned(sk, fs)) {
 		s.mu.Lock()
 		s.rep.OwnPruned++
 		s.mu.Unlock()

@@ -31,6 +31,10 @@ type skeleton struct {
 	places  []program.Place
 	nlocs   int
 	key     string
+	// leftOut says the skeleton's location assignment was judged, for
+	// all its alias variants at once, to hold no separating program
+	// (ownprefix.go).
+	leftOut bool
 }
 
 // size counts the skeleton's instructions.
@@ -101,6 +105,14 @@ func skeletons(n int, b Bounds, v Vocabulary, yield func(*skeleton) bool) bool {
 // skeletonsOrdered is skeletons, with the shapes of one thread listed
 // last rather than first when oneThreadLast is set.
 func skeletonsOrdered(n int, b Bounds, v Vocabulary, oneThreadLast bool, yield func(*skeleton) bool) bool {
+	return skeletonsJudged(n, b, v, oneThreadLast, nil, yield)
+}
+
+// skeletonsJudged is skeletonsOrdered, with each location assignment of
+// the threads' kinds passed to judge (when not nil) before its alias
+// variants are listed: the skeletons of an assignment judge leaves out
+// are listed with leftOut set where all their accesses are generic.
+func skeletonsJudged(n int, b Bounds, v Vocabulary, oneThreadLast bool, judge func(th [][]slot, nlocs int) bool, yield func(*skeleton) bool) bool {
 	kinds := []slot{{kind: program.Load}, {kind: program.Store}}
 	if v.RMW {
 		kinds = append(kinds, slot{kind: program.RMW})
@@ -139,7 +151,7 @@ func skeletonsOrdered(n int, b Bounds, v Vocabulary, oneThreadLast bool, yield f
 		seqs[l] = kindSequences(l, kinds, v.TwoArrivals)
 	}
 	seen := map[string]bool{}
-	e := &enumerator{n: n, b: b, v: v, seqs: seqs, seen: seen, yield: yield}
+	e := &enumerator{n: n, b: b, v: v, seqs: seqs, seen: seen, yield: yield, judge: judge}
 	parts := partitions(n, b.Threads)
 	if oneThreadLast && len(parts) > 1 && len(parts[0]) == 1 {
 		parts = append(parts[1:], parts[0])
@@ -160,6 +172,10 @@ type enumerator struct {
 	seqs  map[int][][]slot
 	seen  map[string]bool
 	yield func(*skeleton) bool
+	// judge, when not nil, judges each location assignment; out is its
+	// verdict on the assignment being listed.
+	judge func(th [][]slot, nlocs int) bool
+	out   bool
 }
 
 // partitions lists the ways to split n instructions among at most
@@ -271,6 +287,7 @@ func (e *enumerator) locations(th [][]slot) bool {
 			if !communicates(th, used) {
 				return true
 			}
+			e.out = e.judge != nil && e.judge(th, used)
 			return e.aliases(th, mem, used, 0)
 		}
 		for l := 0; l <= used && l < e.b.Locations; l++ {
@@ -424,8 +441,23 @@ func (e *enumerator) finish(th [][]slot, nlocs int) bool {
 			continue
 		}
 		e.seen[sk.key] = true
-		if !e.yield(sk.clone()) {
+		c := sk.clone()
+		c.leftOut = e.out && allGeneric(th)
+		if !e.yield(c) {
 			return false
+		}
+	}
+	return true
+}
+
+// allGeneric reports whether every access of the threads uses its
+// location's generic addresses (no proxy's reference).
+func allGeneric(th [][]slot) bool {
+	for _, ss := range th {
+		for _, s := range ss {
+			if s.proxy != program.Generic {
+				return false
+			}
 		}
 	}
 	return true
