@@ -54,6 +54,12 @@ type Event struct {
 	// to: events of one thread with the same Instr are same_instr (the
 	// read and write of an atom); empty means an instruction of its own.
 	Instr string `json:"instr,omitempty"`
+	// Slice numbers, from 1, the destination CTA of a .multicast::cluster
+	// load that the event belongs to; 0 (the default) is the whole
+	// instruction, as a load's issue and source read are. Events of one
+	// Instr with two different nonzero slices are not same_instr
+	// (docs/catalog.md).
+	Slice int `json:"slice,omitempty"`
 	// CtaGroup and Shape are a tcgen05 event's .cta_group::N (empty: 1)
 	// and shape, kind and packing qualifiers, for same_cta_group and
 	// same_shape.
@@ -215,6 +221,9 @@ func (b *ExecutionBuilder) events() ([]event, error) {
 				return nil, fmt.Errorf("%s: offsets and sizes cannot be negative", what)
 			}
 		}
+		if e.Slice < 0 {
+			return nil, fmt.Errorf("%s: a slice numbers a multicast destination from 1 (0: the whole instruction), found %d", what, e.Slice)
+		}
 		ev.address, ev.generic = cmpOr(e.Address, e.Location), cmpOr(e.Generic, cmpOr(e.Address, e.Location))
 		ev.opOffset, ev.opLen = e.OpOffset, e.OpSize
 		if e.OpSize == 0 {
@@ -271,7 +280,8 @@ func structural() map[string]func(a, b *event) bool {
 		},
 		"sthd": func(a, b *event) bool { return both(a, b) && a.Thread == b.Thread },
 		"same_instr": func(a, b *event) bool {
-			return both(a, b) && a.Thread == b.Thread && (a == b || a.Instr != "" && a.Instr == b.Instr)
+			return both(a, b) && a.Thread == b.Thread && (a == b || a.Instr != "" && a.Instr == b.Instr &&
+				(a.Slice == 0 || b.Slice == 0 || a.Slice == b.Slice))
 		},
 		"scta": func(a, b *event) bool {
 			return device(a, b) && a.GPU == b.GPU && a.Launch == b.Launch && a.CTA == b.CTA

@@ -50,6 +50,9 @@ func describe(t *testing.T, x *execution.Execution, inst *rules.Instance) *ptxmm
 			if ev.Instr != nil && ev.Instr.Op == litmus.OpTcgen05 {
 				e.CtaGroup, e.Shape = fmt.Sprint(ev.Instr.CtaGroup), ev.Instr.Shape
 			}
+			if ev.Instr != nil && ev.Instr.CtaMask.Kind != litmus.OperandNone {
+				e.Slice = ev.Elem
+			}
 		}
 		if ev.Kind == execution.KindRead || ev.Kind == execution.KindWrite {
 			e.Location = fmt.Sprint("loc ", ev.Loc)
@@ -156,4 +159,32 @@ func pairsOrSet(x *ptxmm.Execution, name string) []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// TestBuilderMulticastSlices: the events of one instruction with two
+// different nonzero slices (destinations of a multicast load) are not
+// same_instr; slice 0 (the issue, the source read) is related to every
+// slice; a negative slice is refused.
+func TestBuilderMulticastSlices(t *testing.T) {
+	b := ptxmm.NewExecutionBuilder()
+	p0 := ptxmm.Event{Thread: "P0", GPU: "0", CTA: "0", Instr: "1"}
+	add := func(name string, slice int, sets ...string) {
+		e := p0
+		e.Name, e.Slice, e.Sets = name, slice, sets
+		if slices.Contains(sets, "W") || slices.Contains(sets, "R") {
+			e.Location = name
+		}
+		b.Add(e)
+	}
+	add("issue", 0, "ISSUE")
+	add("write0", 1, "W", "ASYNC")
+	add("fence0", 1, "PF", "ASYNC")
+	add("write1", 2, "W", "ASYNC")
+	x, err := b.Build()
+	require.NoError(t, err)
+	require.Equal(t, []string{"0,0", "0,1", "0,2", "0,3", "1,0", "1,1", "1,2", "2,0", "2,1", "2,2", "3,0", "3,3"}, pairsOrSet(x, "same_instr"))
+	b = ptxmm.NewExecutionBuilder()
+	add("issue", -1, "ISSUE")
+	_, err = b.Build()
+	require.ErrorContains(t, err, "a slice numbers a multicast destination from 1")
 }

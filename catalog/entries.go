@@ -108,7 +108,7 @@ func entries() []Entry {
 		{"sgpu", 2, "events of threads on the same GPU, reflexive (host threads are on none)"},
 		{"bar", 2, "barrier arrivals that completed together (the same barrier, the same phase), irreflexive and symmetric"},
 		{"cbar", 2, "from each barrier.cluster.arrive to the barrier.cluster.wait events that returned when its phase completed"},
-		{"same_instr", 2, "events of the same instruction instance (the read and write of an atom; the issue and operations of an asynchronous instruction), reflexive"},
+		{"same_instr", 2, "events of the same instruction instance (the read and write of an atom; the issue and operations of an asynchronous instruction), reflexive; of a .multicast::cluster load, the events of one destination CTA are not related to those of another (each is related to the issue and the source read)"},
 		{"same_cta_group", 2, "events of tcgen05 instructions with the same .cta_group::N (1 by default), reflexive"},
 		{"same_shape", 2, "events of tcgen05 instructions with the same shape, kind and packing qualifiers, reflexive"},
 		{"group_commit", 2, "from the issue of a cp.async, bulk store, bulk reduction or wgmma.mma_async to the commit_group of its kind that closes its group: the first one after it in program order (a cp.async.wait_all closes a cp.async-group too; a bulk load, completed on an mbarrier, is in no group)"},

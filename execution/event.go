@@ -106,7 +106,9 @@ type Event struct {
 	// (bytes.go); OpOff and OpSize those of its operation, which differ
 	// only for a piece of a read that spans several segments. Signed says
 	// how a read of a whole operation extends its value. Elem numbers the
-	// elements of a vector or packed instruction (8.2.4, 8.2.5).
+	// elements of a vector or packed instruction (8.2.4, 8.2.5), and the
+	// destination CTAs of a multicast load from 1 (0 for its issue and
+	// its read; runs_async.go).
 	Off, Size     int
 	OpOff, OpSize int
 	Elem          int

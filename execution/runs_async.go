@@ -196,7 +196,15 @@ func (e *explorer) copyAt(s *state, in *litmus.Instr) error {
 				return e.explore(c)
 			}
 			return e.withAddress(c, in, in.MBar, func(c *state, bar place, btaint []int) error {
-				e.copyOps(c, in, dst, src, dtaint, staint, bar, btaint)
+				if in.CtaMask.Kind != litmus.OperandNone {
+					ctas, err := e.multicastCTAs(c, in)
+					if err != nil {
+						return err
+					}
+					e.multicastOps(c, in, dst, src, dtaint, staint, bar, btaint, ctas)
+				} else {
+					e.copyOps(c, in, dst, src, dtaint, staint, bar, btaint)
+				}
 				c.pc++
 				return e.explore(c)
 			})
@@ -244,12 +252,99 @@ func (e *explorer) copyOps(s *state, in *litmus.Instr, dst, src place, dtaint, s
 	if in.Copy != litmus.CopyBulkLoad {
 		return
 	}
-	// The implicit generic-async proxy fence that follows the copy's
-	// completion, which its complete-tx signals (PTX ISA, "Async proxy").
+	e.loadCompletion(s, in, bar, btaint)
+}
+
+// loadCompletion adds what follows the write of a bulk load: the implicit
+// generic-async proxy fence that follows the copy's completion, which its
+// complete-tx of SIZE bytes on the mbarrier at bar signals (PTX ISA,
+// cp.async.bulk and "Async proxy").
+func (e *explorer) loadCompletion(s *state, in *litmus.Instr, bar place, btaint []int) {
 	pf := newEvent(KindProxyFence, e.th.Index, in)
 	pf.Async, pf.Role, pf.Proxy, pf.Sem, pf.Scope = true, RoleProxyFence, litmus.ProxyAsync, litmus.SemWeak, litmus.ScopeNone
 	s.addEvent(pf)
 	e.completeTx(s, in, bar, btaint, e.operand(s, in.Size))
+}
+
+// multicastOps adds the asynchronous events of a .multicast::cluster load
+// from src into the CTAs ctas (PTX ISA, cp.async.bulk and
+// cp.async.bulk.tensor: "The source data is multicast to the same
+// CTA-relative offset as dstMem in the shared memory of each destination
+// CTA. The mbarrier signal is also multicast to the same CTA-relative
+// offset as mbar in the shared memory of the destination CTA."): one read
+// of the source, then for each destination CTA the write of its copy of
+// dst, the implicit proxy fence and the complete-tx of SIZE bytes ("the
+// amount of data copied") on its copy of bar. The events of destination i
+// (from 0, in CTA order) carry Elem i+1, those of the whole instruction
+// (the issue and the read) Elem 0: the catalog's same_instr relates each
+// destination's events to the read and the issue but not to another
+// destination's (docs/model.md, "Multicast loads").
+func (e *explorer) multicastOps(s *state, in *litmus.Instr, dst, src place, dtaint, staint []int, bar place, btaint []int, ctas []int) {
+	r := s.addEvent(e.asyncEvent(KindRead, in, src, nil, RoleCopy, litmus.SemWeak, litmus.ScopeNone, litmus.ProxyAsync))
+	deps(&s.addr, staint, r)
+	for i, cta := range ctas {
+		first := len(s.events)
+		w := s.addEvent(e.asyncEvent(KindWrite, in, place{dst.addr, cta}, &Sym{kind: symRead, read: r}, RoleCopy, litmus.SemWeak, litmus.ScopeNone, litmus.ProxyAsync))
+		deps(&s.addr, dtaint, w)
+		deps(&s.data, []int{r}, w)
+		e.loadCompletion(s, in, place{bar.addr, cta}, btaint)
+		for j := first; j < len(s.events); j++ {
+			s.events[j].Elem = i + 1
+		}
+	}
+}
+
+// multicastCTAs returns the CTAs (CTAKey) that the ctaMask of a multicast
+// load names, in the order of their numbers: bit K names CTA K, which must
+// have a thread in the test and be in the executing thread's cluster, as
+// for mapa.
+func (e *explorer) multicastCTAs(s *state, in *litmus.Instr) ([]int, error) {
+	m := e.operand(s, in.CtaMask)
+	if !m.IsConst() || m.val.IsAddr || m.val.IsMBar {
+		return nil, errAt(in.PosOf(in.CtaMask), "%q: the ctaMask must be a number known without reading memory", in.Text)
+	}
+	mask := m.val.N
+	if mask <= 0 || mask>>in.CtaMaskBits != 0 {
+		return nil, errAt(in.PosOf(in.CtaMask), "%q: the ctaMask must name at least one CTA with its %d bits, found %d", in.Text, in.CtaMaskBits, mask)
+	}
+	var ctas []int
+	for k := 0; k < in.CtaMaskBits; k++ {
+		if mask&(1<<k) == 0 {
+			continue
+		}
+		cta, err := e.clusterCTA(in, in.CtaMask, k, "a multicast load")
+		if err != nil {
+			return nil, err
+		}
+		ctas = append(ctas, cta)
+	}
+	return ctas, nil
+}
+
+// clusterCTA returns CTA k of the executing thread's grid (CTAKey), which
+// an operand of in names: it must have a thread in the test (its shared
+// memory exists only then) and be in the thread's cluster; what says
+// which instruction reaches only those.
+func (e *explorer) clusterCTA(in *litmus.Instr, op litmus.Operand, k int, what string) (int, error) {
+	target := ctaKeyOf(e.th.GPU, e.th.Launch, k)
+	var inCluster, exists bool
+	for _, th := range e.t.Threads {
+		if CTAKey(th) == target {
+			exists = true
+			inCluster = th.Cluster == e.th.Cluster
+		}
+	}
+	if !exists {
+		grid := fmt.Sprintf("GPU %d", e.th.GPU)
+		if e.th.Kernel != "" {
+			grid = "kernel " + e.th.Kernel // CTA numbers are per launch
+		}
+		return 0, errAt(in.PosOf(op), "%q: no thread of the test runs in CTA %d of %s, so its shared memory is not modelled", in.Text, k, grid)
+	}
+	if !inCluster {
+		return 0, errAt(in.PosOf(op), "%q: CTA %d is not in the cluster of thread %s (cluster %d): %s reaches only the CTAs of the thread's cluster", in.Text, k, e.th.Name, e.th.Cluster, what)
+	}
+	return target, nil
 }
 
 // completeTx adds the asynchronous complete-tx of bytes on the mbarrier at
@@ -325,23 +420,9 @@ func (e *explorer) mapa(s *state, in *litmus.Instr) error {
 	if !e.layout.Addrs[addr].Space.PerCTA() {
 		return errAt(in.PosOf(in.A), "%q: %s is in %s memory; mapa maps shared-memory addresses", in.Text, e.layout.Addrs[addr].Name, e.layout.Addrs[addr].Space)
 	}
-	target := ctaKeyOf(e.th.GPU, e.th.Launch, int(k.val.N))
-	var inCluster, exists bool
-	for _, th := range e.t.Threads {
-		if CTAKey(th) == target {
-			exists = true
-			inCluster = th.Cluster == e.th.Cluster
-		}
-	}
-	if !exists {
-		grid := fmt.Sprintf("GPU %d", e.th.GPU)
-		if e.th.Kernel != "" {
-			grid = "kernel " + e.th.Kernel // CTA numbers are per launch
-		}
-		return errAt(in.PosOf(in.B), "%q: no thread of the test runs in CTA %d of %s, so its shared memory is not modelled", in.Text, k.val.N, grid)
-	}
-	if !inCluster {
-		return errAt(in.PosOf(in.B), "%q: CTA %d is not in the cluster of thread %s (cluster %d): mapa reaches only the CTAs of the thread's cluster", in.Text, k.val.N, e.th.Name, e.th.Cluster)
+	target, err := e.clusterCTA(in, in.B, int(k.val.N), "mapa")
+	if err != nil {
+		return err
 	}
 	s.setReg(in.Dst, constSym(RemoteAddrValue(addr, target)))
 	return nil

@@ -418,7 +418,14 @@ type Instr struct {
 	Mem2    Operand // a copy's source, wgmma's B operand, tcgen05.mma's a
 	Mem3    Operand // tcgen05.mma's b
 	MBar    Operand // the mbarrier a bulk copy, st.async or red.async completes on
-	Size    Operand // a copy's size in bytes (OperandNone when absent)
+	// CtaMask is the ctaMask operand of a .multicast::cluster bulk or
+	// tensor load (OperandNone for every other instruction): bit K names
+	// CTA K of the executing thread's cluster, whose copies of the
+	// destination and of MBar the load writes and signals.
+	CtaMask Operand
+	// CtaMaskBits is the width of CtaMask, 16 or 32 (.multicast::cluster::32b).
+	CtaMaskBits int
+	Size        Operand // a copy's size in bytes (OperandNone when absent)
 	// Tensor is the tensor operand of cp.async.bulk.tensor and
 	// cp.reduce.async.bulk.tensor (nil for other instructions); the copy's
 	// global operand and Size come from its tensor map.

@@ -148,6 +148,12 @@ func (p *parser) parseInstr(c *cursor, thread int, tb *threadBuild) *Instr {
 		ok = p.parseSetp(c, in, m)
 	case "beq", "bne", "bra", "goto":
 		ok = p.parseBranch(c, in, m, tb)
+	case "prefetch", "prefetchu":
+		// Not a cache hint ptxmm may drop: accepted only where the PTX ISA
+		// says a hint leaves the memory consistency behaviour unchanged
+		// (docs/litmus.md 4.9.4).
+		p.errorf(t.off, "%s is not supported: its page (prefetch, prefetchu) says which cache line it brings into which cache, but not that it leaves the memory consistency behaviour unchanged, and ptxmm drops a cache hint only where the PTX ISA says so", op)
+		return nil
 	default:
 		if isAPIMnemonic(op) {
 			ok = p.parseAPI(c, in, m)

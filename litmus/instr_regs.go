@@ -4,7 +4,7 @@ package litmus
 // constants and addresses. wgmma.mma_async also reads its accumulator
 // register (D := D + A + B).
 func (in *Instr) ReadOperands() []Operand {
-	ops := []Operand{in.Addr, in.Src, in.Src2, in.A, in.B, in.Instance, in.BarID, in.Count, in.Pred, in.Guard, in.Mem2, in.Mem3, in.MBar, in.Size}
+	ops := []Operand{in.Addr, in.Src, in.Src2, in.A, in.B, in.Instance, in.BarID, in.Count, in.Pred, in.Guard, in.Mem2, in.Mem3, in.MBar, in.Size, in.CtaMask}
 	if in.Op == OpWgmma && in.Dst != "" {
 		ops = append(ops, Operand{Kind: OperandReg, Reg: in.Dst, At: lineColOf(in.Pos)})
 	}

@@ -3,7 +3,6 @@ package litmus
 import (
 	"slices"
 	"strconv"
-	"strings"
 )
 
 // This file parses the tensor copies (TMA) in their tile mode (PTX ISA,
@@ -54,9 +53,6 @@ func (p *parser) parseTensorCopy(c *cursor, in *Instr, m mnemonic, thread, first
 				return false
 			}
 			dimQ, dim = x, int(x.name[0]-'0')
-		case strings.HasPrefix(x.name, "multicast::"):
-			p.errorf(x.off, "%s.%s is not supported: ptxmm models tensor copies into one CTA's shared memory", mn, x.name)
-			return false
 		case x.name == "cta_group::2":
 			p.errorf(x.off, "%s.cta_group::2 is not supported: ptxmm models .cta_group::1, the default (the mbarrier in the destination's CTA)", mn)
 			return false
@@ -72,7 +68,8 @@ func (p *parser) parseTensorCopy(c *cursor, in *Instr, m mnemonic, thread, first
 		p.errorf(m.off, "%s needs the dimension of the tensor: .1d, .2d, .3d, .4d or .5d", mn)
 		return false
 	}
-	if !p.bulkQualsComplete(&b, m, mn, mn+"."+dimQ.name) || !p.bulkDirection(in, mn, tensorForms, &b, reduce) {
+	if !p.bulkQualsComplete(&b, m, mn, mn+"."+dimQ.name) || !p.bulkDirection(in, mn, tensorForms, &b, reduce) ||
+		!p.multicastForm(in, &b, mn) {
 		return false
 	}
 	mnd := mn + "." + strconv.Itoa(dim) + "d"
@@ -83,7 +80,7 @@ func (p *parser) parseTensorCopy(c *cursor, in *Instr, m mnemonic, thread, first
 		if !p.expectComma(c, mnd, "destination") || !p.tensorOperand(c, in, &in.Mem2, thread, dim, mnd) || !p.expectComma(c, mnd, "tensor operand") {
 			return false
 		}
-		if _, ok := p.memOperandTo(c, in, &in.MBar, thread, mnd, false, -1); !ok {
+		if _, ok := p.memOperandTo(c, in, &in.MBar, thread, mnd, false, -1); !ok || !p.ctaMask(c, in, mnd) {
 			return false
 		}
 	} else {

@@ -78,7 +78,6 @@ func TestTensorCopyErrors(t *testing.T) {
 		{"wrong mechanism", tensorWith("", "cp.async.bulk.tensor.1d.global.shared::cta.mbarrier::complete_tx::bytes [tm, {0}], y"), "is not supported: expected cp.async.bulk.tensor.Nd", "4:25"},
 		{"im2col", tensorWith("", "cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes y, [tm, {0, 0, 0}], b, {r1}"), ".im2col is not supported: ptxmm models the .tile mode", "4:48"},
 		{"gather4", tensorWith("", "cp.async.bulk.tensor.2d.shared::cluster.global.tile::gather4.mbarrier::complete_tx::bytes y, [tm, {0, 0, 0, 0, 0}], b"), ".tile::gather4 is not supported", "4:48"},
-		{"multicast", tensorWith("", load+".multicast::cluster y, [tm, {0, 0}], b, 3"), ".multicast::cluster is not supported", "4:77"},
 		{"cta pair", tensorWith("", load+".cta_group::2 y, [tm, {0, 0}], b"), ".cta_group::2 is not supported", "4:77"},
 		{"reduce min", tensorWith("", "cp.reduce.async.bulk.tensor.1d.global.shared::cta.min.bulk_group [tm, {0}], y"), "needs the operation .add", "4:51"},
 		{"op on a copy", tensorWith("", "cp.async.bulk.tensor.1d.global.shared::cta.add.bulk_group [tm, {0}], y"), "unknown qualifier .add on cp.async.bulk.tensor", "4:44"},

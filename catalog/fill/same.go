@@ -34,6 +34,11 @@ type sameRelation struct {
 	// related; nil when exactly those of equal signatures are (the classes
 	// are the relation's).
 	related func(s, t *signature) bool
+	// slices, with related nil, says that a signature's b numbers a slice
+	// of the events of equal part and a (a destination of a multicast
+	// load): the events of one slice are related, and those whose b is 0
+	// (the instruction's issue and read) are related to every slice.
+	slices bool
 }
 
 // sameRelationOf returns the "same ..." relation name, and false for a
@@ -82,9 +87,17 @@ func sameRelationOf(name string) (sameRelation, bool) {
 			return signature{part: e.Thread}, e.Thread >= 0
 		}}, true
 	case "same_instr":
+		// The events of one destination CTA of a multicast load are a
+		// slice of its instance (execution.Event.Elem): each CTA's
+		// complete-tx follows the write into that CTA, not the others'
+		// (docs/model.md, "Multicast loads").
 		return sameRelation{sig: func(_ *execution.Execution, e *execution.Event) (signature, bool) {
-			return signature{part: e.Thread, a: e.Step}, e.Thread >= 0
-		}}, true
+			s := signature{part: e.Thread, a: e.Step}
+			if e.Thread >= 0 && e.Instr.CtaMask.Kind != litmus.OperandNone {
+				s.b = e.Elem
+			}
+			return s, e.Thread >= 0
+		}, slices: true}, true
 	case "same_cta_group":
 		return sameRelation{sig: func(_ *execution.Execution, e *execution.Event) (signature, bool) {
 			if !tcgen05(e) {
@@ -147,6 +160,14 @@ func sameFiller(rel sameRelation) relFiller {
 			}
 			if rel.related == nil {
 				r.AddProduct(c.members[i], c.members[i])
+				if rel.slices && c.sigs[i].b != 0 {
+					whole := c.sigs[i]
+					whole.b = 0
+					if j, ok := c.find(whole); ok {
+						r.AddProduct(c.members[i], c.members[j])
+						r.AddProduct(c.members[j], c.members[i])
+					}
+				}
 				continue
 			}
 			for j := range c.sigs {
@@ -188,6 +209,21 @@ func (c *sameClasses) group(rel sameRelation, x *execution.Execution, n int) {
 			c.members[c.classOf(s, n)].Add(i)
 		}
 	}
+}
+
+// find returns the class of signature s once the events are grouped,
+// and false when no event has it.
+func (c *sameClasses) find(s signature) (int, bool) {
+	if len(c.sigs) > scanClasses {
+		k, ok := c.index[s]
+		return k, ok
+	}
+	for k := range c.sigs {
+		if c.sigs[k] == s {
+			return k, true
+		}
+	}
+	return 0, false
 }
 
 // classOf returns the class of signature s, made empty over n atoms when

@@ -46,7 +46,13 @@ func sameFunc(name string) sameTest {
 		}
 	case "same_instr":
 		return func(_ *execution.Execution, a, b *execution.Event) bool {
-			return bothThreads(a, b) && a.Thread == b.Thread && a.Step == b.Step
+			if !bothThreads(a, b) || a.Thread != b.Thread || a.Step != b.Step {
+				return false
+			}
+			// A multicast load: each destination's events, numbered by
+			// Elem from 1, with the issue and the read (Elem 0).
+			multicast := a.Instr.CtaMask.Kind != litmus.OperandNone
+			return !multicast || a.Elem == 0 || b.Elem == 0 || a.Elem == b.Elem
 		}
 	case "same_cta_group", "same_shape":
 		shape := name == "same_shape"

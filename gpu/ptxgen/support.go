@@ -85,6 +85,8 @@ func unsupported(in *litmus.Instr, dev gpu.Device) string {
 		return "ptxmm run generates st.async and red.async only with an mbarrier's complete-tx (.mbarrier::complete_tx::bytes)"
 	case in.Op == litmus.OpCopy && in.Tensor != nil:
 		return "a tensor copy needs a tensor map, which the host makes (cuTensorMapEncodeTiled) and passes to the kernel as a parameter: ptxmm run does not make tensor maps"
+	case in.Op == litmus.OpCopy && in.CtaMask.Kind != litmus.OperandNone:
+		return "ptxmm run does not generate .multicast::cluster loads (advised for sm_90a, whose kernels ptxmm run does not build), which it has not been checked against on a device"
 	case in.Op == litmus.OpCopy:
 		return copyProblem(in, sm)
 	}
