@@ -48,12 +48,15 @@ func (li LocInfo) segmentsIn(off, size int) []Segment {
 }
 
 // sizedAccess reports the accesses that have a size of their own: ld, st,
-// atom and red. Every other memory instruction (multimem ones included)
-// accesses whole locations.
+// atom and red, and the .release form of st.async, a store into global
+// memory whose page gives it the types of st down to 8 bits. Every other
+// memory instruction (multimem ones included) accesses whole locations.
 func sizedAccess(in *litmus.Instr) bool {
 	switch in.Op {
 	case litmus.OpLoad, litmus.OpStore, litmus.OpAtom, litmus.OpRed:
 		return !in.Multimem
+	case litmus.OpStAsync:
+		return in.Sem == litmus.SemRelease && in.AtomOp == ""
 	}
 	return false
 }

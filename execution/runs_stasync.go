@@ -80,6 +80,14 @@ func (e *explorer) asyncRelease(s *state, in *litmus.Instr) error {
 		if e.layout.Addrs[dst.addr].Space.PerCTA() {
 			return errAt(in.PosOf(in.Addr), "%q: the destination %s is in %s memory; the .release form stores into global memory (PTX ISA: otherwise the behaviour is undefined)", in.Text, e.layout.Addrs[dst.addr].Name, e.layout.Addrs[dst.addr].Space)
 		}
+		if sizedAccess(in) && in.Addr.Kind == litmus.OperandReg {
+			// As for st: where a store through a register goes is known
+			// only now, and Prepare explores again if the layout must
+			// grow for its bytes.
+			if err := e.layout.reached(in, e.layout.Loc(dst.addr, dst.cta), e.grow); err != nil {
+				return err
+			}
+		}
 		e.asyncStore(c, in, dst, dtaint, litmus.SemRelease, in.Scope)
 		c.pc++
 		return e.explore(c)
@@ -93,7 +101,14 @@ func (e *explorer) asyncStore(c *state, in *litmus.Instr, dst place, dtaint []in
 	typ := in.Type
 	v := convSym(e.operand(c, in.Src), 0, typ.Size, typ.Signed)
 	if in.AtomOp == "" {
-		w := c.addEvent(e.asyncEvent(KindWrite, in, dst, v, RoleCopy, sem, scope, litmus.ProxyGeneric))
+		ev := e.asyncEvent(KindWrite, in, dst, v, RoleCopy, sem, scope, litmus.ProxyGeneric)
+		if sizedAccess(in) {
+			// The .release form writes the bytes of its type at its
+			// address, as st does (8.2.1); the shared-memory forms write
+			// whole locations.
+			setBytes(&ev, 0, int(in.Offset), typ.Size, typ.Signed)
+		}
+		w := c.addEvent(ev)
 		deps(&c.addr, dtaint, w)
 		deps(&c.data, v.reads(nil), w)
 		return

@@ -170,11 +170,12 @@ func (p *parser) stAsyncType(in *Instr, m mnemonic, mn string, typQ, opQ *qual) 
 	return true
 }
 
-// asyncReleaseTypes lists the types of the .release forms ptxmm models:
-// 32- and 64-bit values, as for the shared-memory forms (ptxmm models
-// st.async and red.async on whole locations).
+// asyncReleaseTypes lists the types of the .release forms: st.async's
+// page gives the 8- and 16-bit types too (.b8, .b16, .u8, .u16, .s8,
+// .s16), and the store writes the bytes of its type at its address, as
+// st does (execution.sizedAccess); red.async's .add types.
 var asyncReleaseTypes = map[string][]string{
-	"st":  {"b32", "b64", "u32", "u64", "s32", "s64", "f32", "f64"},
+	"st":  {"b8", "b16", "b32", "b64", "u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", "f32", "f64"},
 	"red": {"u32", "s32", "u64", "s64"},
 }
 
