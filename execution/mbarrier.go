@@ -16,8 +16,11 @@ import (
 //     tx-count.
 //   - expect-tx adds to the tx-count; complete-tx subtracts from it.
 //   - When the pending count and the tx-count are both zero after an
-//     arrive-on or a complete-tx, the phase completes: the phase advances
-//     and the pending count is reloaded with the expected count.
+//     arrive-on, an expect-tx or a complete-tx, the phase completes: the
+//     phase advances and the pending count is reloaded with the expected
+//     count. That an expect-tx can complete a phase is what an H200 does
+//     (docs/model.md, "mbarrier objects"): the pages' "potentially
+//     completing the current phase" is written only on the other two.
 //   - cp.async.mbarrier.arrive without .noinc increments the pending count
 //     before its asynchronous arrive-on.
 //   - mbarrier.arrive_drop (9.7.13.15.14) first adds its transaction count
@@ -56,6 +59,7 @@ func mbarUpdate(op string, a, b, c Value) Value {
 		s = completeIfDone(s)
 	case "expect":
 		s.Tx += int32(b.N)
+		s = completeIfDone(s)
 	case "complete":
 		s.Tx -= int32(b.N)
 		s = completeIfDone(s)
