@@ -131,6 +131,9 @@ func NewPlan(t *litmus.Test) (*Plan, error) {
 	if err := p.placeLocations(); err != nil {
 		return nil, err
 	}
+	if err := p.checkMBarrierWrites(); err != nil {
+		return nil, err
+	}
 	for i := range p.Roles {
 		p.listRegisters(i)
 	}

@@ -27,7 +27,6 @@ func Support(t *litmus.Test, dev gpu.Device) error {
 			errs.Add(a.Pos, "%s is in tensor memory (tcgen05), which sm_100a and later have; the device is %s", a.Name, dev.Arch())
 		}
 	}
-	mbars := mbarrierNames(t)
 	for _, th := range t.Threads {
 		if th.Host {
 			errs.Add(th.Pos, "%s is a host thread: ptxmm run does not run host threads and CUDA API calls yet, only tests whose threads are all on the GPU", th.Name)
@@ -37,9 +36,6 @@ func Support(t *litmus.Test, dev gpu.Device) error {
 		for _, in := range th.Instrs {
 			if msg := unsupported(in, dev); msg != "" {
 				errs.Add(in.Pos, "%q: %s", in.Text, msg)
-			}
-			if writesMBarrier(in, mbars) {
-				errs.Add(in.Pos, "%q: writes %s, an mbarrier object, with an instruction that is not an mbarrier operation: undefined (mbarrier pages, 9.7.13.15), and on an H200 such a store faulted the kernel and lost the CUDA context (docs/hardware.md, the fourth run)", in.Text, in.Addr.Addr)
 			}
 		}
 	}
@@ -201,42 +197,4 @@ func usesAsyncProxy(t *litmus.Test) bool {
 // CUDA texture object.
 func isNCLoad(in *litmus.Instr) bool {
 	return strings.HasPrefix(in.Text, "ld")
-}
-
-// mbarrierNames are the locations test t uses as mbarrier objects: those
-// declared as mbarriers and those an mbarrier instruction names, less
-// those an mbarrier.inval names, whose memory a test may use again after
-// the inval (examples/async/MBar-inval-reuse).
-func mbarrierNames(t *litmus.Test) map[string]bool {
-	names := map[string]bool{}
-	for _, a := range t.Addresses {
-		if a.MBarrier > 0 {
-			names[a.Name] = true
-		}
-	}
-	for _, th := range t.Threads {
-		for _, in := range th.Instrs {
-			if in.Op == litmus.OpMBarrier && in.Addr.Kind == litmus.OperandAddr {
-				names[in.Addr.Addr] = true
-			}
-		}
-	}
-	for _, th := range t.Threads {
-		for _, in := range th.Instrs {
-			if in.Op == litmus.OpMBarrier && in.MBarOp == litmus.MBarInval && in.Addr.Kind == litmus.OperandAddr {
-				delete(names, in.Addr.Addr)
-			}
-		}
-	}
-	return names
-}
-
-// writesMBarrier reports whether in is a store, atomic or reduction that
-// names one of the mbarrier objects mbars as its memory operand.
-func writesMBarrier(in *litmus.Instr, mbars map[string]bool) bool {
-	switch in.Op {
-	case litmus.OpStore, litmus.OpAtom, litmus.OpRed:
-		return in.Addr.Kind == litmus.OperandAddr && mbars[in.Addr.Addr]
-	}
-	return false
 }

@@ -40,8 +40,8 @@ func TestSupportRefuses(t *testing.T) {
 // TestSupportRefusesWhatTheGPUGotWrong checks the refusals the fourth GPU
 // run (docs/hardware.md) called for, on the shipped examples: a wait for a
 // phase number other than 0, whose .parity form reads an earlier phase as
-// complete, and a plain store into an mbarrier object, which faulted the
-// kernel; and that tests near them still run.
+// complete (Support), and a plain store into an mbarrier object, which
+// faulted the kernel (NewPlan); and that tests near them still run.
 func TestSupportRefusesWhatTheGPUGotWrong(t *testing.T) {
 	byFile := map[string]example{}
 	for _, ex := range examples(t) {
