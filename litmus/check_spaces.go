@@ -156,7 +156,7 @@ func (p *parser) checkSpace(in *Instr, on operandNeed, a, root *Address, implici
 		if a.Kind == ProxyConstant && in.Op != OpLoad {
 			// st page: "Stores to const memory are illegal"; atom and red
 			// "may be used only with .global and .shared spaces".
-			p.errs.Add(p.opPos(on.op.At), "%s is a constant reference, and %q writes: stores to constant memory are illegal in PTX (only ld and cold read it); write through %s instead", a.Name, mn, root.Name)
+			p.errs.Add(p.opPos(on.op.At), "%s is a constant reference, and %q writes: stores to constant memory are illegal in PTX (only loads read it); write through %s instead", a.Name, mn, root.Name)
 			return
 		}
 		p.checkSpaceQual(in, on, a, root)
